@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const csv = z
+  .string()
+  .default('')
+  .transform((s) =>
+    s
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+/** Every environment variable Inkwell reads. Documented in README.md; keep the two in step. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** `postgres://...` selects PostgreSQL; anything else (or nothing) is a SQLite file path. */
+  DATABASE_URL: z.string().default('./data/inkwell.db'),
+  REDIS_URL: z.string().optional(),
+  UPLOAD_DIR: z.string().default('./data/uploads'),
+  BASE_PATH: z
+    .string()
+    .default('/')
+    .transform((p) => '/' + p.replace(/^\/+|\/+$/g, ''))
+    .transform((p) => (p === '/' ? '' : p)),
+  CORS_ORIGINS: csv,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Session lifetime in days. */
+  SESSION_DAYS: z.coerce.number().positive().default(30),
+  /** Failed logins allowed per IP and per username inside LOGIN_WINDOW_SECONDS before 429. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(20),
+  /** Pin the home page picks instead of computing them: usernames. */
+  HOME_AUTHOR_OF_THE_MONTH: z.string().optional(),
+  HOME_RISING_AUTHOR: z.string().optional(),
+  HOME_FEATURED_AUTHORS: csv,
+  /** Cookie `Secure` flag: auto sets it when the request came over HTTPS (directly or via a proxy). */
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Directory holding the built web app; served at BASE_PATH when it exists. */
+  WEB_DIST_DIR: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}

@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { isPostgres, type Db } from './kysely.ts';
+import * as initial from './migrations/0001_initial.ts';
+
+type EngineMigration = {
+  up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
+};
+
+/** Listed in code, not read from a folder, so bundling or running from source both work. */
+const MIGRATIONS: Record<string, EngineMigration> = {
+  '0001_initial': initial,
+};
+
+class EngineAwareProvider implements MigrationProvider {
+  constructor(private readonly engine: 'sqlite' | 'postgres') {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, m]) => [
+        name,
+        { up: (db: Kysely<unknown>) => m.up(db, this.engine) },
+      ]),
+    );
+  }
+}
+
+/** Brings the schema up to date; safe to call on every start and from several processes. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const engine = isPostgres(db) ? 'postgres' : 'sqlite';
+  const migrator = new Migrator({ db: db as Kysely<unknown>, provider: new EngineAwareProvider(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+}

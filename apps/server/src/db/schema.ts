@@ -1,0 +1,104 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types shared by both engines. Column types are chosen to read back identically:
+ * integer ids, timestamps as ISO-8601 UTC text, booleans as 0/1 integers (converted in
+ * `lib/convert.ts`), never engine-specific types in application code.
+ */
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_lower: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  biography: string;
+  avatar: string | null;
+  email: string;
+  twitter_link: string;
+  facebook_link: string;
+  instagram_link: string;
+  reader_settings: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface BooksTable {
+  id: Generated<number>;
+  author_id: number;
+  title: string;
+  summary: string;
+  cover: string | null;
+  is_published: Flag;
+  published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GenresTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface BookGenresTable {
+  book_id: number;
+  genre_id: number;
+}
+
+export interface ChaptersTable {
+  id: Generated<number>;
+  book_id: number;
+  title: string;
+  content: string;
+  /** Plain text of `content`, for search and word count. */
+  content_text: string;
+  word_count: number;
+  chapter_order: number;
+  is_published: Flag;
+  /** Set the first time the chapter is published; never cleared, so re-publishing is not news. */
+  first_published_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReadHistoryTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  chapter_id: number;
+  read_at: string;
+}
+
+export interface FollowsTable {
+  follower_id: number;
+  author_id: number;
+  created_at: string;
+}
+
+/** One searchable document per book: title, summary, author names and genre names. */
+export interface BookSearchTable {
+  book_id: number;
+  document: string;
+}
+
+export interface Schema {
+  users: UsersTable;
+  sessions: SessionsTable;
+  books: BooksTable;
+  genres: GenresTable;
+  book_genres: BookGenresTable;
+  chapters: ChaptersTable;
+  read_history: ReadHistoryTable;
+  follows: FollowsTable;
+  book_search: BookSearchTable;
+}

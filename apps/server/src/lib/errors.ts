@@ -1,0 +1,23 @@
+import { ERROR_STATUS, type ErrorCode } from '@inkwell/contract';
+
+/** The one error type services throw. The error handler maps `code` to a status and a JSON body. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}) {
+    super(detail);
+    this.code = code;
+    this.headers = headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export const notFound = (what = 'Not found') => new AppError('not_found', what);
+export const forbidden = (why = 'You may not change this') => new AppError('forbidden', why);
+export const conflict = (why: string) => new AppError('conflict', why);
+export const badRequest = (why: string) => new AppError('validation', why);
+export const unauthorized = (why = 'Not authenticated') => new AppError('unauthorized', why);

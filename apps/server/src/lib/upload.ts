@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { badRequest } from './errors.ts';
+import { processImage, type ImageKind } from './images.ts';
+import type { UploadStore } from '../plugins/upload-store.ts';
+
+export const IMAGE_FIELD = 'image';
+
+/** Reads the multipart field `image`, processes it and stores it; answers the public href. */
+export async function receiveImage(
+  request: FastifyRequest,
+  uploads: UploadStore,
+  kind: ImageKind,
+): Promise<string> {
+  if (!request.isMultipart()) throw badRequest(`Send the image as multipart/form-data in the field "${IMAGE_FIELD}"`);
+  const file = await request.file();
+  if (!file || file.fieldname !== IMAGE_FIELD) {
+    throw badRequest(`Send the image as multipart/form-data in the field "${IMAGE_FIELD}"`);
+  }
+  // toBuffer() throws a 413 once the stream passes the configured file size limit.
+  const input = await file.toBuffer();
+  const { bytes, extension } = await processImage(input, kind);
+  return uploads.save(bytes, extension);
+}

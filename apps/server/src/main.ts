@@ -1,0 +1,31 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+
+/** Seconds a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const config = loadConfig();
+const { app } = await buildApp(config);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  app.log.info({ signal }, 'shutting down');
+  const timer = setTimeout(() => {
+    app.log.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  timer.unref();
+  try {
+    await app.close();
+    process.exit(0);
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,0 +1,76 @@
+import type { Selectable } from 'kysely';
+import type { DbHandle } from '../../db/kysely.ts';
+import type { UsersTable } from '../../db/schema.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+export async function findUserByUsername(db: DbHandle, username: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('username_lower', '=', username.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function findUserById(db: DbHandle, id: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertUser(
+  db: DbHandle,
+  user: { username: string; passwordHash: string; now: string },
+) {
+  return db
+    .insertInto('users')
+    .values({
+      username: user.username,
+      username_lower: user.username.toLowerCase(),
+      password_hash: user.passwordHash,
+      first_name: '',
+      last_name: '',
+      biography: '',
+      email: '',
+      twitter_link: '',
+      facebook_link: '',
+      instagram_link: '',
+      created_at: user.now,
+      updated_at: user.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertSession(
+  db: DbHandle,
+  session: { userId: number; tokenHash: string; now: string; expiresAt: string },
+) {
+  return db
+    .insertInto('sessions')
+    .values({
+      user_id: session.userId,
+      token_hash: session.tokenHash,
+      created_at: session.now,
+      expires_at: session.expiresAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+/** The live session for a token hash, with its user; expired sessions are not answered. */
+export async function findLiveSession(db: DbHandle, tokenHash: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['sessions.id as session_id', 'users.id as user_id', 'users.username'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: DbHandle, sessionId: number) {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteExpiredSessions(db: DbHandle, now: string) {
+  await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+}

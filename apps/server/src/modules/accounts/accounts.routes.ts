@@ -1,0 +1,104 @@
+import {
+  Ack,
+  ErrorBody,
+  LoginBody,
+  SessionResponse,
+  SignupBody,
+  SignupResponse,
+  TokenResponse,
+} from '@inkwell/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
+import { toAccount } from '../../presenters/user.ts';
+import * as service from './accounts.service.ts';
+
+const TAG = { tags: ['accounts'] };
+
+export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const limiters = service.createLoginLimiters(ctx);
+  const cookiePath = ctx.config.BASE_PATH || '/';
+
+  const isSecure = (request: FastifyRequest) =>
+    ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
+
+  const signIn = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+    setSessionCookie(reply, token, {
+      secure: isSecure(request),
+      maxAgeSeconds: Math.round(ctx.config.SESSION_DAYS * 24 * 60 * 60),
+      path: cookiePath,
+    });
+
+  app.post(
+    '/api/authors',
+    {
+      schema: {
+        ...TAG,
+        summary: 'Create an account and sign in',
+        body: SignupBody,
+        response: { 201: SignupResponse, 400: ErrorBody, 409: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { token, user } = await service.signup(ctx, request.body);
+      signIn(request, reply, token);
+      return reply
+        .status(201)
+        .send({ access_token: token, token_type: 'bearer' as const, account: toAccount(user) });
+    },
+  );
+
+  app.post(
+    '/token',
+    {
+      schema: {
+        ...TAG,
+        summary: 'Log in (form fields username and password); sets the fastapi_token cookie',
+        body: LoginBody,
+        response: { 200: TokenResponse, 401: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const { token } = await service.login(ctx, limiters, { ...request.body, ip: request.ip });
+      signIn(request, reply, token);
+      return { access_token: token, token_type: 'bearer' as const };
+    },
+  );
+
+  app.get(
+    '/token',
+    {
+      schema: {
+        ...TAG,
+        summary: 'The current session from the cookie (or bearer); access_token null when none',
+        response: { 200: SessionResponse },
+      },
+    },
+    async (request) => {
+      if (!request.viewer || !request.sessionToken) return { access_token: null };
+      const user = await service.accountOf(ctx, request.viewer);
+      return {
+        access_token: request.sessionToken,
+        token_type: 'bearer' as const,
+        account: toAccount(user),
+      };
+    },
+  );
+
+  app.delete(
+    '/token',
+    {
+      schema: {
+        ...TAG,
+        summary: 'Log out: ends the session on the server and clears the cookie',
+        response: { 200: Ack },
+      },
+    },
+    async (request, reply) => {
+      await service.logout(ctx, request.viewer);
+      clearSessionCookie(reply, cookiePath);
+      return { detail: 'Logged out' };
+    },
+  );
+};

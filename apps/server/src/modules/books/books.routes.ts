@@ -1,0 +1,132 @@
+import {
+  Ack,
+  BookList,
+  BookListQuery,
+  Book,
+  CreateBookBody,
+  ErrorBody,
+  GenreParams,
+  Href,
+  IdParams,
+  PopularResponse,
+  SearchQuery,
+  SearchResponse,
+  UpdateBookBody,
+} from '@inkwell/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { receiveImage } from '../../lib/upload.ts';
+import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { searchBooks } from '../search/search.service.ts';
+import * as service from './books.service.ts';
+
+const TAG = { tags: ['books'] };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/books',
+    { schema: { ...TAG, summary: 'Published books, newest first', querystring: BookListQuery, response: { 200: BookList } } },
+    async (request) => service.listBooks(ctx, request.query),
+  );
+
+  app.get(
+    '/api/books/search',
+    {
+      schema: {
+        ...TAG,
+        summary: 'Full-text search over titles, summaries, authors, genres and chapter text',
+        querystring: SearchQuery,
+        response: { 200: SearchResponse },
+      },
+    },
+    async (request) => ({ books: await searchBooks(ctx, request.query) }),
+  );
+
+  app.get(
+    '/api/books/genres/:genre',
+    { schema: { ...TAG, summary: 'Published books in a genre (by name)', params: GenreParams, response: { 200: BookList } } },
+    async (request) => service.listBooksInGenre(ctx, request.params.genre),
+  );
+
+  app.get(
+    '/api/recent/books',
+    {
+      schema: {
+        ...TAG,
+        summary: 'Recently published books, newest first',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(30) }),
+        response: { 200: BookList },
+      },
+    },
+    async (request) => service.listRecentBooks(ctx, request.query.limit),
+  );
+
+  app.get(
+    '/api/popular/books',
+    {
+      schema: {
+        ...TAG,
+        summary: 'Books ranked by distinct readers',
+        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
+        response: { 200: PopularResponse },
+      },
+    },
+    async (request) => ({ popular: await service.popularBooks(ctx, request.query.limit) }),
+  );
+
+  app.get(
+    '/api/my/books',
+    { schema: { ...TAG, ...auth, summary: "The signed-in author's books, drafts included", response: { 200: BookList, 401: ErrorBody } } },
+    async (request) => service.listMyBooks(ctx, requireViewer(request)),
+  );
+
+  app.get(
+    '/api/books/:id',
+    { schema: { ...TAG, summary: 'A book (drafts only for their author)', params: IdParams, response: { 200: Book, 404: ErrorBody } } },
+    async (request) => service.getBook(ctx, request.viewer, request.params.id),
+  );
+
+  app.post(
+    '/api/books',
+    { schema: { ...TAG, ...auth, summary: 'Create a book (unpublished)', body: CreateBookBody, response: { 201: Book, 409: ErrorBody, ...errors } } },
+    async (request, reply) =>
+      reply.status(201).send(await service.createBook(ctx, requireViewer(request), request.body.title)),
+  );
+
+  app.put(
+    '/api/books/:id',
+    { schema: { ...TAG, ...auth, summary: 'Update title, summary or is_published', params: IdParams, body: UpdateBookBody, response: { 200: Book, 409: ErrorBody, ...errors } } },
+    async (request) => service.updateBook(ctx, requireViewer(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/books/:id',
+    { schema: { ...TAG, ...auth, summary: 'Delete a book with its chapters', params: IdParams, response: { 200: Ack, ...errors } } },
+    async (request) => {
+      await service.deleteBook(ctx, requireViewer(request), request.params.id);
+      return { detail: 'Book deleted' };
+    },
+  );
+
+  app.post(
+    '/api/books/:id/cover',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Upload a cover (multipart field "image", PNG or JPEG, 5 MB at most)',
+        params: IdParams,
+        response: { 200: Href, 413: ErrorBody, ...errors },
+      },
+    },
+    async (request) => {
+      const viewer = requireViewer(request);
+      await service.getOwnedBook(ctx, viewer, request.params.id);
+      const href = await receiveImage(request, ctx.uploads, 'cover');
+      await service.setCover(ctx, viewer, request.params.id, href);
+      return { href };
+    },
+  );
+};

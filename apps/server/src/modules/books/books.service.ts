@@ -1,0 +1,114 @@
+import type { Book, UpdateBookBody } from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import type { DbHandle } from '../../db/kysely.ts';
+import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
+import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { toBook } from '../../presenters/book.ts';
+import { refreshBookSearchDocument } from '../search/search.repository.ts';
+import * as books from './books.repository.ts';
+import type { BookRow } from './books.repository.ts';
+
+const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
+
+/** Attaches genre names to a page of book rows with one extra query. */
+export async function presentBooks(db: DbHandle, rows: readonly BookRow[]): Promise<Book[]> {
+  const genres = await books.genreNamesByBook(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => toBook(row, genres.get(row.id) ?? []));
+}
+
+/** A book the viewer may see. Drafts of others answer 404, as if they did not exist. */
+export async function getVisibleBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
+  const row = await books.findBookById(ctx.db, bookId, visibilityFor(viewer));
+  if (!row || (!fromFlag(row.is_published) && row.author_id !== viewer?.id)) {
+    throw notFound('Book not found');
+  }
+  return row;
+}
+
+/** A book the viewer owns: 404 when it is not theirs to see, 403 when they see it but do not own it. */
+export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: number) {
+  const row = await getVisibleBook(ctx, viewer, bookId);
+  if (row.author_id !== viewer.id) throw forbidden('Only the author may change this book');
+  return row;
+}
+
+export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
+  const [book] = await presentBooks(ctx.db, [await getVisibleBook(ctx, viewer, bookId)]);
+  return book!;
+}
+
+export async function listBooks(ctx: AppContext, page: { limit: number; offset: number }) {
+  return presentBooks(ctx.db, await books.listPublishedBooks(ctx.db, page));
+}
+
+export async function listRecentBooks(ctx: AppContext, limit: number) {
+  return presentBooks(ctx.db, await books.listPublishedBooks(ctx.db, { limit, offset: 0 }));
+}
+
+export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
+  return presentBooks(ctx.db, await books.listBooksByAuthor(ctx.db, viewer.id, visibilityFor(viewer)));
+}
+
+/** An author's books as a visitor sees them: published only, drafts stay in the workspace. */
+export async function listAuthorBooks(ctx: AppContext, authorId: number) {
+  return presentBooks(ctx.db, await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null }));
+}
+
+export async function listBooksInGenre(ctx: AppContext, genre: string) {
+  return presentBooks(ctx.db, await books.listPublishedBooksInGenre(ctx.db, genre));
+}
+
+export async function createBook(ctx: AppContext, viewer: Viewer, title: string) {
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    if (await books.authorHasTitle(trx, viewer.id, title)) {
+      throw conflict('You already have a book with this title');
+    }
+    const bookId = await books.insertBook(trx, { authorId: viewer.id, title, now: nowIso() });
+    await refreshBookSearchDocument(trx, bookId);
+    return bookId;
+  });
+  return getBook(ctx, viewer, id);
+}
+
+export async function updateBook(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  input: UpdateBookBody,
+) {
+  const existing = await getOwnedBook(ctx, viewer, bookId);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (input.title !== undefined && (await books.authorHasTitle(trx, viewer.id, input.title, bookId))) {
+      throw conflict('You already have a book with this title');
+    }
+    const publishing = input.is_published === true && !fromFlag(existing.is_published);
+    await books.updateBook(trx, bookId, {
+      ...(input.title !== undefined && { title: input.title }),
+      ...(input.summary != null && { summary: input.summary }),
+      ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
+      // The first publication dates the book for "recent"; re-publishing keeps that date.
+      ...(publishing && existing.published_at === null && { published_at: nowIso() }),
+      updated_at: nowIso(),
+    });
+    await refreshBookSearchDocument(trx, bookId);
+  });
+  return getBook(ctx, viewer, bookId);
+}
+
+export async function deleteBook(ctx: AppContext, viewer: Viewer, bookId: number) {
+  await getOwnedBook(ctx, viewer, bookId);
+  await books.deleteBook(ctx.db, bookId);
+}
+
+export async function setCover(ctx: AppContext, viewer: Viewer, bookId: number, href: string) {
+  await getOwnedBook(ctx, viewer, bookId);
+  await books.updateBook(ctx.db, bookId, { cover: href, updated_at: nowIso() });
+}
+
+export async function popularBooks(ctx: AppContext, limit: number) {
+  const rows = await books.popularBooks(ctx.db, limit);
+  return rows.map((r) => ({ ...r, readers: Number(r.readers) }));
+}

@@ -1,0 +1,35 @@
+import type { AppContext, Viewer } from '../../context.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { getOwnedBook, getVisibleBook } from '../books/books.service.ts';
+import { refreshBookSearchDocument } from '../search/search.repository.ts';
+import * as genres from './genres.repository.ts';
+
+export const listGenres = (ctx: AppContext) => genres.listGenres(ctx.db);
+
+export async function listBookGenres(ctx: AppContext, viewer: Viewer | null, bookId: number) {
+  await getVisibleBook(ctx, viewer, bookId);
+  return genres.listBookGenres(ctx.db, bookId);
+}
+
+export async function addBookGenre(ctx: AppContext, viewer: Viewer, bookId: number, genreId: number) {
+  await getOwnedBook(ctx, viewer, bookId);
+  if (!(await genres.findGenre(ctx.db, genreId))) throw notFound('Genre not found');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await genres.attachGenre(trx, bookId, genreId))) {
+      throw conflict('The book already has this genre');
+    }
+    await refreshBookSearchDocument(trx, bookId);
+  });
+  return genres.listBookGenres(ctx.db, bookId);
+}
+
+export async function removeBookGenre(ctx: AppContext, viewer: Viewer, bookId: number, genreId: number) {
+  await getOwnedBook(ctx, viewer, bookId);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await genres.detachGenre(trx, bookId, genreId))) {
+      throw notFound('The book does not have this genre');
+    }
+    await refreshBookSearchDocument(trx, bookId);
+  });
+  return genres.listBookGenres(ctx.db, bookId);
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext, Viewer } from '../context.ts';
+import { AppError, unauthorized } from '../lib/errors.ts';
+import { viewerForToken } from '../modules/accounts/accounts.service.ts';
+
+export const SESSION_COOKIE = 'fastapi_token';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, or null for a visitor. Resolved on every request, public ones included. */
+    viewer: Viewer | null;
+    /** The raw token the viewer was identified by. */
+    sessionToken: string | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function tokenFrom(request: FastifyRequest): { token: string; via: 'bearer' | 'cookie' } | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) {
+    const token = header.slice('Bearer '.length).trim();
+    if (token) return { token, via: 'bearer' };
+  }
+  const cookie = request.cookies[SESSION_COOKIE]?.replace(/^Bearer\s+/i, '').trim();
+  return cookie ? { token: cookie, via: 'cookie' } : null;
+}
+
+/**
+ * A cookie rides along on cross-site requests; a bearer header never does. So a write that is
+ * authenticated by cookie must come from our own origin or from one listed in CORS_ORIGINS.
+ */
+function isCrossSiteWrite(request: FastifyRequest, allowedOrigins: readonly string[]): boolean {
+  if (SAFE_METHODS.has(request.method)) return false;
+  const origin = request.headers.origin;
+  if (origin) {
+    if (allowedOrigins.includes(origin)) return false;
+    try {
+      return new URL(origin).host !== request.headers.host;
+    } catch {
+      return true;
+    }
+  }
+  return request.headers['sec-fetch-site'] === 'cross-site';
+}
+
+async function authPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.decorateRequest('viewer', null);
+  app.decorateRequest('sessionToken', null);
+
+  app.addHook('onRequest', async (request) => {
+    const found = tokenFrom(request);
+    if (!found) return;
+    if (found.via === 'cookie' && isCrossSiteWrite(request, ctx.config.CORS_ORIGINS)) {
+      throw new AppError('forbidden', 'Cross-site request refused');
+    }
+    const viewer = await viewerForToken(ctx, found.token);
+    if (viewer) {
+      request.viewer = viewer;
+      request.sessionToken = found.token;
+    }
+  });
+}
+
+export const auth = fp(authPlugin, { name: 'inkwell-auth' });
+
+/** OpenAPI security note for (auth) routes: a bearer token or the session cookie. */
+export const authDocs: { security: Array<Record<string, string[]>> } = {
+  security: [{ bearer: [] }, { cookie: [] }],
+};
+
+/** For (auth) routes: the viewer, or a 401. */
+export function requireViewer(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw unauthorized();
+  return request.viewer;
+}
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  token: string,
+  options: { secure: boolean; maxAgeSeconds: number; path: string },
+) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.secure,
+    path: options.path,
+    maxAge: options.maxAgeSeconds,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, path: string) {
+  reply.clearCookie(SESSION_COOKIE, { path, httpOnly: true, sameSite: 'lax' });
+}

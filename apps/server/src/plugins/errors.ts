@@ -1,0 +1,86 @@
+import type { ErrorBody, ErrorCode } from '@inkwell/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/errors.ts';
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'validation',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'validation',
+  406: 'validation',
+  409: 'conflict',
+  411: 'validation',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  503: 'unavailable',
+};
+
+// Connection failures to the database mean "try again later", not "we broke".
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'SQLITE_BUSY',
+]);
+
+function isUnavailable(error: { code?: unknown; message?: string }): boolean {
+  return (
+    (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(error.message ?? '')
+  );
+}
+
+type Answer = { status: number; body: ErrorBody; headers?: Record<string, string> };
+
+function answerFor(error: FastifyError | AppError): Answer {
+  if (error instanceof AppError) {
+    return { status: error.status, body: { detail: error.message, code: error.code }, headers: error.headers };
+  }
+  if (error.validation) {
+    // A malformed id in the path names nothing that exists: 404, as for an unknown id.
+    if (error.validationContext === 'params') {
+      return { status: 404, body: { detail: 'Not found', code: 'not_found' } };
+    }
+    const first = error.validation[0];
+    const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+    const message = first?.message ?? error.message;
+    const detail = field ? `${field}: ${message}` : message;
+    return { status: 400, body: { detail, code: 'validation' } };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const code = CODE_BY_STATUS[status] ?? 'validation';
+    return { status, body: { detail: error.message, code } };
+  }
+  if (isUnavailable(error)) {
+    return {
+      status: 503,
+      body: { detail: 'The service is briefly unavailable; please retry', code: 'unavailable' },
+      headers: { 'retry-after': '2' },
+    };
+  }
+  return { status: 500, body: { detail: 'Internal server error', code: 'internal' } };
+}
+
+/** The one error handler: every 4xx and 5xx leaves as {detail, code}; a 5xx never leaks internals. */
+async function errorsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const answer = answerFor(error);
+    if (answer.status >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.debug({ err: error }, 'request refused');
+    for (const [name, value] of Object.entries(answer.headers ?? {})) reply.header(name, value);
+    return reply.status(answer.status).send(answer.body);
+  });
+}
+
+export const errors = fp(errorsPlugin, { name: 'inkwell-errors' });

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+export const USERNAME_RULE = /^[A-Za-z0-9_.-]{3,30}$/;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const Username = z
+  .string({ error: 'username is required' })
+  .regex(USERNAME_RULE, 'username must be 3-30 characters: letters, digits, _, - or .');
+
+export const Password = z
+  .string({ error: 'password is required' })
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const SignupBody = z.object({ username: Username, password: Password });
+export type SignupBody = z.infer<typeof SignupBody>;
+
+/** Login takes form fields (the spec's OAuth2-style form) or JSON; validation is lenient, the check is the password. */
+export const LoginBody = z.object({
+  username: z.string().max(100),
+  password: z.string().max(PASSWORD_MAX_LENGTH),
+});
+
+/** The signed-in user's own account: includes private fields such as email. */
+export const Account = z
+  .object({
+    id: z.number(),
+    username: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    biography: z.string(),
+    avatar: z.string().nullable(),
+    email: z.string(),
+    twitter_link: z.string(),
+    facebook_link: z.string(),
+    instagram_link: z.string(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Account' });
+export type Account = z.infer<typeof Account>;
+
+export const TokenResponse = z
+  .object({ access_token: z.string(), token_type: z.literal('bearer') })
+  .meta({ id: 'TokenResponse' });
+
+export const SessionResponse = z
+  .union([
+    z.object({ access_token: z.string(), token_type: z.literal('bearer'), account: Account }),
+    z.object({ access_token: z.null() }),
+  ])
+  .meta({ id: 'SessionResponse' });
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+export const SignupResponse = z
+  .object({ access_token: z.string(), token_type: z.literal('bearer'), account: Account })
+  .meta({ id: 'SignupResponse' });

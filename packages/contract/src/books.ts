@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { Timestamp } from './common.ts';
+
+export const TITLE_MAX_LENGTH = 200;
+export const SUMMARY_MAX_LENGTH = 10_000;
+
+/**
+ * A book as every list and detail call answers it. The spec's client reads the author's names
+ * under two spellings (author_username and username, ...), so both are sent.
+ */
+export const Book = z
+  .object({
+    id: z.number(),
+    title: z.string(),
+    summary: z.string(),
+    cover: z.string().nullable(),
+    is_published: z.boolean(),
+    author_id: z.number(),
+    author_username: z.string(),
+    username: z.string(),
+    author_first_name: z.string(),
+    first_name: z.string(),
+    author_last_name: z.string(),
+    last_name: z.string(),
+    genres: z.array(z.string()),
+    chapter_count: z.number(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    published_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'Book' });
+export type Book = z.infer<typeof Book>;
+
+export const BookList = z.array(Book);
+
+export const CreateBookBody = z.object({
+  title: z.string().trim().min(1, 'title must not be empty').max(TITLE_MAX_LENGTH),
+});
+
+export const UpdateBookBody = z.object({
+  title: z.string().trim().min(1, 'title must not be empty').max(TITLE_MAX_LENGTH).optional(),
+  summary: z.string().max(SUMMARY_MAX_LENGTH).nullish(),
+  is_published: z.boolean().optional(),
+});
+export type UpdateBookBody = z.infer<typeof UpdateBookBody>;
+
+export const BookListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
+export const SearchQuery = z.object({
+  q: z.string().max(500).default(''),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
+export const SearchResponse = z.object({ books: BookList }).meta({ id: 'SearchResponse' });
+
+export const PopularBook = z
+  .object({ book_id: z.number(), title: z.string(), cover: z.string().nullable(), readers: z.number() })
+  .meta({ id: 'PopularBook' });
+export const PopularResponse = z.object({ popular: z.array(PopularBook) });
+
+export const GenreParams = z.object({ genre: z.string().min(1).max(100) });
