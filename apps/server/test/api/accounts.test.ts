@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ LOGIN_MAX_FAILURES: '5', LOGIN_WINDOW_SECONDS: '20' });
+});
+afterAll(() => t.close());
+
+const cookieFrom = (res: { headers: Record<string, unknown> }) => {
+  const raw = res.headers['set-cookie'];
+  const line = (Array.isArray(raw) ? raw : [raw]).find((c) => String(c).startsWith('fastapi_token='));
+  return String(line ?? '');
+};
+
+describe('signup', () => {
+  it('creates the account, signs in and sets the session cookie', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/authors', payload: { username: 'ada.l', password: 'password1' } });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body.token_type).toBe('bearer');
+    expect(body.access_token).toMatch(/^[\w-]{40,}$/);
+    expect(body.account).toMatchObject({ username: 'ada.l', first_name: '', avatar: null });
+    expect(JSON.stringify(body)).not.toMatch(/password|argon/i);
+    const cookie = cookieFrom(res);
+    expect(cookie).toContain(`fastapi_token=${body.access_token}`);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+  });
+
+  it('answers 409 for a taken username, whatever its case', async () => {
+    await signup(t.app, 'taken_name');
+    for (const username of ['taken_name', 'TAKEN_NAME']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/authors', payload: { username, password: 'password1' } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'conflict' });
+    }
+  });
+
+  it.each([
+    [{ username: 'ab', password: 'password1' }, /username/],
+    [{ username: 'a'.repeat(31), password: 'password1' }, /username/],
+    [{ username: 'bad name', password: 'password1' }, /username/],
+    [{ username: 'émile', password: 'password1' }, /username/],
+    [{ username: 'goodname', password: 'short' }, /password.*8/],
+    [{ username: 'goodname' }, /password/],
+    [{ password: 'password1' }, /username/],
+  ])('refuses %j with 400 naming the rule', async (payload, rule) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/authors', payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe('validation');
+    expect(res.json().detail).toMatch(rule);
+  });
+});
+
+describe('token', () => {
+  it('logs in with form fields, answers the token and sets the cookie', async () => {
+    const user = await signup(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `username=${user.username}&password=${encodeURIComponent(user.password)}`,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ access_token: expect.any(String), token_type: 'bearer' });
+    expect(cookieFrom(res)).toContain(res.json().access_token);
+  });
+
+  it('answers 401 with the spec message for wrong credentials and unknown users', async () => {
+    const user = await signup(t.app);
+    for (const payload of [
+      { username: user.username, password: 'wrong-password' },
+      { username: 'nobody_here', password: 'whatever1' },
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url: '/token', headers: { 'x-forwarded-for': '10.0.0.9' }, payload });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ detail: 'Incorrect username or password', code: 'unauthorized' });
+    }
+  });
+
+  it('GET /token reads the session from the cookie, and answers a null token without one', async () => {
+    const user = await signup(t.app);
+    const withCookie = await t.app.inject({ method: 'GET', url: '/token', cookies: { fastapi_token: user.token } });
+    expect(withCookie.statusCode).toBe(200);
+    expect(withCookie.json()).toMatchObject({ access_token: user.token, token_type: 'bearer', account: { id: user.id, username: user.username } });
+
+    const without = await t.app.inject({ method: 'GET', url: '/token' });
+    expect(without.statusCode).toBe(200);
+    expect(without.json()).toEqual({ access_token: null });
+
+    const bogus = await t.app.inject({ method: 'GET', url: '/token', cookies: { fastapi_token: 'not-a-token' } });
+    expect(bogus.json()).toEqual({ access_token: null });
+  });
+
+  it('DELETE /token ends the session everywhere and clears the cookie', async () => {
+    const user = await signup(t.app);
+    expect((await as(t.app, user).get('/api/my/books')).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'DELETE', url: '/token', cookies: { fastapi_token: user.token } });
+    expect(res.statusCode).toBe(200);
+    expect(cookieFrom(res)).toMatch(/fastapi_token=;/);
+    expect((await as(t.app, user).get('/api/my/books')).statusCode).toBe(401);
+    const after = await t.app.inject({ method: 'GET', url: '/token', cookies: { fastapi_token: user.token } });
+    expect(after.json()).toEqual({ access_token: null });
+  });
+
+  it('refuses an expired session', async () => {
+    const user = await signup(t.app);
+    await t.ctx.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
+    expect((await as(t.app, user).get('/api/my/books')).statusCode).toBe(401);
+  });
+
+  it('rate-limits failed logins per username with 429 and Retry-After', async () => {
+    const user = await signup(t.app);
+    const attempt = (ip: string, password = 'wrong-password') =>
+      t.app.inject({ method: 'POST', url: '/token', remoteAddress: ip, payload: { username: user.username, password } });
+    for (let i = 0; i < 5; i++) expect((await attempt(`10.1.0.${i}`)).statusCode).toBe(401);
+    const limited = await attempt('10.1.0.99', user.password);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json().code).toBe('rate_limited');
+  });
+
+  it('rate-limits failed logins per IP across usernames', async () => {
+    const attempt = (n: number) =>
+      t.app.inject({ method: 'POST', url: '/token', remoteAddress: '10.2.0.1', payload: { username: `ghost${n}`, password: 'nope-nope' } });
+    for (let i = 0; i < 5; i++) expect((await attempt(i)).statusCode).toBe(401);
+    expect((await attempt(99)).statusCode).toBe(429);
+  });
+});
+
+describe('authentication on (auth) calls', () => {
+  it('accepts the bearer header or the cookie, and answers 401 with neither', async () => {
+    const user = await signup(t.app);
+    expect((await t.app.inject({ method: 'GET', url: '/api/my/books', headers: { authorization: `Bearer ${user.token}` } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/my/books', cookies: { fastapi_token: user.token } })).statusCode).toBe(200);
+    const none = await t.app.inject({ method: 'GET', url: '/api/my/books' });
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toEqual({ detail: expect.any(String), code: 'unauthorized' });
+  });
+
+  it('refuses cookie-authenticated writes from another origin, but not bearer ones', async () => {
+    const user = await signup(t.app);
+    const crossSite = await t.app.inject({
+      method: 'POST',
+      url: '/api/books',
+      cookies: { fastapi_token: user.token },
+      headers: { origin: 'https://evil.example' },
+      payload: { title: 'Forged' },
+    });
+    expect(crossSite.statusCode).toBe(403);
+    const sameSite = await t.app.inject({
+      method: 'POST',
+      url: '/api/books',
+      cookies: { fastapi_token: user.token },
+      headers: { origin: 'http://localhost:3000', host: 'localhost:3000' },
+      payload: { title: 'Mine' },
+    });
+    expect(sameSite.statusCode).toBe(201);
+    const bearer = await t.app.inject({
+      method: 'POST',
+      url: '/api/books',
+      headers: { origin: 'https://elsewhere.example', authorization: `Bearer ${user.token}` },
+      payload: { title: 'Also mine' },
+    });
+    expect(bearer.statusCode).toBe(201);
+  });
+});

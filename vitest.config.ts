@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// The API suite runs twice, once per database engine; TEST_DB tells the helpers which one.
+// Pure unit tests run once. The web app's component tests live in apps/web.
+const apiTests = ['apps/server/test/api/**/*.test.ts'];
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { test: { name: 'unit', include: ['apps/server/test/unit/**/*.test.ts', 'packages/*/test/**/*.test.ts'] } },
+      { test: { name: 'sqlite', include: apiTests, env: { TEST_DB: 'sqlite' } } },
+      { test: { name: 'postgres', include: apiTests, env: { TEST_DB: 'postgres' } } },
+    ],
+  },
+});
