@@ -6,6 +6,7 @@ const apiTests = ['apps/server/test/api/**/*.test.ts'];
 
 export default defineConfig({
   test: {
+    reporters: ['default', './scripts/project-counts-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

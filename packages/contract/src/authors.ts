@@ -18,24 +18,39 @@ export const AuthorProfile = z
   .meta({ id: 'AuthorProfile' });
 export type AuthorProfile = z.infer<typeof AuthorProfile>;
 
-export const AuthorsResponse = z.object({ authors: z.array(AuthorProfile) });
+export const AuthorsResponse = z.object({ authors: z.array(AuthorProfile) }).meta({ id: 'AuthorsResponse' });
 
-/** GET /api/authors/{id} accepts a numeric id or a username. */
+export const AuthorListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
+/** Every /api/authors/{id} call accepts a numeric id or a username (case-insensitive). */
 export const AuthorRefParams = z.object({ id: z.string().min(1).max(100) });
 
-const optionalLink = z.string().max(500).optional();
+export const NAME_MAX_LENGTH = 100;
+export const BIOGRAPHY_MAX_LENGTH = 10_000;
+
+/** A profile link is an http(s) address or empty; anything else (javascript:, data:, ...) is refused. */
+const link = (field: string) =>
+  z
+    .union([
+      z.literal(''),
+      z.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: `${field} must be an http(s) URL or empty` }).max(500),
+    ])
+    .nullish();
 
 /** PUT /api/authors/{id}. Every field is optional; an empty password leaves the password unchanged. */
 export const UpdateAuthorBody = z.object({
   username: Username.optional(),
   password: z.union([z.literal(''), Password]).nullish(),
-  biography: z.string().max(10_000).nullish(),
-  first_name: z.string().max(100).nullish(),
-  last_name: z.string().max(100).nullish(),
+  biography: z.string().max(BIOGRAPHY_MAX_LENGTH).nullish(),
+  first_name: z.string().max(NAME_MAX_LENGTH).nullish(),
+  last_name: z.string().max(NAME_MAX_LENGTH).nullish(),
   email: z.union([z.literal(''), z.email('email must be a valid address').max(254)]).nullish(),
-  twitter_link: optionalLink,
-  facebook_link: optionalLink,
-  instagram_link: optionalLink,
+  twitter_link: link('twitter_link'),
+  facebook_link: link('facebook_link'),
+  instagram_link: link('instagram_link'),
 });
 export type UpdateAuthorBody = z.infer<typeof UpdateAuthorBody>;
 
@@ -53,6 +68,13 @@ export const RecentChapter = z
   })
   .meta({ id: 'RecentChapter' });
 export type RecentChapter = z.infer<typeof RecentChapter>;
+
+export const RecentChapterList = z.array(RecentChapter);
+
+export const RecentChaptersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
 
 /** Home page picks, computed from data (or pinned by configuration) instead of hard-coded usernames. */
 export const HomePicks = z

@@ -3,8 +3,13 @@ import { Id, Timestamp } from './common.ts';
 import { TITLE_MAX_LENGTH } from './books.ts';
 
 export const DEFAULT_CHAPTER_CONTENT = '<p>Edit Me!</p>';
+export const DEFAULT_CHAPTER_TITLE = 'Untitled Chapter';
 /** Upper bound on one chapter's HTML: far above any real chapter, well under the 1 MB body limit. */
 export const CONTENT_MAX_LENGTH = 900_000;
+/** A book never holds more chapters than this; also bounds a reorder request. */
+export const MAX_CHAPTERS_PER_BOOK = 10_000;
+
+const ChapterOrder = z.number().int().min(1).max(1_000_000);
 
 /** A chapter in a list: everything but the content. */
 export const ChapterSummary = z
@@ -15,6 +20,8 @@ export const ChapterSummary = z
     chapter_order: z.number(),
     is_published: z.boolean(),
     word_count: z.number(),
+    /** Bumped on every change of title or content; send it back in an update to detect stale saves. */
+    version: z.number(),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -28,18 +35,22 @@ export const ChaptersResponse = z
   .object({ chapters: z.array(ChapterSummary) })
   .meta({ id: 'ChaptersResponse' });
 
+/**
+ * POST /api/books/{id}/chapters. A missing or blank title becomes 'Untitled Chapter', made unique
+ * within the book; empty content becomes DEFAULT_CHAPTER_CONTENT; chapter_order defaults to the end.
+ */
 export const CreateChapterBody = z.object({
+  /** Redundant with the path; when sent it must name the same book. */
   book_id: Id.optional(),
-  title: z.string().max(TITLE_MAX_LENGTH).optional(),
+  title: z.string().trim().max(TITLE_MAX_LENGTH).nullish(),
   content: z.string().max(CONTENT_MAX_LENGTH).nullish(),
-  chapter_order: z.number().int().min(1).max(1_000_000).optional(),
+  chapter_order: ChapterOrder.nullish(),
 });
 export type CreateChapterBody = z.infer<typeof CreateChapterBody>;
 
+/** PUT /api/books/{id}/chapters: every chapter of the book exactly once, in its new order. */
 export const ReorderChaptersBody = z.object({
-  chapters: z
-    .array(z.object({ id: Id, chapter_order: z.number().int().min(1).max(1_000_000) }))
-    .max(10_000),
+  chapters: z.array(z.object({ id: Id, chapter_order: ChapterOrder })).max(MAX_CHAPTERS_PER_BOOK),
 });
 export type ReorderChaptersBody = z.infer<typeof ReorderChaptersBody>;
 
@@ -49,11 +60,14 @@ export const UpdateChapterBody = z
     content: z.string().max(CONTENT_MAX_LENGTH).optional(),
     title: z.string().trim().min(1, 'title must not be empty').max(TITLE_MAX_LENGTH).optional(),
     is_published: z.boolean().optional(),
+    /** Optional optimistic concurrency: the version the edit started from; a stale one answers 409. */
+    version: z.number().int().min(1).optional(),
   })
   .refine((b) => b.content !== undefined || b.title !== undefined || b.is_published !== undefined, {
     message: 'send at least one of content, title or is_published',
   });
 export type UpdateChapterBody = z.infer<typeof UpdateChapterBody>;
 
+export const BookIdParams = z.object({ bookId: Id });
 export const BookChapterParams = z.object({ bookId: Id, chapterId: Id });
 export const ChapterIdParams = z.object({ chapterId: Id });

@@ -6,3 +6,4 @@ export * from './genres.ts';
 export * from './chapters.ts';
 export * from './history.ts';
 export * from './follows.ts';
+export * from './reader-settings.ts';

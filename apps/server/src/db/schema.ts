@@ -67,6 +67,8 @@ export interface ChaptersTable {
   is_published: Flag;
   /** Set the first time the chapter is published; never cleared, so re-publishing is not news. */
   first_published_at: string | null;
+  /** Bumped on every change of title or content; editors send it back to detect stale saves. */
+  version: Generated<number>;
   created_at: string;
   updated_at: string;
 }

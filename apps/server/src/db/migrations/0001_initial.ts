@@ -82,6 +82,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('chapter_order', 'integer', (c) => c.notNull())
     .addColumn('is_published', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('first_published_at', 'text')
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();

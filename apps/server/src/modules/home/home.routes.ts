@@ -1,5 +1,21 @@
+import { HomePicks } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import * as service from './home.service.ts';
 
-// Placeholder: the routes of this module are being written.
-export const homeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (_app, _opts) => {};
+export const homeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/home/authors',
+    {
+      schema: {
+        tags: ['home'],
+        summary:
+          'Home page picks: author of the month (most new followers in 30 days), rising author ' +
+          '(most new readers among authors whose first book is under 90 days old) and featured ' +
+          'authors (most followed); each may be pinned by configuration',
+        response: { 200: HomePicks },
+      },
+    },
+    async () => service.homePicks(ctx),
+  );
+};

@@ -1,0 +1,151 @@
+import {
+  DEFAULT_READER_SETTINGS,
+  UpdateReaderSettingsBody,
+  type AuthorProfile,
+  type ReaderSettings,
+  type RecentChapter,
+  type UpdateAuthorBody,
+} from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import type { DbHandle } from '../../db/kysely.ts';
+import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
+import { nowIso } from '../../lib/convert.ts';
+import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { toAccount, toAuthorProfile } from '../../presenters/user.ts';
+import { accountOf } from '../accounts/accounts.service.ts';
+import { hashPassword } from '../accounts/passwords.ts';
+import { listAuthorBooks } from '../books/books.service.ts';
+import { refreshAuthorSearchDocuments } from '../search/search.repository.ts';
+import * as authors from './authors.repository.ts';
+import type { ProfileRow, UserChanges } from './authors.repository.ts';
+
+const MAX_ID = 2_147_483_647;
+
+/**
+ * Resolves an author reference: a numeric id, else a username (case-insensitive). A numeric
+ * reference that names no id is still tried as a username, since usernames may be all digits.
+ */
+export async function findAuthor(db: DbHandle, ref: string | number): Promise<ProfileRow> {
+  const text = String(ref);
+  const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  const row =
+    (id >= 1 && id <= MAX_ID ? await authors.findProfileById(db, id) : undefined) ??
+    (typeof ref === 'string' ? await authors.findProfileByUsername(db, ref) : undefined);
+  if (!row) throw notFound('Author not found');
+  return row;
+}
+
+export async function getAuthor(ctx: AppContext, ref: string): Promise<AuthorProfile> {
+  return toAuthorProfile(await findAuthor(ctx.db, ref));
+}
+
+export async function listAuthors(ctx: AppContext, page: { limit: number; offset: number }) {
+  return (await authors.listProfiles(ctx.db, page)).map(toAuthorProfile);
+}
+
+export async function listRecentChapters(
+  ctx: AppContext,
+  ref: string,
+  page: { limit: number; offset: number },
+): Promise<RecentChapter[]> {
+  const author = await findAuthor(ctx.db, ref);
+  return authors.listRecentChapters(ctx.db, author.id, page);
+}
+
+export async function listPublishedBooksOf(ctx: AppContext, ref: string) {
+  const author = await findAuthor(ctx.db, ref);
+  return listAuthorBooks(ctx, author.id);
+}
+
+/** The columns a profile update writes; null or absent fields are left as they are. */
+function profileChanges(input: UpdateAuthorBody, passwordHash: string | undefined): UserChanges {
+  const changes: UserChanges = { updated_at: nowIso() };
+  if (input.username != null) {
+    changes.username = input.username;
+    changes.username_lower = input.username.toLowerCase();
+  }
+  if (passwordHash !== undefined) changes.password_hash = passwordHash;
+  if (input.biography != null) {
+    const biography = sanitizeContent(input.biography);
+    // An editor's empty paragraph is no biography, so the profile shows its "none" text.
+    changes.biography = isBlankHtml(biography) ? '' : biography;
+  }
+  if (input.first_name != null) changes.first_name = input.first_name;
+  if (input.last_name != null) changes.last_name = input.last_name;
+  if (input.email != null) changes.email = input.email;
+  if (input.twitter_link != null) changes.twitter_link = input.twitter_link;
+  if (input.facebook_link != null) changes.facebook_link = input.facebook_link;
+  if (input.instagram_link != null) changes.instagram_link = input.instagram_link;
+  return changes;
+}
+
+/**
+ * Updates the viewer's own profile. A new password ends the viewer's other sessions; a change of
+ * username or names refreshes the search documents of their books in the same transaction.
+ */
+export async function updateAuthor(ctx: AppContext, viewer: Viewer, ref: string, input: UpdateAuthorBody) {
+  const author = await findAuthor(ctx.db, ref);
+  if (author.id !== viewer.id) throw forbidden('You may only change your own profile');
+
+  // Hashing is deliberately slow; do it before the transaction, not while holding it.
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  const changes = profileChanges(input, passwordHash);
+  const namesChanged =
+    (changes.username !== undefined && changes.username !== author.username) ||
+    (changes.first_name !== undefined && changes.first_name !== author.first_name) ||
+    (changes.last_name !== undefined && changes.last_name !== author.last_name);
+
+  const usernameTaken = () =>
+    changes.username !== undefined && authors.usernameTakenByOther(ctx.db, changes.username, viewer.id);
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (changes.username !== undefined && (await authors.usernameTakenByOther(trx, changes.username, viewer.id))) {
+        throw conflict('That username is taken');
+      }
+      await authors.updateUser(trx, viewer.id, changes);
+      if (passwordHash !== undefined) await authors.deleteOtherSessions(trx, viewer.id, viewer.sessionId);
+      if (namesChanged) await refreshAuthorSearchDocuments(trx, viewer.id);
+    });
+  } catch (error) {
+    // Two users racing for one name: the unique index decides, and the loser hears 409.
+    if (!(error instanceof AppError) && (await usernameTaken())) {
+      throw conflict('That username is taken');
+    }
+    throw error;
+  }
+  return toAccount(await accountOf(ctx, viewer));
+}
+
+export async function setAvatar(ctx: AppContext, viewer: Viewer, href: string) {
+  await authors.updateUser(ctx.db, viewer.id, { avatar: href, updated_at: nowIso() });
+}
+
+/** Stored settings over the defaults; anything unreadable in storage falls back to the defaults. */
+function readSettings(stored: string | null): ReaderSettings {
+  if (!stored) return { ...DEFAULT_READER_SETTINGS };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored);
+  } catch {
+    return { ...DEFAULT_READER_SETTINGS };
+  }
+  const valid = UpdateReaderSettingsBody.safeParse(parsed);
+  return { ...DEFAULT_READER_SETTINGS, ...(valid.success ? valid.data : {}) };
+}
+
+export async function getReaderSettings(ctx: AppContext, viewer: Viewer): Promise<ReaderSettings> {
+  return readSettings(await authors.findReaderSettings(ctx.db, viewer.id));
+}
+
+/** Merges the given fields into the viewer's settings; fields left out keep their value. */
+export async function updateReaderSettings(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: UpdateReaderSettingsBody,
+): Promise<ReaderSettings> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const settings = { ...readSettings(await authors.findReaderSettings(trx, viewer.id)), ...input };
+    await authors.updateUser(trx, viewer.id, { reader_settings: JSON.stringify(settings) });
+    return settings;
+  });
+}

@@ -1,0 +1,150 @@
+import { isPostgres, type DbHandle } from '../../db/kysely.ts';
+import type { Flag } from '../../db/schema.ts';
+
+const SUMMARY_COLUMNS = [
+  'chapters.id',
+  'chapters.book_id',
+  'chapters.title',
+  'chapters.chapter_order',
+  'chapters.is_published',
+  'chapters.word_count',
+  'chapters.version',
+  'chapters.created_at',
+  'chapters.updated_at',
+] as const;
+
+/** A chapter with what visibility rules need to know about its book. */
+function chapterSelect(db: DbHandle) {
+  return db
+    .selectFrom('chapters')
+    .innerJoin('books', 'books.id', 'chapters.book_id')
+    .select(SUMMARY_COLUMNS)
+    .select([
+      'chapters.content',
+      'chapters.first_published_at',
+      'books.author_id',
+      'books.is_published as book_is_published',
+    ]);
+}
+
+export type ChapterRow = Awaited<ReturnType<ReturnType<typeof chapterSelect>['executeTakeFirstOrThrow']>>;
+
+export async function findChapter(db: DbHandle, id: number) {
+  return chapterSelect(db).where('chapters.id', '=', id).executeTakeFirst();
+}
+
+/** A book's chapters in reading order, without their content; drafts only when asked for. */
+export async function listChapters(db: DbHandle, bookId: number, options: { includeDrafts: boolean }) {
+  let query = db.selectFrom('chapters').select(SUMMARY_COLUMNS).where('chapters.book_id', '=', bookId);
+  if (!options.includeDrafts) query = query.where('chapters.is_published', '=', 1);
+  return query.orderBy('chapters.chapter_order').orderBy('chapters.id').execute();
+}
+
+export type ChapterSummaryRow = Awaited<ReturnType<typeof listChapters>>[number];
+
+/**
+ * Takes the per-book write lock and answers what chapter writes need of the book, or undefined
+ * when it is gone. PostgreSQL locks the book row until commit, so concurrent writers of one book's
+ * chapters queue up and chapter_order stays 1..n; SQLite runs one write transaction at a time anyway.
+ */
+export async function lockBook(db: DbHandle, bookId: number) {
+  const query = db
+    .selectFrom('books')
+    .select(['id', 'title', 'is_published'])
+    .where('id', '=', bookId);
+  return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** The book's chapters in reading order: id, order and lower-cased title, for the write rules. */
+export async function chapterOutline(db: DbHandle, bookId: number) {
+  return db
+    .selectFrom('chapters')
+    .select(['id', 'chapter_order', 'title'])
+    .where('book_id', '=', bookId)
+    .orderBy('chapter_order')
+    .orderBy('id')
+    .execute();
+}
+
+/** Moves every chapter at or after `fromOrder` by `delta` places (+1 to open a gap, -1 to close one). */
+export async function shiftChapters(db: DbHandle, bookId: number, fromOrder: number, delta: 1 | -1) {
+  await db
+    .updateTable('chapters')
+    .set((eb) => ({ chapter_order: eb('chapter_order', '+', delta) }))
+    .where('book_id', '=', bookId)
+    .where('chapter_order', '>=', fromOrder)
+    .execute();
+}
+
+export async function setChapterOrder(db: DbHandle, id: number, order: number) {
+  await db.updateTable('chapters').set({ chapter_order: order }).where('id', '=', id).execute();
+}
+
+export interface ContentColumns {
+  content: string;
+  content_text: string;
+  word_count: number;
+}
+
+export async function insertChapter(
+  db: DbHandle,
+  chapter: ContentColumns & { bookId: number; title: string; order: number; now: string },
+) {
+  const { id } = await db
+    .insertInto('chapters')
+    .values({
+      book_id: chapter.bookId,
+      title: chapter.title,
+      content: chapter.content,
+      content_text: chapter.content_text,
+      word_count: chapter.word_count,
+      chapter_order: chapter.order,
+      is_published: 0,
+      created_at: chapter.now,
+      updated_at: chapter.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export type ChapterChanges = Partial<ContentColumns & { title: string; is_published: Flag }> & {
+  updated_at: string;
+};
+
+/** Applies changes to a chapter of the given book; a title or content change bumps its version. */
+export async function updateChapter(db: DbHandle, id: number, bookId: number, changes: ChapterChanges) {
+  const editsText = changes.content !== undefined || changes.title !== undefined;
+  await db
+    .updateTable('chapters')
+    .set((eb) => ({ ...changes, ...(editsText && { version: eb('version', '+', 1) }) }))
+    .where('id', '=', id)
+    .where('book_id', '=', bookId)
+    .execute();
+}
+
+/**
+ * Stamps the first publication. Answers true only for the one caller that set it: the condition is
+ * re-checked under the row lock, so two racing publishers cannot both see "first".
+ */
+export async function markFirstPublished(db: DbHandle, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('chapters')
+    .set({ first_published_at: now })
+    .where('id', '=', id)
+    .where('first_published_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Deletes a chapter of the given book; answers its order, or undefined when it was not there. */
+export async function deleteChapter(db: DbHandle, id: number, bookId: number) {
+  const row = await db
+    .deleteFrom('chapters')
+    .where('id', '=', id)
+    .where('book_id', '=', bookId)
+    .returning('chapter_order')
+    .executeTakeFirst();
+  return row?.chapter_order;
+}
+

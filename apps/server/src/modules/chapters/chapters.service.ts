@@ -1,0 +1,200 @@
+import {
+  DEFAULT_CHAPTER_CONTENT,
+  DEFAULT_CHAPTER_TITLE,
+  MAX_CHAPTERS_PER_BOOK,
+  type Chapter,
+  type ChapterSummary,
+  type CreateChapterBody,
+  type ReorderChaptersBody,
+  type UpdateChapterBody,
+} from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import type { DbHandle } from '../../db/kysely.ts';
+import { countWords, htmlToText, isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
+import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
+import { getOwnedBook, getVisibleBook } from '../books/books.service.ts';
+import * as chapters from './chapters.repository.ts';
+import type { ChapterRow, ContentColumns } from './chapters.repository.ts';
+
+type ChapterAccess = Pick<ChapterRow, 'author_id' | 'is_published' | 'book_is_published'>;
+
+/** Anyone may open a published chapter of a published book; drafts only their author. */
+export function canSeeChapter(chapter: ChapterAccess, viewer: Viewer | null): boolean {
+  if (viewer !== null && chapter.author_id === viewer.id) return true;
+  return fromFlag(chapter.book_is_published) && fromFlag(chapter.is_published);
+}
+
+/** A chapter the viewer may open. Anything else answers 404, so drafts look like nothing at all. */
+export async function getVisibleChapter(ctx: AppContext, viewer: Viewer | null, chapterId: number) {
+  const row = await chapters.findChapter(ctx.db, chapterId);
+  if (!row || !canSeeChapter(row, viewer)) throw notFound('Chapter not found');
+  return row;
+}
+
+export async function getChapter(ctx: AppContext, viewer: Viewer | null, chapterId: number): Promise<Chapter> {
+  return toChapter(await getVisibleChapter(ctx, viewer, chapterId));
+}
+
+async function listAll(db: DbHandle, bookId: number): Promise<ChapterSummary[]> {
+  return (await chapters.listChapters(db, bookId, { includeDrafts: true })).map(toChapterSummary);
+}
+
+/** The reader's list: published chapters of a visible book; its author also sees the drafts. */
+export async function listBookChapters(ctx: AppContext, viewer: Viewer | null, bookId: number) {
+  const book = await getVisibleBook(ctx, viewer, bookId);
+  const includeDrafts = book.author_id === viewer?.id;
+  return (await chapters.listChapters(ctx.db, bookId, { includeDrafts })).map(toChapterSummary);
+}
+
+/** The workspace list: every chapter, drafts included, for the book's author only. */
+export async function listAuthorChapters(ctx: AppContext, viewer: Viewer, bookId: number) {
+  await getOwnedBook(ctx, viewer, bookId);
+  return listAll(ctx.db, bookId);
+}
+
+type LockedBook = NonNullable<Awaited<ReturnType<typeof chapters.lockBook>>>;
+
+/** Every write to a book's chapters runs here: one transaction holding that book's write lock. */
+async function writeChaptersOf<T>(
+  ctx: AppContext,
+  bookId: number,
+  work: (trx: DbHandle, book: LockedBook) => Promise<T>,
+): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const book = await chapters.lockBook(trx, bookId);
+    if (!book) throw notFound('Book not found');
+    return work(trx, book);
+  });
+}
+
+/** Sanitized content with its derived plain text and word count; empty content gets the default. */
+export function contentColumns(html: string): ContentColumns {
+  const sanitized = sanitizeContent(html);
+  const content = isBlankHtml(sanitized) ? DEFAULT_CHAPTER_CONTENT : sanitized;
+  const content_text = htmlToText(content);
+  return { content, content_text, word_count: countWords(content_text) };
+}
+
+/** `base`, or `base (n)` with the smallest n from 1 that no title in `taken` equals, case-insensitively. */
+export function uniqueTitle(base: string, taken: Iterable<string>): string {
+  const used = new Set([...taken].map((t) => t.toLowerCase()));
+  if (!used.has(base.toLowerCase())) return base;
+  for (let n = 1; ; n++) {
+    const candidate = `${base} (${n})`;
+    if (!used.has(candidate.toLowerCase())) return candidate;
+  }
+}
+
+export async function createChapter(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  input: CreateChapterBody,
+): Promise<Chapter> {
+  await getOwnedBook(ctx, viewer, bookId);
+  if (input.book_id != null && input.book_id !== bookId) {
+    throw badRequest('book_id must name the book in the path');
+  }
+  const content = contentColumns(input.content ?? '');
+  const id = await writeChaptersOf(ctx, bookId, async (trx) => {
+    const outline = await chapters.chapterOutline(trx, bookId);
+    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
+      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
+    }
+    const title = input.title || uniqueTitle(DEFAULT_CHAPTER_TITLE, outline.map((c) => c.title));
+    const end = outline.length + 1;
+    const order = Math.min(input.chapter_order ?? end, end);
+    await chapters.shiftChapters(trx, bookId, order, 1);
+    return chapters.insertChapter(trx, { ...content, bookId, title, order, now: nowIso() });
+  });
+  return getChapter(ctx, viewer, id);
+}
+
+/**
+ * The ids of `items` in their new reading order. The list must hold every chapter of the book
+ * exactly once; equal chapter_order values keep the order they were sent in.
+ */
+function newReadingOrder(bookChapterIds: readonly number[], items: ReorderChaptersBody['chapters']): number[] {
+  const known = new Set(bookChapterIds);
+  const seen = new Set<number>();
+  for (const { id } of items) {
+    if (!known.has(id)) throw badRequest(`Chapter ${id} is not a chapter of this book`);
+    if (seen.has(id)) throw badRequest(`Chapter ${id} is listed more than once`);
+    seen.add(id);
+  }
+  if (seen.size !== known.size) throw badRequest('The list must name every chapter of the book exactly once');
+  return [...items].sort((a, b) => a.chapter_order - b.chapter_order).map((item) => item.id);
+}
+
+export async function reorderChapters(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  items: ReorderChaptersBody['chapters'],
+): Promise<ChapterSummary[]> {
+  await getOwnedBook(ctx, viewer, bookId);
+  await writeChaptersOf(ctx, bookId, async (trx) => {
+    const outline = await chapters.chapterOutline(trx, bookId);
+    const current = new Map(outline.map((c) => [c.id, c.chapter_order]));
+    const ids = newReadingOrder([...current.keys()], items);
+    for (const [index, id] of ids.entries()) {
+      if (current.get(id) !== index + 1) await chapters.setChapterOrder(trx, id, index + 1);
+    }
+  });
+  return listAll(ctx.db, bookId);
+}
+
+const staleVersion = () => conflict('This chapter was changed elsewhere');
+
+export async function updateChapter(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  chapterId: number,
+  input: UpdateChapterBody,
+): Promise<Chapter> {
+  await getOwnedBook(ctx, viewer, bookId);
+  const now = nowIso();
+  const changes: chapters.ChapterChanges = {
+    ...(input.content !== undefined && contentColumns(input.content)),
+    ...(input.title !== undefined && { title: input.title }),
+    ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
+    updated_at: now,
+  };
+  const { chapter, announce } = await writeChaptersOf(ctx, bookId, async (trx, book) => {
+    const current = await chapters.findChapter(trx, chapterId);
+    if (!current || current.book_id !== bookId) throw notFound('Chapter not found');
+    // Every chapter write holds the book lock, so the version read here cannot move before our update.
+    if (input.version !== undefined && input.version !== current.version) throw staleVersion();
+    await chapters.updateChapter(trx, chapterId, bookId, changes);
+    // The first publication is stamped even in a draft book, so publishing the book later is not news either.
+    const first = input.is_published === true && (await chapters.markFirstPublished(trx, chapterId, now));
+    const updated = await chapters.findChapter(trx, chapterId);
+    return { chapter: updated!, announce: first && fromFlag(book.is_published) ? book : null };
+  });
+  // Only a first publication in a published book is news; edits and re-publishing are not.
+  if (announce) {
+    await ctx.events.publish({
+      type: 'chapter.published',
+      authorId: viewer.id,
+      authorUsername: viewer.username,
+      bookId,
+      bookTitle: announce.title,
+      chapterId,
+      chapterTitle: chapter.title,
+    });
+  }
+  return toChapter(chapter);
+}
+
+export async function deleteChapter(ctx: AppContext, viewer: Viewer, chapterId: number): Promise<void> {
+  const chapter = await getVisibleChapter(ctx, viewer, chapterId);
+  if (chapter.author_id !== viewer.id) throw forbidden('Only the author may change this chapter');
+  await writeChaptersOf(ctx, chapter.book_id, async (trx) => {
+    const order = await chapters.deleteChapter(trx, chapterId, chapter.book_id);
+    if (order === undefined) throw notFound('Chapter not found');
+    await chapters.shiftChapters(trx, chapter.book_id, order + 1, -1);
+  });
+}

@@ -1,0 +1,34 @@
+import type { Chapter, ChapterSummary, ReadHistoryItem } from '@inkwell/contract';
+import { fromFlag } from '../lib/convert.ts';
+import type { ChapterRow, ChapterSummaryRow } from '../modules/chapters/chapters.repository.ts';
+import type { ReadHistoryRow } from '../modules/history/history.repository.ts';
+
+/** A chapter in a list. Whitelists fields, so content never slips into a list by accident. */
+export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
+  return {
+    id: row.id,
+    book_id: row.book_id,
+    title: row.title,
+    chapter_order: row.chapter_order,
+    is_published: fromFlag(row.is_published),
+    word_count: row.word_count,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export function toChapter(row: ChapterRow): Chapter {
+  return { ...toChapterSummary(row), content: row.content };
+}
+
+export function toReadHistoryItem(row: ReadHistoryRow): ReadHistoryItem {
+  return {
+    book_id: row.book_id,
+    book_title: row.book_title,
+    book_cover: row.book_cover,
+    chapter_id: row.chapter_id,
+    chapter_title: row.chapter_title,
+    read_at: row.read_at,
+  };
+}
