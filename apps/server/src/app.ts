@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -19,15 +19,26 @@ import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { genresRoutes } from './modules/genres/genres.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { auth } from './plugins/auth.ts';
 import { errors } from './plugins/errors.ts';
 import { openapi } from './plugins/openapi.ts';
 import { createFolderUploadStore } from './plugins/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
-import { createMemoryBus } from './realtime/memory-bus.ts';
+import { createLive } from './realtime/live.ts';
+import { realtime } from './realtime/plugin.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+
+// WebSocket URLs carry the session token (`?token=`); it must not end up in the logs.
+const requestForLog = (request: FastifyRequest) => ({
+  method: request.method,
+  url: request.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]'),
+  host: request.host,
+  remoteAddress: request.ip,
+  remotePort: request.socket?.remotePort,
+});
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -40,16 +51,9 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
   const db = createDb(config.DATABASE_URL);
   await migrateToLatest(db);
 
-  fs.mkdirSync(config.UPLOAD_DIR, { recursive: true });
-  const ctx: AppContext = {
-    db,
-    config,
-    events: createMemoryBus(),
-    uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
-  };
-
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.LOG_LEVEL },
+    logger:
+      options.logger === false ? false : { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: () => crypto.randomUUID(),
@@ -58,6 +62,26 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Some clients (the spec's among them) send `Content-Type: application/json` on calls that have
+  // no body, such as DELETE; an empty body there means "no body", not malformed JSON.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = String(body);
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
+  });
+
+  fs.mkdirSync(config.UPLOAD_DIR, { recursive: true });
+  // The event bus and chat history: in memory, or through Redis when REDIS_URL is set.
+  const live = createLive({ config, db, log: app.log });
+  const ctx: AppContext = {
+    db,
+    config,
+    events: live.bus,
+    uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
+  };
+  await live.ready();
 
   await app.register(errors);
   await app.register(helmet, {
@@ -96,14 +120,17 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
     historyRoutes,
     followsRoutes,
     homeRoutes,
+    notificationsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }
 
+  await app.register(realtime, { ctx, chatHistory: live.chatHistory, base });
+
   await app.register(webApp, { base, distDir: config.WEB_DIST_DIR });
 
   app.addHook('onClose', async () => {
-    await ctx.events.close();
+    await live.close();
     await db.destroy();
   });
 

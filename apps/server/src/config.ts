@@ -17,7 +17,12 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** `postgres://...` selects PostgreSQL; anything else (or nothing) is a SQLite file path. */
   DATABASE_URL: z.string().default('./data/inkwell.db'),
+  /** Set: the event bus and chat history go through Redis, so several processes serve as one. */
   REDIS_URL: z.string().optional(),
+  /** Prefix of Redis keys and of the event channel; deployments sharing one Redis pick distinct ones. */
+  REDIS_PREFIX: z.string().min(1).default('inkwell'),
+  /** Interval between WebSocket pings; a socket that missed the previous pong is dropped. */
+  WS_HEARTBEAT_MS: z.coerce.number().int().min(50).default(30_000),
   UPLOAD_DIR: z.string().default('./data/uploads'),
   BASE_PATH: z
     .string()

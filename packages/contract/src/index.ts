@@ -7,3 +7,5 @@ export * from './chapters.ts';
 export * from './history.ts';
 export * from './follows.ts';
 export * from './reader-settings.ts';
+export * from './notifications.ts';
+export * from './realtime.ts';

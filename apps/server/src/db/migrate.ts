@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { isPostgres, type Db } from './kysely.ts';
 import * as initial from './migrations/0001_initial.ts';
+import * as realtime from './migrations/0002_realtime.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -10,6 +11,7 @@ type EngineMigration = {
 /** Listed in code, not read from a folder, so bundling or running from source both work. */
 const MIGRATIONS: Record<string, EngineMigration> = {
   '0001_initial': initial,
+  '0002_realtime': realtime,
 };
 
 class EngineAwareProvider implements MigrationProvider {

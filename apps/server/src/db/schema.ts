@@ -93,6 +93,20 @@ export interface BookSearchTable {
   document: string;
 }
 
+/** The inbox: one row per recipient and notification (CHAPTER or FOLLOW). */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: 'CHAPTER' | 'FOLLOW';
+  message: string;
+  book_id: number | null;
+  chapter_id: number | null;
+  /** The follower's username, for FOLLOW. */
+  follower: string | null;
+  is_read: Generated<Flag>;
+  created_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -103,4 +117,5 @@ export interface Schema {
   read_history: ReadHistoryTable;
   follows: FollowsTable;
   book_search: BookSearchTable;
+  notifications: NotificationsTable;
 }

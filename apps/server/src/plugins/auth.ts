@@ -61,6 +61,12 @@ async function authPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
       request.sessionToken = found.token;
     }
   });
+
+  // Routes documented as (auth) through `authDocs` refuse visitors before their body is read,
+  // so an anonymous caller hears 401 rather than a validation error about a body it sent.
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.security && !request.viewer) throw unauthorized();
+  });
 }
 
 export const auth = fp(authPlugin, { name: 'inkwell-auth' });

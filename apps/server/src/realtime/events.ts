@@ -10,12 +10,48 @@ export type DomainEvent =
       chapterTitle: string;
     }
   | { type: 'author.followed'; authorId: number; followerId: number; followerUsername: string }
-  | { type: 'chat.message'; room: string; user: string; message: string };
+  | {
+      type: 'chat.message';
+      room: string;
+      user: string;
+      message: string;
+      /** Set by the chat endpoint so a joining member can drop a line it already got from history. */
+      id?: string;
+    };
 
-export type EventHandler = (event: DomainEvent) => void;
+/** What the bus carries between processes. */
+export interface Envelope {
+  /** The process that published (one id per running app). */
+  origin: string;
+  event: DomainEvent;
+  /**
+   * For events that notify users: everyone whose inbox got the notification, decided once on
+   * the publishing process. Other processes push to these users' sockets without asking the
+   * database again, so the live push and the inbox always name the same people.
+   */
+  recipients?: number[];
+}
+
+export type EventHandler = (event: DomainEvent, envelope: Envelope) => void;
 
 export interface EventBus {
+  /** This process's id, carried as `origin` by everything it publishes. */
+  readonly origin: string;
+  /**
+   * Hands the event to every process (this one included). Never rejects: the caller's own work
+   * is already committed, and a delivery failure is logged, not turned into an HTTP error.
+   */
   publish(event: DomainEvent): Promise<void>;
   subscribe(handler: EventHandler): () => void;
+  /** Waits for publications in flight, then stops delivering. */
+  close(): Promise<void>;
+}
+
+/** Moves envelopes between the processes of one deployment: in memory (one process) or Redis. */
+export interface EventTransport {
+  /** Rejects when the envelope could not be handed on (e.g. Redis is down). */
+  send(envelope: Envelope): Promise<void>;
+  /** Receives every envelope sent by any process, this one included. */
+  onEnvelope(handler: (envelope: Envelope) => void): void;
   close(): Promise<void>;
 }

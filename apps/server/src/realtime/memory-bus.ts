@@ -1,17 +1,16 @@
-import type { DomainEvent, EventBus, EventHandler } from './events.ts';
+import type { Envelope, EventTransport } from './events.ts';
 
-/** The single-process bus: handlers run on the next tick so publishers never wait on delivery. */
-export function createMemoryBus(): EventBus {
-  const handlers = new Set<EventHandler>();
+/** The single-process transport: handlers run on a microtask so publishers never wait on delivery. */
+export function createMemoryTransport(): EventTransport {
+  const handlers = new Set<(envelope: Envelope) => void>();
   return {
-    async publish(event: DomainEvent) {
+    async send(envelope) {
       queueMicrotask(() => {
-        for (const handler of handlers) handler(event);
+        for (const handler of handlers) handler(envelope);
       });
     },
-    subscribe(handler) {
+    onEnvelope(handler) {
       handlers.add(handler);
-      return () => handlers.delete(handler);
     },
     async close() {
       handlers.clear();

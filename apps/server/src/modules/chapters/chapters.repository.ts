@@ -27,15 +27,24 @@ function chapterSelect(db: DbHandle) {
     ]);
 }
 
-export type ChapterRow = Awaited<ReturnType<ReturnType<typeof chapterSelect>['executeTakeFirstOrThrow']>>;
+export type ChapterRow = Awaited<
+  ReturnType<ReturnType<typeof chapterSelect>['executeTakeFirstOrThrow']>
+>;
 
 export async function findChapter(db: DbHandle, id: number) {
   return chapterSelect(db).where('chapters.id', '=', id).executeTakeFirst();
 }
 
 /** A book's chapters in reading order, without their content; drafts only when asked for. */
-export async function listChapters(db: DbHandle, bookId: number, options: { includeDrafts: boolean }) {
-  let query = db.selectFrom('chapters').select(SUMMARY_COLUMNS).where('chapters.book_id', '=', bookId);
+export async function listChapters(
+  db: DbHandle,
+  bookId: number,
+  options: { includeDrafts: boolean },
+) {
+  let query = db
+    .selectFrom('chapters')
+    .select(SUMMARY_COLUMNS)
+    .where('chapters.book_id', '=', bookId);
   if (!options.includeDrafts) query = query.where('chapters.is_published', '=', 1);
   return query.orderBy('chapters.chapter_order').orderBy('chapters.id').execute();
 }
@@ -67,7 +76,12 @@ export async function chapterOutline(db: DbHandle, bookId: number) {
 }
 
 /** Moves every chapter at or after `fromOrder` by `delta` places (+1 to open a gap, -1 to close one). */
-export async function shiftChapters(db: DbHandle, bookId: number, fromOrder: number, delta: 1 | -1) {
+export async function shiftChapters(
+  db: DbHandle,
+  bookId: number,
+  fromOrder: number,
+  delta: 1 | -1,
+) {
   await db
     .updateTable('chapters')
     .set((eb) => ({ chapter_order: eb('chapter_order', '+', delta) }))
@@ -113,7 +127,12 @@ export type ChapterChanges = Partial<ContentColumns & { title: string; is_publis
 };
 
 /** Applies changes to a chapter of the given book; a title or content change bumps its version. */
-export async function updateChapter(db: DbHandle, id: number, bookId: number, changes: ChapterChanges) {
+export async function updateChapter(
+  db: DbHandle,
+  id: number,
+  bookId: number,
+  changes: ChapterChanges,
+) {
   const editsText = changes.content !== undefined || changes.title !== undefined;
   await db
     .updateTable('chapters')
@@ -147,4 +166,3 @@ export async function deleteChapter(db: DbHandle, id: number, bookId: number) {
     .executeTakeFirst();
   return row?.chapter_order;
 }
-

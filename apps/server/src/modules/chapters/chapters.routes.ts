@@ -31,7 +31,11 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request) => ({
-      chapters: await service.listAuthorChapters(ctx, requireViewer(request), request.params.bookId),
+      chapters: await service.listAuthorChapters(
+        ctx,
+        requireViewer(request),
+        request.params.bookId,
+      ),
     }),
   );
 
@@ -40,12 +44,15 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     {
       schema: {
         ...TAG,
-        summary: "A book's published chapters in reading order (no content); its author also sees drafts",
+        summary:
+          "A book's published chapters in reading order (no content); its author also sees drafts",
         params: IdParams,
         response: { 200: ChaptersResponse, 404: ErrorBody },
       },
     },
-    async (request) => ({ chapters: await service.listBookChapters(ctx, request.viewer, request.params.id) }),
+    async (request) => ({
+      chapters: await service.listBookChapters(ctx, request.viewer, request.params.id),
+    }),
   );
 
   app.post(
@@ -61,7 +68,11 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.createChapter(ctx, requireViewer(request), request.params.id, request.body)),
+      reply
+        .status(201)
+        .send(
+          await service.createChapter(ctx, requireViewer(request), request.params.id, request.body),
+        ),
   );
 
   app.put(
@@ -77,7 +88,12 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request) => ({
-      chapters: await service.reorderChapters(ctx, requireViewer(request), request.params.id, request.body.chapters),
+      chapters: await service.reorderChapters(
+        ctx,
+        requireViewer(request),
+        request.params.id,
+        request.body.chapters,
+      ),
     }),
   );
 

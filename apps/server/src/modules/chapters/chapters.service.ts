@@ -33,7 +33,11 @@ export async function getVisibleChapter(ctx: AppContext, viewer: Viewer | null, 
   return row;
 }
 
-export async function getChapter(ctx: AppContext, viewer: Viewer | null, chapterId: number): Promise<Chapter> {
+export async function getChapter(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  chapterId: number,
+): Promise<Chapter> {
   return toChapter(await getVisibleChapter(ctx, viewer, chapterId));
 }
 
@@ -103,7 +107,12 @@ export async function createChapter(
     if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
       throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
     }
-    const title = input.title || uniqueTitle(DEFAULT_CHAPTER_TITLE, outline.map((c) => c.title));
+    const title =
+      input.title ||
+      uniqueTitle(
+        DEFAULT_CHAPTER_TITLE,
+        outline.map((c) => c.title),
+      );
     const end = outline.length + 1;
     const order = Math.min(input.chapter_order ?? end, end);
     await chapters.shiftChapters(trx, bookId, order, 1);
@@ -116,7 +125,10 @@ export async function createChapter(
  * The ids of `items` in their new reading order. The list must hold every chapter of the book
  * exactly once; equal chapter_order values keep the order they were sent in.
  */
-function newReadingOrder(bookChapterIds: readonly number[], items: ReorderChaptersBody['chapters']): number[] {
+function newReadingOrder(
+  bookChapterIds: readonly number[],
+  items: ReorderChaptersBody['chapters'],
+): number[] {
   const known = new Set(bookChapterIds);
   const seen = new Set<number>();
   for (const { id } of items) {
@@ -124,7 +136,8 @@ function newReadingOrder(bookChapterIds: readonly number[], items: ReorderChapte
     if (seen.has(id)) throw badRequest(`Chapter ${id} is listed more than once`);
     seen.add(id);
   }
-  if (seen.size !== known.size) throw badRequest('The list must name every chapter of the book exactly once');
+  if (seen.size !== known.size)
+    throw badRequest('The list must name every chapter of the book exactly once');
   return [...items].sort((a, b) => a.chapter_order - b.chapter_order).map((item) => item.id);
 }
 
@@ -146,8 +159,6 @@ export async function reorderChapters(
   return listAll(ctx.db, bookId);
 }
 
-const staleVersion = () => conflict('This chapter was changed elsewhere');
-
 export async function updateChapter(
   ctx: AppContext,
   viewer: Viewer,
@@ -167,10 +178,12 @@ export async function updateChapter(
     const current = await chapters.findChapter(trx, chapterId);
     if (!current || current.book_id !== bookId) throw notFound('Chapter not found');
     // Every chapter write holds the book lock, so the version read here cannot move before our update.
-    if (input.version !== undefined && input.version !== current.version) throw staleVersion();
+    if (input.version !== undefined && input.version !== current.version)
+      throw conflict('This chapter was changed elsewhere');
     await chapters.updateChapter(trx, chapterId, bookId, changes);
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
-    const first = input.is_published === true && (await chapters.markFirstPublished(trx, chapterId, now));
+    const first =
+      input.is_published === true && (await chapters.markFirstPublished(trx, chapterId, now));
     const updated = await chapters.findChapter(trx, chapterId);
     return { chapter: updated!, announce: first && fromFlag(book.is_published) ? book : null };
   });
@@ -189,7 +202,11 @@ export async function updateChapter(
   return toChapter(chapter);
 }
 
-export async function deleteChapter(ctx: AppContext, viewer: Viewer, chapterId: number): Promise<void> {
+export async function deleteChapter(
+  ctx: AppContext,
+  viewer: Viewer,
+  chapterId: number,
+): Promise<void> {
   const chapter = await getVisibleChapter(ctx, viewer, chapterId);
   if (chapter.author_id !== viewer.id) throw forbidden('Only the author may change this chapter');
   await writeChaptersOf(ctx, chapter.book_id, async (trx) => {

@@ -29,10 +29,12 @@ export async function follow(ctx: AppContext, viewer: Viewer, authorId: number):
     if (await follows.isFollowing(ctx.db, viewer.id, authorId)) throw conflict(ALREADY_FOLLOWING);
     throw error;
   }
-  // The follow is stored; a notification that cannot be delivered must not turn it into an error.
-  await ctx.events
-    .publish({ type: 'author.followed', authorId, followerId: viewer.id, followerUsername: viewer.username })
-    .catch(() => undefined);
+  await ctx.events.publish({
+    type: 'author.followed',
+    authorId,
+    followerId: viewer.id,
+    followerUsername: viewer.username,
+  });
 }
 
 export async function unfollow(ctx: AppContext, viewer: Viewer, authorId: number): Promise<void> {

@@ -39,7 +39,11 @@ export async function hasRead(db: DbHandle, userId: number, chapterId: number): 
 }
 
 /** The reader's history, newest first, leaving out what is no longer visible to them. */
-export async function listReads(db: DbHandle, userId: number, page: { limit: number; offset: number }) {
+export async function listReads(
+  db: DbHandle,
+  userId: number,
+  page: { limit: number; offset: number },
+) {
   return db
     .selectFrom('read_history')
     .innerJoin('chapters', 'chapters.id', 'read_history.chapter_id')
@@ -69,7 +73,11 @@ export async function listReads(db: DbHandle, userId: number, page: { limit: num
 export type ReadHistoryRow = Awaited<ReturnType<typeof listReads>>[number];
 
 /** Answers whether there was an entry to delete. */
-export async function deleteRead(db: DbHandle, userId: number, chapterId: number): Promise<boolean> {
+export async function deleteRead(
+  db: DbHandle,
+  userId: number,
+  chapterId: number,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('read_history')
     .where('user_id', '=', userId)

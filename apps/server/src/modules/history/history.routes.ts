@@ -28,7 +28,9 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request, reply) => {
       const { bookId, chapterId } = request.params;
-      return reply.status(201).send(await service.recordRead(ctx, requireViewer(request), bookId, chapterId));
+      return reply
+        .status(201)
+        .send(await service.recordRead(ctx, requireViewer(request), bookId, chapterId));
     },
   );
 
@@ -38,12 +40,15 @@ export const historyRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         ...TAG,
         ...auth,
-        summary: "The signed-in reader's history, newest first (chapters no longer visible are left out)",
+        summary:
+          "The signed-in reader's history, newest first (chapters no longer visible are left out)",
         querystring: ReadHistoryQuery,
         response: { 200: ReadHistoryResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
-    async (request) => ({ read_history: await service.listHistory(ctx, requireViewer(request), request.query) }),
+    async (request) => ({
+      read_history: await service.listHistory(ctx, requireViewer(request), request.query),
+    }),
   );
 
   app.delete(

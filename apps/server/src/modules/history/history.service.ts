@@ -32,7 +32,11 @@ export async function listHistory(
   return (await history.listReads(ctx.db, viewer.id, page)).map(toReadHistoryItem);
 }
 
-export async function deleteRead(ctx: AppContext, viewer: Viewer, chapterId: number): Promise<void> {
+export async function deleteRead(
+  ctx: AppContext,
+  viewer: Viewer,
+  chapterId: number,
+): Promise<void> {
   if (!(await history.deleteRead(ctx.db, viewer.id, chapterId))) {
     throw notFound('This chapter is not in your read history');
   }

@@ -114,7 +114,8 @@ export async function searchBookIds(
       select rowid as book_id, -bm25(book_fts) * 4 as score
         from book_fts where book_fts match ${ftsq}
       union all
-      select c.book_id, max(-bm25(chapter_fts)) as score
+      -- bm25() may not be called inside an aggregate; the rank column holds the same bm25 score.
+      select c.book_id, max(-chapter_fts.rank) as score
         from chapter_fts join chapters c on c.id = chapter_fts.rowid
        where chapter_fts match ${ftsq} and c.is_published = 1
        group by c.book_id

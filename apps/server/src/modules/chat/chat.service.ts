@@ -1,0 +1,86 @@
+import { CHAT_LIMITS, CHAT_SERVER_USER, type ChatMessage } from '@inkwell/contract';
+import type { RawData } from 'ws';
+import type { AppContext } from '../../context.ts';
+import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
+import { findAuthor } from '../authors/authors.service.ts';
+import { TokenBucket } from './token-bucket.ts';
+
+/** The room of an author, keyed by id so that renaming the author keeps the room and its history. */
+export async function findRoom(ctx: AppContext, authorRef: string): Promise<string> {
+  const author = await findAuthor(ctx.db, authorRef);
+  return `author:${author.id}`;
+}
+
+export type IncomingLine =
+  | { kind: 'line'; message: string }
+  | { kind: 'blank' }
+  | { kind: 'refused'; detail: string };
+
+export const REFUSED = {
+  tooLarge: `Message too large: at most ${CHAT_LIMITS.maxMessageBytes / 1024} KB`,
+  tooFast: 'Too many messages: slow down',
+  binary: 'Messages must be text',
+  unavailable: 'The chat is briefly unavailable; your message was not sent',
+} as const;
+
+/** Turns what a client sent into a chat line: sanitized editor HTML, or a refusal, or nothing. */
+export function readIncoming(data: RawData, isBinary: boolean): IncomingLine {
+  if (isBinary) return { kind: 'refused', detail: REFUSED.binary };
+  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
+  if (bytes.byteLength > CHAT_LIMITS.maxMessageBytes) return { kind: 'refused', detail: REFUSED.tooLarge };
+  const message = sanitizeContent(bytes.toString('utf8'));
+  return isBlankHtml(message) ? { kind: 'blank' } : { kind: 'line', message };
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The server's note when a member joins or leaves. */
+export function announcement(username: string, what: 'connected' | 'disconnected'): ChatMessage {
+  return { user: CHAT_SERVER_USER, message: `<em>${escapeHtml(username)} has ${what}.</em>` };
+}
+
+/** Refused messages a connection may pile up before it counts as flooding, and how fast that forgives. */
+const FLOOD_STRIKES = 20;
+const STRIKES_FORGIVEN_PER_SECOND = 2;
+
+export interface ConnectionLimits {
+  /** Spends one of the user's message tokens; false when the user is over the rate. */
+  allowMessage(): boolean;
+  /**
+   * Records a refused message. True when the connection floods and must be closed: a client a
+   * little over the rate is only told so, one sending at several times the rate for a few
+   * seconds (or that keeps sending oversized frames) is cut off.
+   */
+  recordRefusal(): boolean;
+  release(): void;
+}
+
+/**
+ * Per-user message rate (a token bucket shared by all the user's chat connections on this
+ * process) and per-connection flood detection. Buckets live while the user has a connection.
+ */
+export class ChatLimiter {
+  private readonly users = new Map<number, { bucket: TokenBucket; connections: number }>();
+
+  open(userId: number): ConnectionLimits {
+    let user = this.users.get(userId);
+    if (!user) {
+      user = { bucket: new TokenBucket(CHAT_LIMITS.burst, CHAT_LIMITS.ratePerSecond), connections: 0 };
+      this.users.set(userId, user);
+    }
+    user.connections++;
+    const shared = user;
+    const strikes = new TokenBucket(FLOOD_STRIKES, STRIKES_FORGIVEN_PER_SECOND);
+    let released = false;
+    return {
+      allowMessage: () => shared.bucket.take(),
+      recordRefusal: () => !strikes.take(),
+      release: () => {
+        if (released) return;
+        released = true;
+        if (--shared.connections === 0) this.users.delete(userId);
+      },
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { DbHandle } from '../../db/kysely.ts';
+import type { Flag } from '../../db/schema.ts';
+
+export interface NotificationContent {
+  type: 'CHAPTER' | 'FOLLOW';
+  message: string;
+  book_id: number | null;
+  chapter_id: number | null;
+  follower: string | null;
+}
+
+/**
+ * Gives every follower of the author one notification, in a single INSERT ... SELECT: the
+ * follower ids never travel to the application and back, however many there are. Answers the
+ * users who got a row; a reader who already has this chapter's notification is skipped.
+ */
+export async function insertForFollowers(
+  db: DbHandle,
+  authorId: number,
+  content: NotificationContent,
+  now: string,
+): Promise<number[]> {
+  const rows = await db
+    .insertInto('notifications')
+    .columns(['user_id', 'type', 'message', 'book_id', 'chapter_id', 'follower', 'is_read', 'created_at'])
+    .expression(
+      db
+        .selectFrom('follows')
+        // Explicit casts: PostgreSQL would otherwise read untyped parameters in a SELECT as text.
+        .select([
+          'follower_id',
+          sql<string>`cast(${content.type} as text)`.as('type'),
+          sql<string>`cast(${content.message} as text)`.as('message'),
+          sql<number | null>`cast(${content.book_id} as integer)`.as('book_id'),
+          sql<number | null>`cast(${content.chapter_id} as integer)`.as('chapter_id'),
+          sql<string | null>`cast(${content.follower} as text)`.as('follower'),
+          sql<Flag>`0`.as('is_read'),
+          sql<string>`cast(${now} as text)`.as('created_at'),
+        ])
+        .where('author_id', '=', authorId),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .returning('user_id')
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+/** One notification for one user; answers whether it was stored (false for a duplicate). */
+export async function insertForUser(
+  db: DbHandle,
+  userId: number,
+  content: NotificationContent,
+  now: string,
+): Promise<boolean> {
+  const row = await db
+    .insertInto('notifications')
+    .values({ user_id: userId, ...content, created_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function listForUser(db: DbHandle, userId: number, page: { limit: number; offset: number }) {
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'type', 'message', 'book_id', 'chapter_id', 'follower', 'is_read', 'created_at'])
+    .where('user_id', '=', userId)
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countUnread(db: DbHandle, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Marks the user's unread notifications read: the given ids only, or all of them. */
+export async function markRead(db: DbHandle, userId: number, ids?: readonly number[]): Promise<number> {
+  let query = db
+    .updateTable('notifications')
+    .set({ is_read: 1 })
+    .where('user_id', '=', userId)
+    .where('is_read', '=', 0);
+  if (ids) query = query.where('id', 'in', ids);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,81 @@
+import type { MarkReadResponse, Notification, NotificationList, NotificationMessage } from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import { fromFlag, nowIso } from '../../lib/convert.ts';
+import type { DomainEvent } from '../../realtime/events.ts';
+import * as notifications from './notifications.repository.ts';
+
+/** The live message an event sends (SPEC section 3), or null for events that notify no one. */
+export function notificationFor(event: DomainEvent): NotificationMessage | null {
+  switch (event.type) {
+    case 'chapter.published':
+      return {
+        type: 'CHAPTER',
+        message: `New chapter of "${event.bookTitle}" by ${event.authorUsername}: ${event.chapterTitle}`,
+        book_id: event.bookId,
+        chapter_id: event.chapterId,
+      };
+    case 'author.followed':
+      return {
+        type: 'FOLLOW',
+        message: `${event.followerUsername} is now following you`,
+        follower: event.followerUsername,
+      };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Writes the inbox rows of a notifying event and answers who got one. The event bus calls this
+ * on the publishing process only, before the event leaves it (see realtime/bus.ts): so each
+ * event is stored exactly once however many processes deliver it, the stored rows survive a
+ * Redis outage, and a client that refetches its inbox on a live push already finds the row.
+ */
+export async function storeNotifications(
+  ctx: Pick<AppContext, 'db'>,
+  event: DomainEvent,
+): Promise<{ recipients: number[] } | undefined> {
+  const message = notificationFor(event);
+  if (!message) return undefined;
+  const content = {
+    type: message.type,
+    message: message.message,
+    book_id: message.type === 'CHAPTER' ? message.book_id : null,
+    chapter_id: message.type === 'CHAPTER' ? message.chapter_id : null,
+    follower: message.type === 'FOLLOW' ? message.follower : null,
+  };
+  const now = nowIso();
+  if (event.type === 'chapter.published') {
+    return { recipients: await notifications.insertForFollowers(ctx.db, event.authorId, content, now) };
+  }
+  if (event.type === 'author.followed') {
+    const stored = await notifications.insertForUser(ctx.db, event.authorId, content, now);
+    return { recipients: stored ? [event.authorId] : [] };
+  }
+  return undefined;
+}
+
+export async function listNotifications(
+  ctx: AppContext,
+  viewer: Viewer,
+  page: { limit: number; offset: number },
+): Promise<NotificationList> {
+  const [rows, unread] = await Promise.all([
+    notifications.listForUser(ctx.db, viewer.id, page),
+    notifications.countUnread(ctx.db, viewer.id),
+  ]);
+  return { notifications: rows.map(toNotification), unread_count: unread };
+}
+
+/** Marks the viewer's notifications read (the given ids, or all); ids of other users change nothing. */
+export async function markRead(ctx: AppContext, viewer: Viewer, ids?: number[]): Promise<MarkReadResponse> {
+  const marked = ids && ids.length === 0 ? 0 : await notifications.markRead(ctx.db, viewer.id, ids);
+  const unread = await notifications.countUnread(ctx.db, viewer.id);
+  return { detail: `Marked ${marked} notification${marked === 1 ? '' : 's'} read`, marked, unread_count: unread };
+}
+
+type NotificationRow = Awaited<ReturnType<typeof notifications.listForUser>>[number];
+
+function toNotification(row: NotificationRow): Notification {
+  return { ...row, is_read: fromFlag(row.is_read) };
+}

@@ -1,0 +1,52 @@
+import { WS_CLOSE } from '@inkwell/contract';
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AppContext, Viewer } from '../context.ts';
+import { viewerForToken } from '../modules/accounts/accounts.service.ts';
+
+export interface Refusal {
+  refusal: { code: number; reason: string };
+}
+
+export const refuse = (code: number, reason: string): Refusal => ({ refusal: { code, reason } });
+
+const isRefusal = (value: unknown): value is Refusal =>
+  typeof value === 'object' && value !== null && 'refusal' in value;
+
+/**
+ * The signed-in user of a socket request, from `?token=` only. The session cookie is not
+ * accepted here: browsers send it on cross-site WebSocket upgrades too, so honouring it would
+ * let any page open a socket in a signed-in visitor's name.
+ */
+export async function socketViewer(ctx: AppContext, request: FastifyRequest): Promise<Viewer | Refusal> {
+  const { token } = request.query as { token?: unknown };
+  if (typeof token !== 'string' || token === '') return refuse(WS_CLOSE.unauthorized, 'A token is required');
+  const viewer = await viewerForToken(ctx, token);
+  return viewer ?? refuse(WS_CLOSE.unauthorized, 'The token is invalid or expired');
+}
+
+/**
+ * Decides on a socket before the upgrade (in preHandler, where it may wait on the database) and
+ * hands the decision to the socket handler, which must attach its listeners synchronously. A
+ * refused socket is accepted and closed at once with the refusal's 44xx code and reason: unlike
+ * an HTTP status on a refused upgrade, a close code reaches browser clients.
+ */
+export function socketAdmission<T extends object>(admit: (request: FastifyRequest) => Promise<T | Refusal>) {
+  const decisions = new WeakMap<FastifyRequest, T | Refusal>();
+  return {
+    preHandler: async (request: FastifyRequest) => {
+      decisions.set(request, await admit(request));
+    },
+    /** The admitted value, or undefined once the socket has been closed with the refusal. */
+    take(socket: WebSocket, request: FastifyRequest): T | undefined {
+      const decision = decisions.get(request);
+      decisions.delete(request);
+      if (decision === undefined || isRefusal(decision)) {
+        const { code, reason } = decision?.refusal ?? { code: WS_CLOSE.unauthorized, reason: 'Not admitted' };
+        socket.close(code, reason);
+        return undefined;
+      }
+      return decision;
+    },
+  };
+}

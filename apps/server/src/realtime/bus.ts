@@ -1,0 +1,66 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DomainEvent, Envelope, EventBus, EventHandler, EventTransport } from './events.ts';
+
+export interface EventBusOptions {
+  transport: EventTransport;
+  /**
+   * Runs once per event, on the publishing process only, before the event leaves it; whatever
+   * it answers travels in the envelope. The notification inbox is written here, which is what
+   * makes "one inbox row per recipient" hold however many processes receive the event.
+   */
+  beforeSend?: (event: DomainEvent) => Promise<Pick<Envelope, 'recipients'> | undefined>;
+  log: FastifyBaseLogger;
+}
+
+export function createEventBus({ transport, beforeSend, log }: EventBusOptions): EventBus {
+  const origin = crypto.randomUUID();
+  const handlers = new Set<EventHandler>();
+  const inFlight = new Set<Promise<void>>();
+  let closed = false;
+
+  transport.onEnvelope((envelope) => {
+    for (const handler of handlers) {
+      try {
+        handler(envelope.event, envelope);
+      } catch (error) {
+        // One failing subscriber must not starve the others.
+        log.error({ err: error, event: envelope.event.type }, 'event handler failed');
+      }
+    }
+  });
+
+  async function deliver(event: DomainEvent): Promise<void> {
+    try {
+      const extra = beforeSend ? await beforeSend(event) : undefined;
+      await transport.send({ origin, event, ...extra });
+    } catch (error) {
+      log.error({ err: error, event: event.type }, 'event not delivered');
+    }
+  }
+
+  return {
+    origin,
+    publish(event) {
+      if (closed) {
+        log.warn({ event: event.type }, 'event published after the bus closed; dropped');
+        return Promise.resolve();
+      }
+      const task = deliver(event);
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+      return task;
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    async close() {
+      closed = true;
+      // A shutdown must not lose an inbox write that a request already started.
+      await Promise.all(inFlight);
+      handlers.clear();
+      await transport.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../context.ts';
+import type { ChatHistory } from '../modules/chat/chat-history.ts';
+import { chatRoutes } from '../modules/chat/chat.routes.ts';
+import { ChatRooms } from './chat-rooms.ts';
+import { deliverEvents } from './delivery.ts';
+import { notificationSocketRoutes } from './notification-socket.ts';
+import { closeAllGoingAway, SOCKET_MAX_PAYLOAD, startHeartbeat } from './sockets.ts';
+import { UserSockets } from './user-sockets.ts';
+
+export interface RealtimeOptions {
+  ctx: AppContext;
+  chatHistory: ChatHistory;
+  base: string;
+}
+
+/** The two WebSocket endpoints, the sockets this process holds, and their feed from the event bus. */
+async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: RealtimeOptions) {
+  const users = new UserSockets();
+  const rooms = new ChatRooms();
+  let stopHeartbeat = () => {};
+
+  await app.register(websocket, {
+    options: { maxPayload: SOCKET_MAX_PAYLOAD },
+    // Runs first on app.close(): clients hear 1001 "going away" while the bus is still up, so
+    // chat rooms on other processes still get the leave notes.
+    preClose: async function (this: FastifyInstance) {
+      stopHeartbeat();
+      await closeAllGoingAway(this.websocketServer);
+      await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
+    },
+  });
+  stopHeartbeat = startHeartbeat(app.websocketServer, ctx.config.WS_HEARTBEAT_MS);
+  const stopDelivery = deliverEvents(ctx.events, users, rooms);
+  app.addHook('onClose', async () => stopDelivery());
+
+  await app.register(notificationSocketRoutes, { ctx, users, prefix: base });
+  await app.register(chatRoutes, { ctx, rooms, history: chatHistory, prefix: base });
+}
+
+export const realtime = fp(realtimePlugin, { name: 'inkwell-realtime' });

@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { as, signup, type TestUser } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { addChapter, createPublishedBook, follow, updateChapter } from '../helpers/live.ts';
+import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
+
+/**
+ * Two apps in this process, one database, one Redis — reached through a TCP proxy the test can
+ * cut, to play a Redis outage. (multiprocess.test.ts does the same with real processes.)
+ */
+const REDIS = { host: '127.0.0.1', port: 6379 };
+
+let database: TestDatabase;
+let proxy: RedisProxy;
+const apps: Array<{ app: FastifyInstance; base: string }> = [];
+const uploadDirs: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  proxy = await startProxy();
+  const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
+  // One after the other: both run the migrations on start.
+  for (let i = 0; i < 2; i++) {
+    const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
+    uploadDirs.push(uploadDir);
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      UPLOAD_DIR: uploadDir,
+      WEB_DIST_DIR: path.join(uploadDir, 'none'),
+      LOG_LEVEL: 'silent',
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      REDIS_PREFIX: prefix,
+    });
+    const { app } = await buildApp(config, { logger: false });
+    apps.push({ app, base: await listen(app) });
+  }
+});
+afterEach(() => closeAllSockets());
+afterAll(async () => {
+  for (const { app } of apps) await app.close();
+  await proxy?.close();
+  await database?.drop();
+  for (const dir of uploadDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const [A, B] = [0, 1] as const;
+const streamOn = (which: number, user: TestUser) => connect(`${apps[which]!.base}/ws?token=${user.token}`);
+const chatOn = (which: number, room: string, user: TestUser) =>
+  connect(`${apps[which]!.base}/chat/${room}?token=${user.token}`);
+const inboxRows = async (user: TestUser) =>
+  (await as(apps[A]!.app, user).get('/api/my/notifications?limit=100')).json().notifications as Array<{ chapter_id: number }>;
+
+describe('events through Redis', () => {
+  it('notify a follower connected to one app when the author publishes through the other, once', async () => {
+    const [author, reader] = [await signup(apps[A]!.app), await signup(apps[A]!.app)];
+    const book = await createPublishedBook(as(apps[B]!.app, author), 'Across');
+    await follow(as(apps[B]!.app, reader), author.id);
+    const [onA, onB] = [await streamOn(A, reader), await streamOn(B, reader)];
+    const chapter = await addChapter(as(apps[B]!.app, author), book.id, 'Over the Wire');
+    await updateChapter(as(apps[B]!.app, author), book.id, chapter.id, { is_published: true });
+    for (const socket of [onA, onB]) expect(await socket.next()).toMatchObject({ type: 'CHAPTER', chapter_id: chapter.id });
+    expect(await onA.drain(200)).toEqual([]);
+    expect((await inboxRows(reader)).filter((n) => n.chapter_id === chapter.id)).toHaveLength(1);
+  });
+
+  it('carry a chat room across apps, history included', async () => {
+    const [author, ann, bob] = [await signup(apps[A]!.app), await signup(apps[A]!.app), await signup(apps[A]!.app)];
+    const annSocket = await chatOn(A, author.username, ann);
+    await annSocket.next((m) => m.user === 'server');
+    annSocket.send('<p>from A</p>');
+    await annSocket.next((m) => m.user === ann.username);
+
+    const bobSocket = await chatOn(B, author.username, bob);
+    expect(await bobSocket.next()).toEqual({ user: ann.username, message: '<p>from A</p>' });
+    expect(await bobSocket.next()).toEqual({ user: 'server', message: `<em>${bob.username} has connected.</em>` });
+    expect(await annSocket.next()).toEqual({ user: 'server', message: `<em>${bob.username} has connected.</em>` });
+    bobSocket.send('<p>from B</p>');
+    expect(await annSocket.next()).toEqual({ user: bob.username, message: '<p>from B</p>' });
+  });
+});
+
+describe('a Redis outage', () => {
+  it('keeps requests working, refuses chat lines meanwhile, and events resume when Redis returns', async () => {
+    const [author, reader, ann, bob] = await Promise.all([1, 2, 3, 4].map(() => signup(apps[A]!.app)));
+    const book = await createPublishedBook(as(apps[B]!.app, author!), 'Outage');
+    await follow(as(apps[B]!.app, reader!), author!.id);
+    const annSocket = await chatOn(A, author!.username, ann!);
+    const bobSocket = await chatOn(B, author!.username, bob!);
+    await bobSocket.next((m) => m.message?.includes(`${bob!.username} has connected`));
+
+    await proxy.cut();
+    const chapter = await addChapter(as(apps[B]!.app, author!), book.id, 'In the Dark');
+    const started = Date.now();
+    await updateChapter(as(apps[B]!.app, author!), book.id, chapter.id, { is_published: true });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The inbox is written before the event goes to Redis, so the offline reader still has it.
+    expect((await inboxRows(reader!)).map((n) => n.chapter_id)).toContain(chapter.id);
+    annSocket.send('<p>anyone?</p>');
+    expect(await annSocket.next((m) => m.type === 'error')).toEqual({
+      type: 'error',
+      detail: 'The chat is briefly unavailable; your message was not sent',
+    });
+
+    await proxy.restore();
+    // ioredis reconnects and subscribes again by itself; keep talking until the line crosses.
+    const stream = await streamOn(A, reader!);
+    await expect
+      .poll(
+        async () => {
+          annSocket.send('<p>back?</p>');
+          return bobSocket.drain(150, (m) => m.message === '<p>back?</p>').then((got) => got.length > 0);
+        },
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBe(true);
+    const next = await addChapter(as(apps[B]!.app, author!), book.id, 'Lights On');
+    await updateChapter(as(apps[B]!.app, author!), book.id, next.id, { is_published: true });
+    expect(await stream.next()).toMatchObject({ type: 'CHAPTER', chapter_id: next.id });
+  });
+});
+
+interface RedisProxy {
+  port: number;
+  /** Drops every connection and refuses new ones. */
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function startProxy(): Promise<RedisProxy> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(REDIS);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  const listenOn = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  await listenOn(0);
+  const port = (server.address() as net.AddressInfo).port;
+  const stop = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  return { port, cut: stop, restore: () => listenOn(port), close: stop };
+}

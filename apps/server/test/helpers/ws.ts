@@ -1,0 +1,108 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { WebSocket, type ClientOptions } from 'ws';
+
+/** Starts the app on a random local port and answers its ws:// base address. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+export interface Closed {
+  code: number;
+  reason: string;
+}
+
+/** A real `ws` client that keeps every message it receives until a test takes it. */
+export interface TestSocket {
+  ws: WebSocket;
+  /** The next message (parsed JSON) that matches, waiting up to `timeoutMs`; earlier non-matching ones stay queued. */
+  next<T = Record<string, unknown>>(match?: (message: any) => boolean, timeoutMs?: number): Promise<T>;
+  /** Waits `ms`, then answers (and consumes) the messages that arrived and match; a test expects this to be empty. */
+  drain(ms: number, match?: (message: any) => boolean): Promise<unknown[]>;
+  send(data: string | Buffer): void;
+  /** Resolves when the server (or the client) closed the socket. */
+  closed: Promise<Closed>;
+  close(): Promise<Closed>;
+}
+
+const open = new Set<TestSocket>();
+
+export function connect(url: string, options: ClientOptions = {}): Promise<TestSocket> {
+  const ws = new WebSocket(url, options);
+  const queue: unknown[] = [];
+  const waiters = new Set<() => void>();
+  ws.on('message', (data) => {
+    queue.push(JSON.parse(data.toString()));
+    for (const wake of [...waiters]) wake();
+  });
+  const closed = new Promise<Closed>((resolve) => {
+    ws.on('close', (code, reason) => {
+      open.delete(socket);
+      for (const wake of [...waiters]) wake();
+      resolve({ code, reason: reason.toString() });
+    });
+  });
+
+  const take = (match: (message: unknown) => boolean) => {
+    const index = queue.findIndex(match);
+    return index === -1 ? undefined : queue.splice(index, 1);
+  };
+
+  const socket: TestSocket = {
+    ws,
+    next(match = () => true, timeoutMs = 5_000) {
+      return new Promise((resolve, reject) => {
+        const found = take(match);
+        if (found) return resolve(found[0] as never);
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no matching message within ${timeoutMs} ms; queued: ${JSON.stringify(queue)}`));
+        }, timeoutMs);
+        function check() {
+          const hit = take(match);
+          if (!hit && ws.readyState === WebSocket.CLOSED) {
+            clearTimeout(timer);
+            waiters.delete(check);
+            reject(new Error(`socket closed without a matching message; queued: ${JSON.stringify(queue)}`));
+          }
+          if (!hit) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(hit[0] as never);
+        }
+        waiters.add(check);
+      });
+    },
+    async drain(ms, match = () => true) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      const hits = queue.filter(match);
+      for (const hit of hits) queue.splice(queue.indexOf(hit), 1);
+      return hits;
+    },
+    send: (data) => ws.send(data),
+    closed,
+    close() {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.close();
+      return closed;
+    },
+  };
+  open.add(socket);
+
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(socket));
+    ws.once('unexpected-response', (_req, res) => {
+      open.delete(socket);
+      reject(new Error(`upgrade refused: ${res.statusCode}`));
+    });
+    ws.once('error', (error) => {
+      open.delete(socket);
+      reject(error);
+    });
+  });
+}
+
+/** Closes every socket a test left open; call it in afterEach/afterAll so nothing hangs. */
+export async function closeAllSockets(): Promise<void> {
+  await Promise.all([...open].map((socket) => socket.close()));
+}

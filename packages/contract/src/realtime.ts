@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/*
+ * Messages of the two WebSocket endpoints (SPEC section 7, "Live connections").
+ * Both take the session token as `?token=`; the cookie is not accepted there, so a page on
+ * another site cannot open a socket in a signed-in user's name.
+ */
+
+/** `{base}/ws`: a chapter of a followed author was published for the first time. */
+export const ChapterNotificationMessage = z
+  .object({
+    type: z.literal('CHAPTER'),
+    message: z.string(),
+    book_id: z.number(),
+    chapter_id: z.number(),
+  })
+  .meta({ id: 'ChapterNotificationMessage' });
+
+/** `{base}/ws`: someone followed the signed-in user; `follower` is their username. */
+export const FollowNotificationMessage = z
+  .object({ type: z.literal('FOLLOW'), message: z.string(), follower: z.string() })
+  .meta({ id: 'FollowNotificationMessage' });
+
+export const NotificationMessage = z.discriminatedUnion('type', [
+  ChapterNotificationMessage,
+  FollowNotificationMessage,
+]);
+export type NotificationMessage = z.infer<typeof NotificationMessage>;
+
+/** The sender name of join and leave announcements in a chat room. */
+export const CHAT_SERVER_USER = 'server';
+
+/** `{base}/chat/{username}`: a chat line; `message` is sanitized HTML, `user` a username or 'server'. */
+export const ChatMessage = z
+  .object({ user: z.string(), message: z.string() })
+  .meta({ id: 'ChatMessage' });
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** Sent to one chat connection whose message was refused (too large, too fast); the socket stays open. */
+export const ChatErrorFrame = z
+  .object({ type: z.literal('error'), detail: z.string() })
+  .meta({ id: 'ChatErrorFrame' });
+export type ChatErrorFrame = z.infer<typeof ChatErrorFrame>;
+
+/** What a chat client receives: chat lines and, for its own refused messages, error frames. */
+export const ChatServerFrame = z.union([ChatMessage, ChatErrorFrame]);
+export type ChatServerFrame = z.infer<typeof ChatServerFrame>;
+
+export const CHAT_LIMITS = {
+  /** A message larger than this (UTF-8 bytes, before sanitizing) is refused with an error frame. */
+  maxMessageBytes: 8 * 1024,
+  /** Messages kept per room and replayed to whoever joins. */
+  historySize: 50,
+  /** Sustained messages per second per user, and the burst allowed above it. */
+  ratePerSecond: 5,
+  burst: 10,
+} as const;
+
+/**
+ * Close codes. Authentication and unknown rooms are reported by accepting the upgrade and closing
+ * at once with a 44xx code and a reason: browsers hide the HTTP status of a refused upgrade, but
+ * they do show close codes, so a client can tell "sign in again" (4401) from a network failure
+ * and stop reconnecting.
+ */
+export const WS_CLOSE = {
+  /** The server is shutting down (or the client's connection was replaced); reconnect later. */
+  goingAway: 1001,
+  /** The connection flooded the room and was closed. */
+  policyViolation: 1008,
+  /** A frame larger than the socket's hard limit (64 KB). */
+  messageTooBig: 1009,
+  /** Missing, unknown, expired or logged-out token. */
+  unauthorized: 4401,
+  /** The chat room's author does not exist. */
+  notFound: 4404,
+} as const;
