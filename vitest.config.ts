@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 // The API suite runs twice, once per database engine; TEST_DB tells the helpers which one.
 // Pure unit tests run once. The web app's component tests live in apps/web.
 const apiTests = ['apps/server/test/api/**/*.test.ts'];
+// Reliability and security suites (faults, hostile input, access) run on both engines too;
+// those under reliability/postgres/ need PostgreSQL + Redis (many processes) and run there only.
+const reliabilityTests = ['apps/server/test/reliability/*.test.ts'];
+const postgresOnlyTests = ['apps/server/test/reliability/postgres/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -11,8 +15,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { test: { name: 'unit', include: ['apps/server/test/unit/**/*.test.ts', 'packages/*/test/**/*.test.ts'] } },
-      { test: { name: 'sqlite', include: apiTests, env: { TEST_DB: 'sqlite' } } },
-      { test: { name: 'postgres', include: apiTests, env: { TEST_DB: 'postgres' } } },
+      { test: { name: 'sqlite', include: [...apiTests, ...reliabilityTests], env: { TEST_DB: 'sqlite' } } },
+      { test: { name: 'postgres', include: [...apiTests, ...reliabilityTests, ...postgresOnlyTests], env: { TEST_DB: 'postgres' } } },
     ],
   },
 });

@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -20,9 +20,14 @@ import { genresRoutes } from './modules/genres/genres.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
+import { libraryRoutes } from './modules/library/library.routes.ts';
+import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { auth } from './plugins/auth.ts';
 import { errors } from './plugins/errors.ts';
+import { databaseCheck, health } from './plugins/health.ts';
+import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
+import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { createFolderUploadStore } from './plugins/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './realtime/live.ts';
@@ -46,7 +51,11 @@ export interface BuiltApp {
 }
 
 /** Builds the whole server on a migrated database. Tests call this; main.ts adds listen and signals. */
-export async function buildApp(config: Config, options: { logger?: boolean } = {}): Promise<BuiltApp> {
+export async function buildApp(
+  config: Config,
+  // onRoute: sees every route as it is added (the authorization matrix test builds its table so).
+  options: { logger?: boolean; onRoute?: (route: RouteOptions) => void } = {},
+): Promise<BuiltApp> {
   const base = config.BASE_PATH;
   const db = createDb(config.DATABASE_URL);
   await migrateToLatest(db);
@@ -56,10 +65,10 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
       options.logger === false ? false : { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
-    genReqId: () => crypto.randomUUID(),
-    requestIdHeader: 'x-request-id',
+    genReqId: requestIdFor,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // Some clients (the spec's among them) send `Content-Type: application/json` on calls that have
@@ -84,6 +93,10 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
   await live.ready();
 
   await app.register(errors);
+  await app.register(requestId);
+  await app.register(metrics, { base, bus: live.bus });
+  const readiness = [databaseCheck(db), ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : [])];
+  await app.register(health, { base, checks: readiness });
   await app.register(helmet, {
     // The API answers JSON; the web app's policy is set where it is served.
     contentSecurityPolicy: false,
@@ -121,6 +134,8 @@ export async function buildApp(config: Config, options: { logger?: boolean } = {
     followsRoutes,
     homeRoutes,
     notificationsRoutes,
+    libraryRoutes,
+    notesRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

@@ -17,6 +17,10 @@ async function shutdown(signal: string) {
     process.exit(1);
   }, SHUTDOWN_GRACE_MS);
   timer.unref();
+  // server.close() waits for every connection, and a keep-alive connection whose request was in
+  // flight at the signal stays open after its answer; close each as soon as it turns idle.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+  sweep.unref();
   try {
     await app.close();
     process.exit(0);

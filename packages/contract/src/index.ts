@@ -9,3 +9,7 @@ export * from './follows.ts';
 export * from './reader-settings.ts';
 export * from './notifications.ts';
 export * from './realtime.ts';
+export * from './library.ts';
+export * from './notes.ts';
+export * from './imports.ts';
+export * from './feeds.ts';

@@ -22,7 +22,11 @@ export function createDb(databaseUrl: string): Db {
       idleTimeoutMillis: 30_000,
     });
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
+    // The pool's listener covers idle clients only: a client checked out between two queries
+    // (inside a transaction) emits its own 'error', which would otherwise be unhandled. The query
+    // in progress still fails (503), and the pool discards the broken client when it comes back.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   }
   return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(databaseUrl) }) });

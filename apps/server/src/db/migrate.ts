@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import { isPostgres, type Db } from './kysely.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as realtime from './migrations/0002_realtime.ts';
+import * as library from './migrations/0003_library.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -12,6 +13,7 @@ type EngineMigration = {
 const MIGRATIONS: Record<string, EngineMigration> = {
   '0001_initial': initial,
   '0002_realtime': realtime,
+  '0003_library': library,
 };
 
 class EngineAwareProvider implements MigrationProvider {

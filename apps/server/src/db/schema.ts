@@ -107,6 +107,70 @@ export interface NotificationsTable {
   created_at: string;
 }
 
+/** A book on a reader's shelf or marked owned; status null means "on no shelf". */
+export interface LibraryEntriesTable {
+  user_id: number;
+  book_id: number;
+  status: 'reading' | 'want_to_read' | 'finished' | 'dropped' | null;
+  owned: Flag;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where a reader stopped in a book. */
+export interface ReadingPositionsTable {
+  user_id: number;
+  book_id: number;
+  chapter_id: number;
+  paragraph: number;
+  char_offset: number;
+  updated_at: string;
+}
+
+/** A private note on a book, or on a paragraph of one of its chapters. */
+export interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  chapter_id: number | null;
+  paragraph: number | null;
+  quote: string | null;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ImportJobsTable {
+  id: Generated<number>;
+  user_id: number;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  /** Per mille (0..1000), so it reads back as an integer on both engines. */
+  progress: number;
+  message: string;
+  filename: string;
+  format: 'epub' | 'docx' | 'markdown' | 'html' | 'text';
+  keep_front_matter: Flag;
+  book_id: number | null;
+  chapter_count: number | null;
+  source_title: string | null;
+  source_author: string | null;
+  /** JSON array of strings. */
+  warnings: string;
+  /** The server process running the job; its heartbeat_at goes stale when that process dies. */
+  runner: string;
+  heartbeat_at: string;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** The secret of a reader's private Atom feed, stored as a SHA-256 hash. */
+export interface FeedTokensTable {
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -118,4 +182,9 @@ export interface Schema {
   follows: FollowsTable;
   book_search: BookSearchTable;
   notifications: NotificationsTable;
+  library_entries: LibraryEntriesTable;
+  reading_positions: ReadingPositionsTable;
+  notes: NotesTable;
+  import_jobs: ImportJobsTable;
+  feed_tokens: FeedTokensTable;
 }

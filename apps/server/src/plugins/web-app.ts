@@ -40,6 +40,8 @@ async function webAppPlugin(app: FastifyInstance, opts: { base: string; distDir:
       root: opts.distDir,
       prefix: `${opts.base}/`,
       wildcard: false,
+      // The build writes .br and .gz beside each asset; send those to clients that accept them.
+      preCompressed: true,
       index: false,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {

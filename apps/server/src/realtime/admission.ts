@@ -18,9 +18,13 @@ const isRefusal = (value: unknown): value is Refusal =>
  * accepted here: browsers send it on cross-site WebSocket upgrades too, so honouring it would
  * let any page open a socket in a signed-in visitor's name.
  */
-export async function socketViewer(ctx: AppContext, request: FastifyRequest): Promise<Viewer | Refusal> {
+export async function socketViewer(
+  ctx: AppContext,
+  request: FastifyRequest,
+): Promise<Viewer | Refusal> {
   const { token } = request.query as { token?: unknown };
-  if (typeof token !== 'string' || token === '') return refuse(WS_CLOSE.unauthorized, 'A token is required');
+  if (typeof token !== 'string' || token === '')
+    return refuse(WS_CLOSE.unauthorized, 'A token is required');
   const viewer = await viewerForToken(ctx, token);
   return viewer ?? refuse(WS_CLOSE.unauthorized, 'The token is invalid or expired');
 }
@@ -31,7 +35,9 @@ export async function socketViewer(ctx: AppContext, request: FastifyRequest): Pr
  * refused socket is accepted and closed at once with the refusal's 44xx code and reason: unlike
  * an HTTP status on a refused upgrade, a close code reaches browser clients.
  */
-export function socketAdmission<T extends object>(admit: (request: FastifyRequest) => Promise<T | Refusal>) {
+export function socketAdmission<T extends object>(
+  admit: (request: FastifyRequest) => Promise<T | Refusal>,
+) {
   const decisions = new WeakMap<FastifyRequest, T | Refusal>();
   return {
     preHandler: async (request: FastifyRequest) => {
@@ -42,7 +48,10 @@ export function socketAdmission<T extends object>(admit: (request: FastifyReques
       const decision = decisions.get(request);
       decisions.delete(request);
       if (decision === undefined || isRefusal(decision)) {
-        const { code, reason } = decision?.refusal ?? { code: WS_CLOSE.unauthorized, reason: 'Not admitted' };
+        const { code, reason } = decision?.refusal ?? {
+          code: WS_CLOSE.unauthorized,
+          reason: 'Not admitted',
+        };
         socket.close(code, reason);
         return undefined;
       }

@@ -33,7 +33,7 @@ export function createEventBus({ transport, beforeSend, log }: EventBusOptions):
   async function deliver(event: DomainEvent): Promise<void> {
     try {
       const extra = beforeSend ? await beforeSend(event) : undefined;
-      await transport.send({ origin, event, ...extra });
+      await transport.send({ origin, event, ...extra, sentAt: Date.now() });
     } catch (error) {
       log.error({ err: error, event: event.type }, 'event not delivered');
     }

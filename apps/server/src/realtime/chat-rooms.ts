@@ -30,7 +30,8 @@ export class RoomMember {
     const held = this.held ?? [];
     this.held = null;
     for (const frame of history) sendFrame(this.socket, frame.payload);
-    for (const frame of held) if (frame.id === undefined || !seen.has(frame.id)) sendFrame(this.socket, frame.payload);
+    for (const frame of held)
+      if (frame.id === undefined || !seen.has(frame.id)) sendFrame(this.socket, frame.payload);
   }
 }
 
@@ -58,10 +59,5 @@ export class ChatRooms {
 
   broadcast(room: string, frame: RoomFrame): void {
     for (const member of this.rooms.get(room) ?? []) member.deliver(frame);
-  }
-
-  /** Rooms with at least one member on this process. */
-  get roomCount(): number {
-    return this.rooms.size;
   }
 }

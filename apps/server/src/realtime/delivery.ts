@@ -16,6 +16,7 @@ export function deliverEvents(bus: EventBus, users: UserSockets, rooms: ChatRoom
       return;
     }
     const message = notificationFor(event);
-    if (message && envelope.recipients?.length) users.send(envelope.recipients, JSON.stringify(message));
+    if (message && envelope.recipients?.length)
+      users.send(envelope.recipients, JSON.stringify(message));
   });
 }

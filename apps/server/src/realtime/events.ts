@@ -30,6 +30,8 @@ export interface Envelope {
    * database again, so the live push and the inbox always name the same people.
    */
   recipients?: number[];
+  /** When the publishing process handed the envelope on (epoch ms), for the event-bus lag metric. */
+  sentAt?: number;
 }
 
 export type EventHandler = (event: DomainEvent, envelope: Envelope) => void;

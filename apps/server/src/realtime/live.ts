@@ -1,7 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/kysely.ts';
-import { createMemoryChatHistory, createRedisChatHistory, type ChatHistory } from '../modules/chat/chat-history.ts';
+import {
+  createMemoryChatHistory,
+  createRedisChatHistory,
+  type ChatHistory,
+} from '../modules/chat/chat-history.ts';
 import { storeNotifications } from '../modules/notifications/notifications.service.ts';
 import { createEventBus } from './bus.ts';
 import type { EventBus } from './events.ts';
@@ -17,15 +21,32 @@ export interface Live {
   chatHistory: ChatHistory;
   /** Resolves when the bus can carry events (at once in memory), or after a bounded wait. */
   ready(): Promise<void>;
+  /** Rejects when the shared transport is unreachable (Redis PING); for the readiness probe. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createLive({ config, db, log }: { config: Config; db: Db; log: FastifyBaseLogger }): Live {
-  const beforeSend = (event: Parameters<typeof storeNotifications>[1]) => storeNotifications({ db }, event);
+export function createLive({
+  config,
+  db,
+  log,
+}: {
+  config: Config;
+  db: Db;
+  log: FastifyBaseLogger;
+}): Live {
+  const beforeSend = (event: Parameters<typeof storeNotifications>[1]) =>
+    storeNotifications({ db }, event);
 
   if (!config.REDIS_URL) {
     const bus = createEventBus({ transport: createMemoryTransport(), beforeSend, log });
-    return { bus, chatHistory: createMemoryChatHistory(), ready: async () => {}, close: () => bus.close() };
+    return {
+      bus,
+      chatHistory: createMemoryChatHistory(),
+      ready: async () => {},
+      ping: async () => {},
+      close: () => bus.close(),
+    };
   }
 
   const redis = connectRedis(config.REDIS_URL, log);
@@ -43,6 +64,9 @@ export function createLive({ config, db, log }: { config: Config; db: Db; log: F
         log.warn('redis is not reachable yet; serving without live events until it is');
       }
       clearTimeout(timer);
+    },
+    async ping() {
+      await redis.commands.ping();
     },
     async close() {
       await bus.close();

@@ -30,7 +30,10 @@ export function connectRedis(url: string, log: FastifyBaseLogger): RedisConnecti
     autoResubscribe: true,
     connectionName: 'inkwell-subscriber',
   });
-  for (const [name, client] of [['commands', commands], ['subscriber', subscriber]] as const) {
+  for (const [name, client] of [
+    ['commands', commands],
+    ['subscriber', subscriber],
+  ] as const) {
     watchOutages(client, name, log);
   }
 
@@ -96,7 +99,8 @@ export function createRedisTransport(
   });
   const subscribed = redis.subscriber.subscribe(channel).then(
     () => undefined,
-    (error: unknown) => log.error({ err: error, channel }, 'could not subscribe to the event channel'),
+    (error: unknown) =>
+      log.error({ err: error, channel }, 'could not subscribe to the event channel'),
   );
   const commandsReady =
     redis.commands.status === 'ready'

@@ -32,8 +32,4 @@ export class UserSockets {
     }
     return sent;
   }
-
-  get userCount(): number {
-    return this.byUser.size;
-  }
 }

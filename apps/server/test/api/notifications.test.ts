@@ -11,7 +11,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 interface Listed {
-  notifications: Array<{ id: number; type: string; message: string; is_read: boolean; chapter_id: number | null }>;
+  notifications: Array<{
+    id: number;
+    type: string;
+    message: string;
+    is_read: boolean;
+    chapter_id: number | null;
+  }>;
   unread_count: number;
 }
 const inbox = async (user: TestUser, query = ''): Promise<Listed> => {
@@ -59,7 +65,13 @@ describe('GET /api/my/notifications', () => {
     });
     // The author heard of the follow.
     expect((await inbox(author)).notifications).toEqual([
-      expect.objectContaining({ type: 'FOLLOW', follower: reader.username, book_id: null, chapter_id: null, is_read: false }),
+      expect.objectContaining({
+        type: 'FOLLOW',
+        follower: reader.username,
+        book_id: null,
+        chapter_id: null,
+        is_read: false,
+      }),
     ]);
   });
 
@@ -69,17 +81,24 @@ describe('GET /api/my/notifications', () => {
     const first = await inbox(reader, '?limit=2');
     const second = await inbox(reader, '?limit=2&offset=2');
     const last = await inbox(reader, '?limit=2&offset=4');
-    expect([...first.notifications, ...second.notifications, ...last.notifications].map((n) => n.chapter_id)).toEqual(newestFirst);
+    expect(
+      [...first.notifications, ...second.notifications, ...last.notifications].map(
+        (n) => n.chapter_id,
+      ),
+    ).toEqual(newestFirst);
     expect(last.notifications).toHaveLength(1);
     expect(first.unread_count).toBe(5);
   });
 
-  it.each(['?limit=0', '?limit=101', '?offset=-1', '?limit=abc'])('answers 400 for %s', async (query) => {
-    const user = await signup(t.app);
-    const res = await as(t.app, user).get(`/api/my/notifications${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().code).toBe('validation');
-  });
+  it.each(['?limit=0', '?limit=101', '?offset=-1', '?limit=abc'])(
+    'answers 400 for %s',
+    async (query) => {
+      const user = await signup(t.app);
+      const res = await as(t.app, user).get(`/api/my/notifications${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation');
+    },
+  );
 
   it('shows a reader only their own notifications', async () => {
     await readerWithNews(1);
@@ -97,9 +116,15 @@ describe('POST /api/my/notifications/read', () => {
   it('marks the given ids read and answers the new unread count', async () => {
     const { reader } = await readerWithNews(3);
     const [newest, middle] = (await inbox(reader)).notifications;
-    const res = await as(t.app, reader).post('/api/my/notifications/read', { ids: [newest!.id, middle!.id] });
+    const res = await as(t.app, reader).post('/api/my/notifications/read', {
+      ids: [newest!.id, middle!.id],
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ detail: 'Marked 2 notifications read', marked: 2, unread_count: 1 });
+    expect(res.json()).toEqual({
+      detail: 'Marked 2 notifications read',
+      marked: 2,
+      unread_count: 1,
+    });
     const after = await inbox(reader);
     expect(after.notifications.map((n) => n.is_read)).toEqual([true, true, false]);
     expect(after.unread_count).toBe(1);
@@ -164,10 +189,16 @@ describe('storing notifications', () => {
     await updateChapter(as(t.app, author), book.id, chapter.id, { is_published: true });
     const stored = await t.ctx.db
       .selectFrom('notifications')
-      .select((eb) => [eb.fn.countAll<number>().as('rows'), eb.fn.count<number>('user_id').distinct().as('readers')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('rows'),
+        eb.fn.count<number>('user_id').distinct().as('readers'),
+      ])
       .where('chapter_id', '=', chapter.id)
       .executeTakeFirstOrThrow();
-    expect({ rows: Number(stored.rows), readers: Number(stored.readers) }).toEqual({ rows: followers, readers: followers });
+    expect({ rows: Number(stored.rows), readers: Number(stored.readers) }).toEqual({
+      rows: followers,
+      readers: followers,
+    });
   });
 });
 
@@ -184,10 +215,18 @@ async function addFollowers(authorId: number, count: number) {
         Array.from({ length: Math.min(500, count - start) }, (_, i) => {
           const name = `crowd_${authorId}_${start + i}`;
           return {
-            username: name, username_lower: name, password_hash: 'x',
-            first_name: '', last_name: '', biography: '', email: '',
-            twitter_link: '', facebook_link: '', instagram_link: '',
-            created_at: now, updated_at: now,
+            username: name,
+            username_lower: name,
+            password_hash: 'x',
+            first_name: '',
+            last_name: '',
+            biography: '',
+            email: '',
+            twitter_link: '',
+            facebook_link: '',
+            instagram_link: '',
+            created_at: now,
+            updated_at: now,
           };
         }),
       )

@@ -78,7 +78,9 @@ describe('talking', () => {
     const room = await newRoom();
     const ann = await signup(t.app);
     const socket = await enter(room.username, ann);
-    socket.send('<p onclick="steal()">Hi<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:evil()">x</a></p>');
+    socket.send(
+      '<p onclick="steal()">Hi<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:evil()">x</a></p>',
+    );
     const { message } = await socket.next<{ message: string }>();
     expect(message).toBe('<p>Hi<a rel="nofollow noopener">x</a></p>');
   });
@@ -87,7 +89,8 @@ describe('talking', () => {
     const room = await newRoom();
     const ann = await signup(t.app);
     const socket = await enter(room.username, ann);
-    for (const blank of ['', '   ', '<p></p>', '<p> <br></p>', '<script>x</script>']) socket.send(blank);
+    for (const blank of ['', '   ', '<p></p>', '<p> <br></p>', '<script>x</script>'])
+      socket.send(blank);
     socket.send('<p>real</p>');
     expect(await socket.next()).toEqual({ user: ann.username, message: '<p>real</p>' });
     expect(await socket.drain(100)).toEqual([]);
@@ -103,7 +106,8 @@ describe('history', () => {
     let said = 0;
     while (said < total) {
       const writer = await enter(room.username, await signup(t.app));
-      for (let i = 0; i < CHAT_LIMITS.burst && said < total; i++) writer.send(`<p>line ${++said}</p>`);
+      for (let i = 0; i < CHAT_LIMITS.burst && said < total; i++)
+        writer.send(`<p>line ${++said}</p>`);
       await writer.next((m) => m.message === `<p>line ${said}</p>`);
       await writer.close();
     }
@@ -120,7 +124,10 @@ describe('history', () => {
     }
     expect(received).toHaveLength(CHAT_LIMITS.historySize);
     expect(received.map((m) => m.message)).toEqual(
-      Array.from({ length: CHAT_LIMITS.historySize }, (_, i) => `<p>line ${total - CHAT_LIMITS.historySize + i + 1}</p>`),
+      Array.from(
+        { length: CHAT_LIMITS.historySize },
+        (_, i) => `<p>line ${total - CHAT_LIMITS.historySize + i + 1}</p>`,
+      ),
     );
     expect(received[received.length - 1]!.user).not.toBe('server');
   });
@@ -195,9 +202,21 @@ describe('limits', () => {
     const ann = await signup(t.app);
     const socket = await enter(room.username, ann);
     socket.send(`<p>${'x'.repeat(CHAT_LIMITS.maxMessageBytes)}</p>`);
-    expect(await socket.next()).toEqual({ type: 'error', detail: 'Message too large: at most 8 KB' });
+    expect(await socket.next()).toEqual({
+      type: 'error',
+      detail: 'Message too large: at most 8 KB',
+    });
     socket.send('<p>short</p>');
     expect(await socket.next()).toEqual({ user: ann.username, message: '<p>short</p>' });
+  });
+
+  it('refuses binary frames with an error frame', async () => {
+    const room = await newRoom();
+    const ann = await signup(t.app);
+    const socket = await enter(room.username, ann);
+    socket.send(Buffer.from('<p>binary</p>'));
+    expect(await socket.next()).toEqual({ type: 'error', detail: 'Messages must be text' });
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
   });
 
   it('counts bytes, not characters, against the 8 KB', async () => {

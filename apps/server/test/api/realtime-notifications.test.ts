@@ -14,9 +14,11 @@ beforeAll(async () => {
 afterEach(() => closeAllSockets());
 afterAll(() => t.close());
 
-const stream = (user: { token: string }) => connect(`${base}/ws?token=${encodeURIComponent(user.token)}`);
+const stream = (user: { token: string }) =>
+  connect(`${base}/ws?token=${encodeURIComponent(user.token)}`);
 const isChapter = (m: { type?: string }) => m.type === 'CHAPTER';
-const inboxOf = async (user: TestUser) => (await as(t.app, user).get('/api/my/notifications?limit=100')).json();
+const inboxOf = async (user: TestUser) =>
+  (await as(t.app, user).get('/api/my/notifications?limit=100')).json();
 
 describe('refusing a notification stream', () => {
   it.each([
@@ -34,18 +36,27 @@ describe('refusing a notification stream', () => {
     const user = await signup(t.app);
     expect((await as(t.app, user).delete('/token')).statusCode).toBe(200);
     const closed = await (await stream(user)).closed;
-    expect(closed).toEqual({ code: WS_CLOSE.unauthorized, reason: expect.stringMatching(/invalid or expired/) });
+    expect(closed).toEqual({
+      code: WS_CLOSE.unauthorized,
+      reason: expect.stringMatching(/invalid or expired/),
+    });
   });
 
   it('refuses an expired token', async () => {
     const user = await signup(t.app);
-    await t.ctx.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('user_id', '=', user.id).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+      .where('user_id', '=', user.id)
+      .execute();
     expect((await (await stream(user)).closed).code).toBe(WS_CLOSE.unauthorized);
   });
 
   it('does not take the session cookie instead of the token', async () => {
     const user = await signup(t.app);
-    const socket = await connect(`${base}/ws`, { headers: { cookie: `fastapi_token=${user.token}` } });
+    const socket = await connect(`${base}/ws`, {
+      headers: { cookie: `fastapi_token=${user.token}` },
+    });
     expect((await socket.closed).code).toBe(WS_CLOSE.unauthorized);
   });
 });
@@ -57,7 +68,12 @@ describe('CHAPTER notifications', () => {
   let stranger: TestUser;
   let book: { id: number };
   beforeAll(async () => {
-    [author, fan, otherFan, stranger] = await Promise.all([signup(t.app), signup(t.app), signup(t.app), signup(t.app)]);
+    [author, fan, otherFan, stranger] = await Promise.all([
+      signup(t.app),
+      signup(t.app),
+      signup(t.app),
+      signup(t.app),
+    ]);
     book = await createPublishedBook(as(t.app, author), 'Tidewater');
     await follow(as(t.app, fan), author.id);
     await follow(as(t.app, otherFan), author.id);
@@ -65,7 +81,11 @@ describe('CHAPTER notifications', () => {
 
   it('reach every connection of every follower, and no one else', async () => {
     const [fanTab1, fanTab2, otherFanTab, strangerTab, authorTab] = await Promise.all([
-      stream(fan), stream(fan), stream(otherFan), stream(stranger), stream(author),
+      stream(fan),
+      stream(fan),
+      stream(otherFan),
+      stream(stranger),
+      stream(author),
     ]);
     const chapter = await addChapter(as(t.app, author), book.id, 'The Flood');
     await updateChapter(as(t.app, author), book.id, chapter.id, { is_published: true });
@@ -89,7 +109,9 @@ describe('CHAPTER notifications', () => {
     await fanTab.next(isChapter);
     const stored = (await inboxOf(fan)).notifications.length;
 
-    await updateChapter(as(t.app, author), book.id, chapter.id, { content: '<p>Autosaved text</p>' });
+    await updateChapter(as(t.app, author), book.id, chapter.id, {
+      content: '<p>Autosaved text</p>',
+    });
     await updateChapter(as(t.app, author), book.id, chapter.id, { title: 'Low Tide, revised' });
     await updateChapter(as(t.app, author), book.id, chapter.id, { is_published: false });
     await updateChapter(as(t.app, author), book.id, chapter.id, { is_published: true });
@@ -109,7 +131,11 @@ describe('CHAPTER notifications', () => {
   it('are stored in the inbox of followers who were offline', async () => {
     const chapter = await addChapter(as(t.app, author), book.id, 'While You Slept');
     await updateChapter(as(t.app, author), book.id, chapter.id, { is_published: true });
-    await expect.poll(async () => (await inboxOf(otherFan)).notifications.map((n: { chapter_id: number }) => n.chapter_id)).toContain(chapter.id);
+    await expect
+      .poll(async () =>
+        (await inboxOf(otherFan)).notifications.map((n: { chapter_id: number }) => n.chapter_id),
+      )
+      .toContain(chapter.id);
     expect((await inboxOf(stranger)).notifications).toEqual([]);
   });
 });
@@ -117,9 +143,17 @@ describe('CHAPTER notifications', () => {
 describe('FOLLOW notifications', () => {
   it('tell the followed author who follows them, on every connection', async () => {
     const [author, reader] = [await signup(t.app), await signup(t.app)];
-    const [authorTab1, authorTab2, readerTab] = await Promise.all([stream(author), stream(author), stream(reader)]);
+    const [authorTab1, authorTab2, readerTab] = await Promise.all([
+      stream(author),
+      stream(author),
+      stream(reader),
+    ]);
     await follow(as(t.app, reader), author.id);
-    const expected = { type: 'FOLLOW', message: `${reader.username} is now following you`, follower: reader.username };
+    const expected = {
+      type: 'FOLLOW',
+      message: `${reader.username} is now following you`,
+      follower: reader.username,
+    };
     expect(await authorTab1.next()).toEqual(expected);
     expect(await authorTab2.next()).toEqual(expected);
     expect(await readerTab.drain(200)).toEqual([]);
@@ -144,20 +178,46 @@ describe('connection upkeep', () => {
     await follow(as(t.app, reader), author.id);
     expect((await second.next()).type).toBe('FOLLOW');
   });
+});
+
+describe('a server under BASE_PATH', () => {
+  let other: TestApp;
+  let otherBase: string;
+  let user: { username: string; token: string };
+  beforeAll(async () => {
+    other = await createTestApp({ BASE_PATH: '/inkwell' });
+    otherBase = `${await listen(other.app)}/inkwell`;
+    const res = await other.app.inject({
+      method: 'POST',
+      url: '/inkwell/api/authors',
+      payload: { username: 'based_user', password: 'correct horse battery' },
+    });
+    user = { username: 'based_user', token: res.json().access_token };
+  });
+  afterAll(() => other.close());
+
+  it('serves both endpoints under the base path', async () => {
+    const sockets = [
+      await connect(`${otherBase}/ws?token=${user.token}`),
+      await connect(`${otherBase}/chat/${user.username}?token=${user.token}`),
+    ];
+    expect(await sockets[1]!.next()).toEqual({
+      user: 'server',
+      message: '<em>based_user has connected.</em>',
+    });
+    for (const socket of sockets) expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+  });
 
   it('closes every socket with 1001 "going away" when the server shuts down', async () => {
-    const other = await createTestApp();
-    try {
-      const otherBase = await listen(other.app);
-      const user = await signup(other.app);
-      const sockets = await Promise.all([
-        connect(`${otherBase}/ws?token=${user.token}`),
-        connect(`${otherBase}/chat/${user.username}?token=${user.token}`),
-      ]);
-      await other.app.close();
-      for (const socket of sockets) expect((await socket.closed).code).toBe(WS_CLOSE.goingAway);
-    } finally {
-      await other.close();
-    }
+    const sockets = await Promise.all([
+      connect(`${otherBase}/ws?token=${user.token}`),
+      connect(`${otherBase}/chat/${user.username}?token=${user.token}`),
+    ]);
+    await other.app.close();
+    for (const socket of sockets)
+      expect(await socket.closed).toEqual({
+        code: WS_CLOSE.goingAway,
+        reason: 'Server shutting down',
+      });
   });
 });

@@ -9,7 +9,13 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { as, signup, type TestUser } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { addChapter, createPublishedBook, follow, updateChapter } from '../helpers/live.ts';
+import {
+  addChapter,
+  createPublishedBook,
+  dropRedisKeys,
+  follow,
+  updateChapter,
+} from '../helpers/live.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
 /**
@@ -20,13 +26,13 @@ const REDIS = { host: '127.0.0.1', port: 6379 };
 
 let database: TestDatabase;
 let proxy: RedisProxy;
+const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
 const apps: Array<{ app: FastifyInstance; base: string }> = [];
 const uploadDirs: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   proxy = await startProxy();
-  const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
   // One after the other: both run the migrations on start.
   for (let i = 0; i < 2; i++) {
     const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
@@ -47,16 +53,19 @@ afterEach(() => closeAllSockets());
 afterAll(async () => {
   for (const { app } of apps) await app.close();
   await proxy?.close();
+  await dropRedisKeys(prefix);
   await database?.drop();
   for (const dir of uploadDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const [A, B] = [0, 1] as const;
-const streamOn = (which: number, user: TestUser) => connect(`${apps[which]!.base}/ws?token=${user.token}`);
+const streamOn = (which: number, user: TestUser) =>
+  connect(`${apps[which]!.base}/ws?token=${user.token}`);
 const chatOn = (which: number, room: string, user: TestUser) =>
   connect(`${apps[which]!.base}/chat/${room}?token=${user.token}`);
 const inboxRows = async (user: TestUser) =>
-  (await as(apps[A]!.app, user).get('/api/my/notifications?limit=100')).json().notifications as Array<{ chapter_id: number }>;
+  (await as(apps[A]!.app, user).get('/api/my/notifications?limit=100')).json()
+    .notifications as Array<{ chapter_id: number }>;
 
 describe('events through Redis', () => {
   it('notify a follower connected to one app when the author publishes through the other, once', async () => {
@@ -66,13 +75,18 @@ describe('events through Redis', () => {
     const [onA, onB] = [await streamOn(A, reader), await streamOn(B, reader)];
     const chapter = await addChapter(as(apps[B]!.app, author), book.id, 'Over the Wire');
     await updateChapter(as(apps[B]!.app, author), book.id, chapter.id, { is_published: true });
-    for (const socket of [onA, onB]) expect(await socket.next()).toMatchObject({ type: 'CHAPTER', chapter_id: chapter.id });
+    for (const socket of [onA, onB])
+      expect(await socket.next()).toMatchObject({ type: 'CHAPTER', chapter_id: chapter.id });
     expect(await onA.drain(200)).toEqual([]);
     expect((await inboxRows(reader)).filter((n) => n.chapter_id === chapter.id)).toHaveLength(1);
   });
 
   it('carry a chat room across apps, history included', async () => {
-    const [author, ann, bob] = [await signup(apps[A]!.app), await signup(apps[A]!.app), await signup(apps[A]!.app)];
+    const [author, ann, bob] = [
+      await signup(apps[A]!.app),
+      await signup(apps[A]!.app),
+      await signup(apps[A]!.app),
+    ];
     const annSocket = await chatOn(A, author.username, ann);
     await annSocket.next((m) => m.user === 'server');
     annSocket.send('<p>from A</p>');
@@ -80,8 +94,14 @@ describe('events through Redis', () => {
 
     const bobSocket = await chatOn(B, author.username, bob);
     expect(await bobSocket.next()).toEqual({ user: ann.username, message: '<p>from A</p>' });
-    expect(await bobSocket.next()).toEqual({ user: 'server', message: `<em>${bob.username} has connected.</em>` });
-    expect(await annSocket.next()).toEqual({ user: 'server', message: `<em>${bob.username} has connected.</em>` });
+    expect(await bobSocket.next()).toEqual({
+      user: 'server',
+      message: `<em>${bob.username} has connected.</em>`,
+    });
+    expect(await annSocket.next()).toEqual({
+      user: 'server',
+      message: `<em>${bob.username} has connected.</em>`,
+    });
     bobSocket.send('<p>from B</p>');
     expect(await annSocket.next()).toEqual({ user: bob.username, message: '<p>from B</p>' });
   });
@@ -89,12 +109,14 @@ describe('events through Redis', () => {
 
 describe('a Redis outage', () => {
   it('keeps requests working, refuses chat lines meanwhile, and events resume when Redis returns', async () => {
-    const [author, reader, ann, bob] = await Promise.all([1, 2, 3, 4].map(() => signup(apps[A]!.app)));
+    const [author, reader, ann, bob] = await Promise.all(
+      [1, 2, 3, 4].map(() => signup(apps[A]!.app)),
+    );
     const book = await createPublishedBook(as(apps[B]!.app, author!), 'Outage');
     await follow(as(apps[B]!.app, reader!), author!.id);
     const annSocket = await chatOn(A, author!.username, ann!);
     const bobSocket = await chatOn(B, author!.username, bob!);
-    await bobSocket.next((m) => m.message?.includes(`${bob!.username} has connected`));
+    await bobSocket.next((m) => m.message === `<em>${bob!.username} has connected.</em>`);
 
     await proxy.cut();
     const chapter = await addChapter(as(apps[B]!.app, author!), book.id, 'In the Dark');
@@ -116,7 +138,9 @@ describe('a Redis outage', () => {
       .poll(
         async () => {
           annSocket.send('<p>back?</p>');
-          return bobSocket.drain(150, (m) => m.message === '<p>back?</p>').then((got) => got.length > 0);
+          return bobSocket
+            .drain(150, (m) => m.message === '<p>back?</p>')
+            .then((got) => got.length > 0);
         },
         { timeout: 10_000, interval: 50 },
       )
@@ -148,7 +172,8 @@ async function startProxy(): Promise<RedisProxy> {
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  const listenOn = (port: number) => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  const listenOn = (port: number) =>
+    new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   await listenOn(0);
   const port = (server.address() as net.AddressInfo).port;
   const stop = async () => {

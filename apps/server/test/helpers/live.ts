@@ -3,6 +3,7 @@
 interface Answer {
   statusCode: number;
   body: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies, typed like light-my-request's json()
   json(): any;
 }
 
@@ -42,18 +43,55 @@ function expectStatus(res: Answer, status: number, what: string) {
 
 export async function createPublishedBook(caller: Caller, title: string): Promise<{ id: number }> {
   const book = expectStatus(await caller.post('/api/books', { title }), 201, 'create book');
-  expectStatus(await caller.put(`/api/books/${book.id}`, { title, summary: '', is_published: true }), 200, 'publish book');
+  expectStatus(
+    await caller.put(`/api/books/${book.id}`, { title, summary: '', is_published: true }),
+    200,
+    'publish book',
+  );
   return book;
 }
 
-export async function addChapter(caller: Caller, bookId: number, title: string): Promise<{ id: number }> {
-  return expectStatus(await caller.post(`/api/books/${bookId}/chapters`, { title }), 201, 'add chapter');
+export async function addChapter(
+  caller: Caller,
+  bookId: number,
+  title: string,
+): Promise<{ id: number }> {
+  return expectStatus(
+    await caller.post(`/api/books/${bookId}/chapters`, { title }),
+    201,
+    'add chapter',
+  );
 }
 
-export async function updateChapter(caller: Caller, bookId: number, chapterId: number, changes: Record<string, unknown>) {
-  return expectStatus(await caller.put(`/api/books/${bookId}/chapters/${chapterId}`, changes), 200, 'update chapter');
+export async function updateChapter(
+  caller: Caller,
+  bookId: number,
+  chapterId: number,
+  changes: Record<string, unknown>,
+) {
+  return expectStatus(
+    await caller.put(`/api/books/${bookId}/chapters/${chapterId}`, changes),
+    200,
+    'update chapter',
+  );
 }
 
 export async function follow(caller: Caller, authorId: number) {
   return expectStatus(await caller.post('/api/follows', { author_id: authorId }), 201, 'follow');
+}
+
+/** Deletes the Redis keys a test run wrote under its own prefix (chat histories). */
+export async function dropRedisKeys(prefix: string, url = 'redis://127.0.0.1:6379'): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }

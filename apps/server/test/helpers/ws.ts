@@ -13,13 +13,21 @@ export interface Closed {
   reason: string;
 }
 
+/** A received frame: notification, chat line or error frame. */
+export interface Frame {
+  type?: string;
+  user?: string;
+  message?: string;
+  [field: string]: unknown;
+}
+
 /** A real `ws` client that keeps every message it receives until a test takes it. */
 export interface TestSocket {
   ws: WebSocket;
   /** The next message (parsed JSON) that matches, waiting up to `timeoutMs`; earlier non-matching ones stay queued. */
-  next<T = Record<string, unknown>>(match?: (message: any) => boolean, timeoutMs?: number): Promise<T>;
+  next<T = Frame>(match?: (frame: Frame) => boolean, timeoutMs?: number): Promise<T>;
   /** Waits `ms`, then answers (and consumes) the messages that arrived and match; a test expects this to be empty. */
-  drain(ms: number, match?: (message: any) => boolean): Promise<unknown[]>;
+  drain(ms: number, match?: (frame: Frame) => boolean): Promise<Frame[]>;
   send(data: string | Buffer): void;
   /** Resolves when the server (or the client) closed the socket. */
   closed: Promise<Closed>;
@@ -30,7 +38,7 @@ const open = new Set<TestSocket>();
 
 export function connect(url: string, options: ClientOptions = {}): Promise<TestSocket> {
   const ws = new WebSocket(url, options);
-  const queue: unknown[] = [];
+  const queue: Frame[] = [];
   const waiters = new Set<() => void>();
   ws.on('message', (data) => {
     queue.push(JSON.parse(data.toString()));
@@ -44,7 +52,7 @@ export function connect(url: string, options: ClientOptions = {}): Promise<TestS
     });
   });
 
-  const take = (match: (message: unknown) => boolean) => {
+  const take = (match: (frame: Frame) => boolean) => {
     const index = queue.findIndex(match);
     return index === -1 ? undefined : queue.splice(index, 1);
   };
@@ -57,14 +65,22 @@ export function connect(url: string, options: ClientOptions = {}): Promise<TestS
         if (found) return resolve(found[0] as never);
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`no matching message within ${timeoutMs} ms; queued: ${JSON.stringify(queue)}`));
+          reject(
+            new Error(
+              `no matching message within ${timeoutMs} ms; queued: ${JSON.stringify(queue)}`,
+            ),
+          );
         }, timeoutMs);
         function check() {
           const hit = take(match);
           if (!hit && ws.readyState === WebSocket.CLOSED) {
             clearTimeout(timer);
             waiters.delete(check);
-            reject(new Error(`socket closed without a matching message; queued: ${JSON.stringify(queue)}`));
+            reject(
+              new Error(
+                `socket closed without a matching message; queued: ${JSON.stringify(queue)}`,
+              ),
+            );
           }
           if (!hit) return;
           clearTimeout(timer);

@@ -12,9 +12,7 @@ export async function findRoom(ctx: AppContext, authorRef: string): Promise<stri
 }
 
 export type IncomingLine =
-  | { kind: 'line'; message: string }
-  | { kind: 'blank' }
-  | { kind: 'refused'; detail: string };
+  { kind: 'line'; message: string } | { kind: 'blank' } | { kind: 'refused'; detail: string };
 
 export const REFUSED = {
   tooLarge: `Message too large: at most ${CHAT_LIMITS.maxMessageBytes / 1024} KB`,
@@ -26,14 +24,22 @@ export const REFUSED = {
 /** Turns what a client sent into a chat line: sanitized editor HTML, or a refusal, or nothing. */
 export function readIncoming(data: RawData, isBinary: boolean): IncomingLine {
   if (isBinary) return { kind: 'refused', detail: REFUSED.binary };
-  const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
-  if (bytes.byteLength > CHAT_LIMITS.maxMessageBytes) return { kind: 'refused', detail: REFUSED.tooLarge };
+  const bytes = Array.isArray(data)
+    ? Buffer.concat(data)
+    : Buffer.isBuffer(data)
+      ? data
+      : Buffer.from(data);
+  if (bytes.byteLength > CHAT_LIMITS.maxMessageBytes)
+    return { kind: 'refused', detail: REFUSED.tooLarge };
   const message = sanitizeContent(bytes.toString('utf8'));
   return isBlankHtml(message) ? { kind: 'blank' } : { kind: 'line', message };
 }
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 
 /** The server's note when a member joins or leaves. */
 export function announcement(username: string, what: 'connected' | 'disconnected'): ChatMessage {
@@ -66,7 +72,10 @@ export class ChatLimiter {
   open(userId: number): ConnectionLimits {
     let user = this.users.get(userId);
     if (!user) {
-      user = { bucket: new TokenBucket(CHAT_LIMITS.burst, CHAT_LIMITS.ratePerSecond), connections: 0 };
+      user = {
+        bucket: new TokenBucket(CHAT_LIMITS.burst, CHAT_LIMITS.ratePerSecond),
+        connections: 0,
+      };
       this.users.set(userId, user);
     }
     user.connections++;

@@ -17,7 +17,10 @@ export class TokenBucket {
 
   take(): boolean {
     const now = this.now();
-    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.tokens = Math.min(
+      this.capacity,
+      this.tokens + ((now - this.last) / 1000) * this.perSecond,
+    );
     this.last = now;
     if (this.tokens < 1) return false;
     this.tokens -= 1;

@@ -23,7 +23,16 @@ export async function insertForFollowers(
 ): Promise<number[]> {
   const rows = await db
     .insertInto('notifications')
-    .columns(['user_id', 'type', 'message', 'book_id', 'chapter_id', 'follower', 'is_read', 'created_at'])
+    .columns([
+      'user_id',
+      'type',
+      'message',
+      'book_id',
+      'chapter_id',
+      'follower',
+      'is_read',
+      'created_at',
+    ])
     .expression(
       db
         .selectFrom('follows')
@@ -62,7 +71,11 @@ export async function insertForUser(
   return row !== undefined;
 }
 
-export async function listForUser(db: DbHandle, userId: number, page: { limit: number; offset: number }) {
+export async function listForUser(
+  db: DbHandle,
+  userId: number,
+  page: { limit: number; offset: number },
+) {
   return db
     .selectFrom('notifications')
     .select(['id', 'type', 'message', 'book_id', 'chapter_id', 'follower', 'is_read', 'created_at'])
@@ -84,7 +97,11 @@ export async function countUnread(db: DbHandle, userId: number): Promise<number>
 }
 
 /** Marks the user's unread notifications read: the given ids only, or all of them. */
-export async function markRead(db: DbHandle, userId: number, ids?: readonly number[]): Promise<number> {
+export async function markRead(
+  db: DbHandle,
+  userId: number,
+  ids?: readonly number[],
+): Promise<number> {
   let query = db
     .updateTable('notifications')
     .set({ is_read: 1 })

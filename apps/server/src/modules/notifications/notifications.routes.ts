@@ -1,4 +1,10 @@
-import { ErrorBody, MarkReadBody, MarkReadResponse, NotificationList, NotificationListQuery } from '@inkwell/contract';
+import {
+  ErrorBody,
+  MarkReadBody,
+  MarkReadResponse,
+  NotificationList,
+  NotificationListQuery,
+} from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
@@ -6,7 +12,10 @@ import * as service from './notifications.service.ts';
 
 const TAG = { tags: ['notifications'] };
 
-export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
+  app,
+  { ctx },
+) => {
   app.get(
     '/api/my/notifications',
     {

@@ -1,4 +1,9 @@
-import type { MarkReadResponse, Notification, NotificationList, NotificationMessage } from '@inkwell/contract';
+import type {
+  MarkReadResponse,
+  Notification,
+  NotificationList,
+  NotificationMessage,
+} from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { fromFlag, nowIso } from '../../lib/convert.ts';
 import type { DomainEvent } from '../../realtime/events.ts';
@@ -46,7 +51,9 @@ export async function storeNotifications(
   };
   const now = nowIso();
   if (event.type === 'chapter.published') {
-    return { recipients: await notifications.insertForFollowers(ctx.db, event.authorId, content, now) };
+    return {
+      recipients: await notifications.insertForFollowers(ctx.db, event.authorId, content, now),
+    };
   }
   if (event.type === 'author.followed') {
     const stored = await notifications.insertForUser(ctx.db, event.authorId, content, now);
@@ -68,10 +75,18 @@ export async function listNotifications(
 }
 
 /** Marks the viewer's notifications read (the given ids, or all); ids of other users change nothing. */
-export async function markRead(ctx: AppContext, viewer: Viewer, ids?: number[]): Promise<MarkReadResponse> {
+export async function markRead(
+  ctx: AppContext,
+  viewer: Viewer,
+  ids?: number[],
+): Promise<MarkReadResponse> {
   const marked = ids && ids.length === 0 ? 0 : await notifications.markRead(ctx.db, viewer.id, ids);
   const unread = await notifications.countUnread(ctx.db, viewer.id);
-  return { detail: `Marked ${marked} notification${marked === 1 ? '' : 's'} read`, marked, unread_count: unread };
+  return {
+    detail: `Marked ${marked} notification${marked === 1 ? '' : 's'} read`,
+    marked,
+    unread_count: unread,
+  };
 }
 
 type NotificationRow = Awaited<ReturnType<typeof notifications.listForUser>>[number];

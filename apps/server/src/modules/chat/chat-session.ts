@@ -1,0 +1,86 @@
+import crypto from 'node:crypto';
+import { WS_CLOSE, type ChatErrorFrame, type ChatMessage } from '@inkwell/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { WebSocket } from 'ws';
+import type { AppContext, Viewer } from '../../context.ts';
+import type { ChatRooms } from '../../realtime/chat-rooms.ts';
+import { sendFrame } from '../../realtime/sockets.ts';
+import type { ChatHistory } from './chat-history.ts';
+import { announcement, readIncoming, REFUSED, type ConnectionLimits } from './chat.service.ts';
+
+export interface ChatDeps {
+  ctx: AppContext;
+  rooms: ChatRooms;
+  history: ChatHistory;
+}
+
+interface Member {
+  socket: WebSocket;
+  viewer: Viewer;
+  room: string;
+  limits: ConnectionLimits;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * One member's life in a room: listeners first (a client may speak the moment it is open), then
+ * the history, then the join note to everyone; the leave note when the socket closes.
+ */
+export function joinRoom(
+  { ctx, rooms, history }: ChatDeps,
+  { socket, viewer, room, limits, log }: Member,
+) {
+  const member = rooms.join(room, socket);
+  let announced = false;
+  // Lines of one connection are stored and published in the order they were sent.
+  let tail = Promise.resolve();
+
+  const tell = (detail: string) =>
+    sendFrame(socket, JSON.stringify({ type: 'error', detail } satisfies ChatErrorFrame));
+  const refuseMessage = (detail: string) => {
+    tell(detail);
+    if (limits.recordRefusal()) socket.close(WS_CLOSE.policyViolation, 'Too many messages');
+  };
+  const say = (note: ChatMessage) => ctx.events.publish({ type: 'chat.message', room, ...note });
+
+  socket.on('message', (data, isBinary) => {
+    // Frames still arriving after a flood close are not heard.
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (!limits.allowMessage()) return refuseMessage(REFUSED.tooFast);
+    const incoming = readIncoming(data, isBinary);
+    if (incoming.kind === 'refused') return refuseMessage(incoming.detail);
+    if (incoming.kind === 'blank') return;
+    const line = { id: crypto.randomUUID(), user: viewer.username, message: incoming.message };
+    tail = tail.then(async () => {
+      try {
+        await history.append(room, line);
+      } catch (error) {
+        log.warn({ err: error, room }, 'chat line not stored');
+        return tell(REFUSED.unavailable);
+      }
+      await ctx.events.publish({ type: 'chat.message', room, ...line });
+    });
+  });
+
+  socket.once('close', () => {
+    rooms.leave(member);
+    limits.release();
+    if (announced) void say(announcement(viewer.username, 'disconnected'));
+  });
+
+  void (async () => {
+    let lines: Awaited<ReturnType<ChatHistory['recent']>> = [];
+    try {
+      lines = await history.recent(room);
+    } catch (error) {
+      // An unreachable history still lets the member chat; the room just starts empty-handed.
+      log.warn({ err: error, room }, 'chat history not available');
+    }
+    if (socket.readyState !== WebSocket.OPEN) return;
+    member.replay(
+      lines.map(({ id, user, message }) => ({ id, payload: JSON.stringify({ user, message }) })),
+    );
+    announced = true;
+    await say(announcement(viewer.username, 'connected'));
+  })();
+}

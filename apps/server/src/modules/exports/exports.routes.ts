@@ -1,0 +1,31 @@
+import { ErrorBody, IdParams } from '@inkwell/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import * as service from './exports.service.ts';
+
+export const exportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/api/books/:id/export.epub',
+    {
+      schema: {
+        tags: ['exports'],
+        summary:
+          'Download a published book as an EPUB 3 file (cover, metadata, table of contents, published chapters); its author may also export drafts, with every chapter',
+        params: IdParams,
+        produces: ['application/epub+zip'],
+        response: { 200: z.string().describe('The EPUB file (binary)'), 404: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      const file = await service.exportEpub(ctx, request.viewer, request.params.id);
+      // The ASCII name for old clients, the exact title (RFC 5987) for the rest.
+      const disposition = `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(`${file.title}.epub`)}`;
+      return reply
+        .type('application/epub+zip')
+        .header('content-disposition', disposition)
+        .header('cache-control', 'private, no-cache')
+        .send(file.bytes);
+    },
+  );
+};

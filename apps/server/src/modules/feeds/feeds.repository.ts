@@ -1,0 +1,75 @@
+import { FEED_MAX_ENTRIES } from '@inkwell/contract';
+import { sql } from 'kysely';
+import type { DbHandle } from '../../db/kysely.ts';
+
+/** When a chapter became news: its first publication (older rows may lack it; their last change stands in). */
+const publishedAt = sql<string>`coalesce(chapters.first_published_at, chapters.updated_at)`;
+
+/** Published chapters of published books, newest publication first. Drafts can never match. */
+function publishedChapters(db: DbHandle) {
+  return db
+    .selectFrom('chapters')
+    .innerJoin('books', 'books.id', 'chapters.book_id')
+    .innerJoin('users', 'users.id', 'books.author_id')
+    .where('books.is_published', '=', 1)
+    .where('chapters.is_published', '=', 1)
+    .select([
+      'chapters.id',
+      'chapters.title',
+      'chapters.book_id',
+      'books.title as book_title',
+      'users.username as author_username',
+      'users.first_name as author_first_name',
+      'users.last_name as author_last_name',
+      publishedAt.as('published_at'),
+      // The start of the text is enough for a summary; never ship a whole chapter per entry.
+      sql<string>`substr(chapters.content_text, 1, 600)`.as('excerpt'),
+    ])
+    .orderBy(publishedAt, 'desc')
+    .orderBy('chapters.id', 'desc')
+    .limit(FEED_MAX_ENTRIES);
+}
+
+export type FeedChapterRow = Awaited<ReturnType<ReturnType<typeof publishedChapters>['execute']>>[number];
+
+export async function chaptersOfBook(db: DbHandle, bookId: number) {
+  return publishedChapters(db).where('chapters.book_id', '=', bookId).execute();
+}
+
+export async function chaptersOfAuthor(db: DbHandle, authorId: number) {
+  return publishedChapters(db).where('books.author_id', '=', authorId).execute();
+}
+
+export async function chaptersFollowedBy(db: DbHandle, userId: number) {
+  return publishedChapters(db)
+    .where('books.author_id', 'in', (eb) =>
+      eb.selectFrom('follows').select('follows.author_id').where('follows.follower_id', '=', userId),
+    )
+    .execute();
+}
+
+export async function findFeedOwner(db: DbHandle, tokenHash: string) {
+  return db
+    .selectFrom('feed_tokens')
+    .innerJoin('users', 'users.id', 'feed_tokens.user_id')
+    .select(['users.id', 'users.username', 'users.first_name', 'users.last_name'])
+    .where('feed_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function findFeedToken(db: DbHandle, userId: number) {
+  return db.selectFrom('feed_tokens').select('created_at').where('user_id', '=', userId).executeTakeFirst();
+}
+
+/** One token per reader: a new one replaces the old, which stops working at once. */
+export async function replaceFeedToken(db: DbHandle, userId: number, tokenHash: string, now: string) {
+  await db
+    .insertInto('feed_tokens')
+    .values({ user_id: userId, token_hash: tokenHash, created_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: tokenHash, created_at: now }))
+    .execute();
+}
+
+export async function deleteFeedToken(db: DbHandle, userId: number) {
+  await db.deleteFrom('feed_tokens').where('user_id', '=', userId).execute();
+}

@@ -1,0 +1,112 @@
+import { Ack, AuthorRefParams, ErrorBody, FeedTokenCreated, FeedTokenParams, FeedTokenStatus, IdParams } from '@inkwell/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import * as service from './feeds.service.ts';
+
+const TAG = { tags: ['feeds'] };
+const ATOM = 'application/atom+xml; charset=utf-8';
+/** Documents an Atom answer: the XML is sent as text, never through the JSON serializer. */
+const atomDocs = {
+  produces: ['application/atom+xml'],
+  response: { 200: z.string().describe('An Atom 1.0 feed'), 404: ErrorBody },
+};
+
+/** The site's absolute root (scheme, host and BASE_PATH), as the client reached it. */
+function siteOf(request: FastifyRequest, base: string): service.Site {
+  return { root: `${request.protocol}://${request.host}${base}` };
+}
+
+function sendAtom(reply: FastifyReply, xml: string, cache: 'public' | 'private') {
+  return reply.type(ATOM).header('cache-control', `${cache}, max-age=300`).send(xml);
+}
+
+export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const base = ctx.config.BASE_PATH;
+
+  app.get(
+    '/api/books/:id/feed.atom',
+    {
+      schema: {
+        ...TAG,
+        ...atomDocs,
+        summary: "Atom feed of a published book's published chapters, newest first (a draft book answers 404)",
+        params: IdParams,
+      },
+    },
+    async (request, reply) => sendAtom(reply, await service.bookFeed(ctx, siteOf(request, base), request.params.id), 'public'),
+  );
+
+  app.get(
+    '/api/authors/:id/feed.atom',
+    {
+      schema: {
+        ...TAG,
+        ...atomDocs,
+        summary: "Atom feed of new chapters across an author's published books (author by id or username)",
+        params: AuthorRefParams,
+      },
+    },
+    async (request, reply) => sendAtom(reply, await service.authorFeed(ctx, siteOf(request, base), request.params.id), 'public'),
+  );
+
+  app.get(
+    '/api/feeds/:token.atom',
+    {
+      schema: {
+        ...TAG,
+        ...atomDocs,
+        summary:
+          "A reader's private Atom feed of new chapters by every author they follow; the secret token comes from POST /api/my/feed-token (404 once revoked)",
+        params: FeedTokenParams,
+      },
+    },
+    async (request, reply) =>
+      sendAtom(reply, await service.readerFeed(ctx, siteOf(request, base), request.params.token), 'private'),
+  );
+
+  app.get(
+    '/api/my/feed-token',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Whether the signed-in reader has an active private feed address (the address is shown only when made)',
+        response: { 200: FeedTokenStatus, 401: ErrorBody },
+      },
+    },
+    async (request) => service.feedTokenStatus(ctx, requireViewer(request)),
+  );
+
+  app.post(
+    '/api/my/feed-token',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Create or rotate the private feed address; the previous address stops working. Answers {url}',
+        response: { 201: FeedTokenCreated, 401: ErrorBody },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.rotateFeedToken(ctx, siteOf(request, base), requireViewer(request))),
+  );
+
+  app.delete(
+    '/api/my/feed-token',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Revoke the private feed address; its feed answers 404 from now on',
+        response: { 200: Ack, 401: ErrorBody },
+      },
+    },
+    async (request) => {
+      await service.revokeFeedToken(ctx, requireViewer(request));
+      return { detail: 'Feed address revoked' };
+    },
+  );
+};

@@ -1,0 +1,95 @@
+import {
+  SHELF_STATUSES,
+  type LibraryEntry,
+  type LibraryResponse,
+  type ReadingProgress,
+  type SaveProgressBody,
+  type UpdateLibraryEntryBody,
+} from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
+import { notFound } from '../../lib/errors.ts';
+import { getVisibleChapter } from '../chapters/chapters.service.ts';
+import * as library from './library.repository.ts';
+import { byRecentActivity, toLibraryEntry, toReadingProgress } from './library.presenter.ts';
+
+/** The reader's row for a book they may see; anything else is 404, drafts of others included. */
+async function visibleRow(ctx: AppContext, viewer: Viewer, bookId: number) {
+  const row = await library.findEntry(ctx.db, viewer.id, bookId);
+  if (!row) throw notFound('Book not found');
+  return row;
+}
+
+export async function listLibrary(ctx: AppContext, viewer: Viewer): Promise<LibraryResponse> {
+  const entries = (await library.listEntries(ctx.db, viewer.id)).map(toLibraryEntry).sort(byRecentActivity);
+  const shelf = (status: string) => entries.filter((e) => e.status === status);
+  const [reading, want_to_read, finished, dropped] = SHELF_STATUSES.map(shelf);
+  return {
+    shelves: {
+      reading: reading!,
+      want_to_read: want_to_read!,
+      finished: finished!,
+      dropped: dropped!,
+      owned: entries.filter((e) => e.owned),
+    },
+  };
+}
+
+export async function getLibraryEntry(ctx: AppContext, viewer: Viewer, bookId: number): Promise<LibraryEntry> {
+  return toLibraryEntry(await visibleRow(ctx, viewer, bookId));
+}
+
+/**
+ * Sets the status, the owned flag or both; what is not sent keeps its value. A book with no
+ * status and not owned leaves the library (its row is deleted; progress and notes stay).
+ */
+export async function updateLibraryEntry(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  input: UpdateLibraryEntryBody,
+): Promise<LibraryEntry> {
+  await visibleRow(ctx, viewer, bookId);
+  await ctx.db.transaction().execute(async (trx) => {
+    const current = await library.findShelfState(trx, viewer.id, bookId);
+    const status = input.status === undefined ? (current?.status ?? null) : input.status === 'none' ? null : input.status;
+    const owned = input.owned ?? fromFlag(current?.owned ?? 0);
+    if (status === null && !owned) {
+      await library.deleteShelfState(trx, viewer.id, bookId);
+    } else {
+      await library.upsertShelfState(trx, { userId: viewer.id, bookId, status, owned: toFlag(owned), now: nowIso() });
+    }
+  });
+  return getLibraryEntry(ctx, viewer, bookId);
+}
+
+export async function getProgress(ctx: AppContext, viewer: Viewer, bookId: number): Promise<ReadingProgress> {
+  return toReadingProgress(await visibleRow(ctx, viewer, bookId));
+}
+
+/**
+ * Saves where the reader is. The chapter must be one they may open, in this book. Reading a
+ * book that is on no shelf puts it on 'reading'; a shelf the reader chose is left alone.
+ */
+export async function saveProgress(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  input: SaveProgressBody,
+): Promise<ReadingProgress> {
+  const chapter = await getVisibleChapter(ctx, viewer, input.chapter_id);
+  if (chapter.book_id !== bookId) throw notFound('Chapter not found in this book');
+  const now = nowIso();
+  await ctx.db.transaction().execute(async (trx) => {
+    await library.upsertPosition(trx, {
+      userId: viewer.id,
+      bookId,
+      chapterId: chapter.id,
+      paragraph: input.paragraph,
+      offset: input.offset,
+      now,
+    });
+    await library.shelveAsReadingUnlessShelved(trx, viewer.id, bookId, now);
+  });
+  return getProgress(ctx, viewer, bookId);
+}

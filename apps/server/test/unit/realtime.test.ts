@@ -1,0 +1,81 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { TokenBucket } from '../../src/modules/chat/token-bucket.ts';
+import { ChatRooms } from '../../src/realtime/chat-rooms.ts';
+
+/** Just enough of a socket for the rooms: records what it was sent. */
+class FakeSocket extends EventEmitter {
+  readyState: number = WebSocket.OPEN;
+  bufferedAmount = 0;
+  sent: string[] = [];
+  send(data: string) {
+    this.sent.push(data);
+  }
+  terminate() {
+    this.readyState = WebSocket.CLOSED;
+  }
+}
+
+const join = (rooms: ChatRooms, room: string) => {
+  const socket = new FakeSocket();
+  return { socket, member: rooms.join(room, socket as unknown as WebSocket) };
+};
+
+describe('chat rooms', () => {
+  it('hold a joining member’s lines until its history is sent, then skip those the history had', () => {
+    const rooms = new ChatRooms();
+    const { socket, member } = join(rooms, 'r');
+    rooms.broadcast('r', { id: 'b', payload: 'line b' });
+    rooms.broadcast('r', { id: 'c', payload: 'line c' });
+    rooms.broadcast('r', { payload: 'join note' });
+    expect(socket.sent).toEqual([]);
+    member.replay([
+      { id: 'a', payload: 'line a' },
+      { id: 'b', payload: 'line b' },
+    ]);
+    expect(socket.sent).toEqual(['line a', 'line b', 'line c', 'join note']);
+    rooms.broadcast('r', { id: 'd', payload: 'line d' });
+    expect(socket.sent.at(-1)).toBe('line d');
+  });
+
+  it('deliver only to members of the room, and forget a room with its last member', () => {
+    const rooms = new ChatRooms();
+    const first = join(rooms, 'r');
+    const other = join(rooms, 'elsewhere');
+    for (const { member } of [first, other]) member.replay([]);
+    rooms.broadcast('r', { payload: 'hi' });
+    expect(first.socket.sent).toEqual(['hi']);
+    expect(other.socket.sent).toEqual([]);
+    rooms.leave(first.member);
+    rooms.broadcast('r', { payload: 'anyone?' });
+    expect(first.socket.sent).toEqual(['hi']);
+    const again = join(rooms, 'r');
+    again.member.replay([]);
+    rooms.broadcast('r', { payload: 'back' });
+    expect(again.socket.sent).toEqual(['back']);
+  });
+
+  it('drop a member that stopped reading instead of buffering without end', () => {
+    const rooms = new ChatRooms();
+    const { socket, member } = join(rooms, 'r');
+    member.replay([]);
+    socket.bufferedAmount = 10 * 1024 * 1024;
+    rooms.broadcast('r', { payload: 'x' });
+    expect(socket.sent).toEqual([]);
+    expect(socket.readyState).toBe(WebSocket.CLOSED);
+  });
+});
+
+describe('token bucket', () => {
+  it('allows a burst, then the sustained rate', () => {
+    let now = 0;
+    const bucket = new TokenBucket(10, 5, () => now);
+    const burst = Array.from({ length: 12 }, () => bucket.take());
+    expect(burst.filter(Boolean)).toHaveLength(10);
+    now += 1_000;
+    expect(Array.from({ length: 6 }, () => bucket.take()).filter(Boolean)).toHaveLength(5);
+    now += 60_000;
+    expect(Array.from({ length: 11 }, () => bucket.take()).filter(Boolean)).toHaveLength(10);
+  });
+});

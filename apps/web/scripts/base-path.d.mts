@@ -1,0 +1,1 @@
+export function basePathFromEnv(value: string | undefined): string;

@@ -1,0 +1,83 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { NEXT_PAGE_VISIBILITY } from '../lib/constants.ts';
+
+/** The offset of the next page, or undefined once a page came back shorter than the page size. */
+export function nextOffset(
+  lastPage: readonly unknown[],
+  allPages: readonly (readonly unknown[])[],
+  pageSize: number,
+): number | undefined {
+  if (lastPage.length < pageSize) return undefined;
+  return allPages.reduce((sum, page) => sum + page.length, 0);
+}
+
+interface InfiniteListProps<T> {
+  items: readonly T[];
+  render(item: T): ReactNode;
+  getKey(item: T): string | number;
+  hasMore: boolean;
+  loading: boolean;
+  onLoadMore(): void;
+  className?: string;
+  label: string;
+  /** The button offered beside the observer, for keyboard users and when observers are unavailable. */
+  moreLabel?: string;
+}
+
+/**
+ * A list that asks for the next page when its last item is at least NEXT_PAGE_VISIBILITY visible,
+ * and stops once `hasMore` is false (a page shorter than the page size came back).
+ */
+export function InfiniteList<T>({
+  items,
+  render,
+  getKey,
+  hasMore,
+  loading,
+  onLoadMore,
+  className,
+  label,
+  moreLabel = 'Load more',
+}: InfiniteListProps<T>) {
+  const lastRef = useRef<HTMLLIElement | null>(null);
+  const loadRef = useRef(onLoadMore);
+  loadRef.current = onLoadMore;
+
+  useEffect(() => {
+    const last = lastRef.current;
+    if (!last || !hasMore || loading || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting && e.intersectionRatio >= NEXT_PAGE_VISIBILITY))
+          loadRef.current();
+      },
+      { threshold: NEXT_PAGE_VISIBILITY },
+    );
+    observer.observe(last);
+    return () => observer.disconnect();
+  }, [items.length, hasMore, loading]);
+
+  return (
+    <>
+      <ul className={className} aria-label={label} aria-busy={loading || undefined}>
+        {items.map((item, i) => (
+          <li key={getKey(item)} ref={i === items.length - 1 ? lastRef : undefined}>
+            {render(item)}
+          </li>
+        ))}
+      </ul>
+      {hasMore && (
+        <div className="list-more">
+          <button
+            type="button"
+            className="button button-quiet"
+            onClick={onLoadMore}
+            disabled={loading}
+          >
+            {loading ? 'Loading...' : moreLabel}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useReducer,
+  useState,
+  type ReactNode,
+} from 'react';
+import { Link } from 'react-router';
+import { DEFAULT_TOAST_MS, TOAST_FADE_BEFORE_MS } from '../lib/constants.ts';
+
+/** A message toast (SPEC section 3): newest first, removable by id, optionally linking somewhere. */
+export type ToastType = 'ERROR' | 'SUCCESS' | 'INFO' | 'CHAPTER_UPDATE';
+
+export interface Toast {
+  id: string;
+  text: string;
+  type: ToastType;
+  href?: string;
+  timeout: number;
+}
+
+export type ToastAction = { type: 'add'; toast: Toast } | { type: 'remove'; id: string };
+
+export function toastsReducer(state: readonly Toast[], action: ToastAction): Toast[] {
+  switch (action.type) {
+    case 'add':
+      return [action.toast, ...state];
+    case 'remove':
+      return state.filter((t) => t.id !== action.id);
+  }
+}
+
+export interface ToastOptions {
+  type?: ToastType;
+  href?: string;
+  timeout?: number;
+}
+
+interface Toaster {
+  toasts: readonly Toast[];
+  push(text: string, options?: ToastOptions): string;
+  remove(id: string): void;
+}
+
+const ToastContext = createContext<Toaster | null>(null);
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, dispatch] = useReducer(toastsReducer, []);
+  const push = useCallback((text: string, options: ToastOptions = {}) => {
+    const id = crypto.randomUUID();
+    dispatch({
+      type: 'add',
+      toast: {
+        id,
+        text,
+        type: options.type ?? 'INFO',
+        href: options.href,
+        timeout: options.timeout ?? DEFAULT_TOAST_MS,
+      },
+    });
+    return id;
+  }, []);
+  const remove = useCallback((id: string) => dispatch({ type: 'remove', id }), []);
+  const value = useMemo(() => ({ toasts, push, remove }), [toasts, push, remove]);
+  return <ToastContext value={value}>{children}</ToastContext>;
+}
+
+export function useToasts(): Pick<Toaster, 'push' | 'remove'> {
+  const toaster = useContext(ToastContext);
+  if (!toaster) throw new Error('useToasts outside ToastProvider');
+  return toaster;
+}
+
+const LABELS: Record<ToastType, string> = {
+  ERROR: 'Error',
+  SUCCESS: 'Success',
+  INFO: 'Info',
+  CHAPTER_UPDATE: 'New chapter',
+};
+
+/** One toast: fades out TOAST_FADE_BEFORE_MS before its timeout, then removes itself. */
+export function ToastItem({ toast, onRemove }: { toast: Toast; onRemove(id: string): void }) {
+  const [fading, setFading] = useState(false);
+  useEffect(() => {
+    const fade = setTimeout(
+      () => setFading(true),
+      Math.max(0, toast.timeout - TOAST_FADE_BEFORE_MS),
+    );
+    const done = setTimeout(() => onRemove(toast.id), toast.timeout);
+    return () => {
+      clearTimeout(fade);
+      clearTimeout(done);
+    };
+  }, [toast.id, toast.timeout, onRemove]);
+
+  return (
+    <li
+      className={`toast toast-${toast.type.toLowerCase()}${fading ? ' is-fading' : ''}`}
+      style={{ transitionDuration: `${TOAST_FADE_BEFORE_MS}ms` }}
+      data-testid="toast"
+    >
+      <span className="visually-hidden">{LABELS[toast.type]}: </span>
+      <span className="toast-text">{toast.text}</span>
+      {toast.href && (
+        <Link className="toast-link" to={toast.href} onClick={() => onRemove(toast.id)}>
+          View.
+        </Link>
+      )}
+      <button
+        type="button"
+        className="toast-close"
+        aria-label="Close notification"
+        onClick={() => onRemove(toast.id)}
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </li>
+  );
+}
+
+export function ToastRegion() {
+  const toaster = useContext(ToastContext);
+  if (!toaster) return null;
+  return (
+    <section className="toast-region" aria-label="Messages">
+      {/* The list exists from the start so screen readers announce each toast added to it. */}
+      <ol className="toast-list" aria-live="polite" aria-relevant="additions">
+        {toaster.toasts.map((toast) => (
+          <ToastItem key={toast.id} toast={toast} onRemove={toaster.remove} />
+        ))}
+      </ol>
+    </section>
+  );
+}

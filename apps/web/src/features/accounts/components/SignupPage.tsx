@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useToasts } from '../../../components/toasts.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { REDIRECT_AFTER_SIGNUP_MS, SIGNUP_TOAST_MS } from '../../../lib/constants.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { confirmHint, signupProblem, type SignupFields } from '../validation.ts';
+import { AuthCard } from './AuthCard.tsx';
+
+export const SIGNUP_FAILED = 'Could not create user account.';
+export const LOGIN_AFTER_SIGNUP_FAILED = 'Could not log in';
+export const SIGNUP_DONE = 'Created user! Redirecting...';
+
+export function SignupPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const { push } = useToasts();
+  const [fields, setFields] = useState<SignupFields>({ username: '', password: '', confirm: '' });
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(redirect.current), []);
+
+  const set = (name: keyof SignupFields) => (e: { target: { value: string } }) =>
+    setFields((f) => ({ ...f, [name]: e.target.value }));
+  const hint = confirmHint(fields);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const problem = signupProblem(fields);
+    setError(problem);
+    if (problem) return;
+    setPending(true);
+    let loggedIn: boolean;
+    try {
+      ({ loggedIn } = await session.signup(fields.username, fields.password));
+    } catch (err) {
+      push(SIGNUP_FAILED, { type: 'ERROR' });
+      // The server says why (name taken, password too short): show it beside the form.
+      setError(
+        isApiError(err) && err.status !== 0 && err.status < 500 ? err.detail : SIGNUP_FAILED,
+      );
+      setPending(false);
+      return;
+    }
+    if (!loggedIn) {
+      push(LOGIN_AFTER_SIGNUP_FAILED, { type: 'ERROR' });
+      setPending(false);
+      return;
+    }
+    push(SIGNUP_DONE, { type: 'SUCCESS', timeout: SIGNUP_TOAST_MS });
+    redirect.current = setTimeout(() => navigate(paths.home), REDIRECT_AFTER_SIGNUP_MS);
+  };
+
+  return (
+    <AuthCard
+      title="Sign Up"
+      footer={
+        <>
+          Already have an account? <Link to={paths.login()}>Log in</Link>
+        </>
+      }
+    >
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="signup-username">Username</label>
+          <input
+            id="signup-username"
+            name="username"
+            autoComplete="username"
+            value={fields.username}
+            onChange={set('username')}
+            aria-describedby="signup-username-help"
+          />
+          <p id="signup-username-help" className="field-help">
+            3 to 30 letters, digits, dots, dashes or underscores.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="signup-password">Password</label>
+          <input
+            id="signup-password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={fields.password}
+            onChange={set('password')}
+            aria-describedby="signup-password-help"
+          />
+          <p id="signup-password-help" className="field-help">
+            At least 8 characters.
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="signup-confirm">Confirm password</label>
+          <input
+            id="signup-confirm"
+            name="confirm"
+            type="password"
+            autoComplete="new-password"
+            value={fields.confirm}
+            onChange={set('confirm')}
+            aria-invalid={hint ? true : undefined}
+            aria-describedby={hint ? 'signup-confirm-hint' : undefined}
+          />
+          {hint && (
+            <p id="signup-confirm-hint" className="field-error">
+              {hint}
+            </p>
+          )}
+        </div>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button button-block" disabled={pending}>
+          {pending ? 'Pending...' : 'Submit'}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

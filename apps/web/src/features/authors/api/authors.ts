@@ -1,0 +1,46 @@
+import type { AuthorProfile, Book, RecentChapter } from '@inkwell/contract';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { nextOffset } from '../../../components/InfiniteList.tsx';
+import { api } from '../../../lib/api.ts';
+import { RECENT_CHAPTERS_PAGE_SIZE } from '../../../lib/constants.ts';
+import { keys } from '../../../lib/query.ts';
+
+export const authorQuery = (username: string) =>
+  queryOptions({
+    queryKey: keys.author(username),
+    queryFn: ({ signal }) =>
+      api.get<AuthorProfile>(`/api/authors/${encodeURIComponent(username)}`, signal),
+  });
+
+export const recentChaptersQuery = (authorId: number) =>
+  infiniteQueryOptions({
+    queryKey: ['authors', authorId, 'chapters'],
+    queryFn: ({ pageParam, signal }) =>
+      api.get<RecentChapter[]>(
+        `/api/authors/${authorId}/chapters?limit=${RECENT_CHAPTERS_PAGE_SIZE}&offset=${pageParam}`,
+        signal,
+      ),
+    initialPageParam: 0,
+    getNextPageParam: (last, all) => nextOffset(last, all, RECENT_CHAPTERS_PAGE_SIZE),
+  });
+
+export const authorBooksQuery = (authorId: number) =>
+  queryOptions({
+    queryKey: ['authors', authorId, 'books'],
+    queryFn: ({ signal }) => api.get<Book[]>(`/api/authors/${authorId}/books`, signal),
+  });
+
+export const isFollowingQuery = (authorId: number) =>
+  queryOptions({
+    queryKey: keys.isFollowing(authorId),
+    queryFn: ({ signal }) => api.get<boolean>(`/api/authors/${authorId}/is-following`, signal),
+  });
+
+export const followsQuery = () =>
+  queryOptions({
+    queryKey: keys.follows,
+    queryFn: ({ signal }) => api.get<AuthorProfile[]>('/api/my/follows', signal),
+  });
+
+export const follow = (authorId: number) => api.post('/api/follows', { author_id: authorId });
+export const unfollow = (authorId: number) => api.delete('/api/follows', { author_id: authorId });

@@ -1,0 +1,52 @@
+import type { AuthorProfile } from '@inkwell/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useToasts } from '../../../components/toasts.tsx';
+import { FOLLOW_FAILURE_TOAST_MS } from '../../../lib/constants.ts';
+import { keys } from '../../../lib/query.ts';
+import { follow, isFollowingQuery, unfollow } from '../api/authors.ts';
+
+/** Follow or Unfollow another author; the state is fetched again after each action. */
+export function FollowButton({ author }: { author: AuthorProfile }) {
+  const { push } = useToasts();
+  const client = useQueryClient();
+  const following = useQuery(isFollowingQuery(author.id));
+  const refetch = () => {
+    void client.invalidateQueries({ queryKey: keys.isFollowing(author.id) });
+    void client.invalidateQueries({ queryKey: keys.follows });
+  };
+  const toggle = useMutation({
+    mutationFn: (wasFollowing: boolean) => (wasFollowing ? unfollow(author.id) : follow(author.id)),
+    onSuccess: (_, wasFollowing) =>
+      push(wasFollowing ? `Unfollowing ${author.username}` : `Following ${author.username}`, {
+        type: 'INFO',
+      }),
+    onError: (_, wasFollowing) =>
+      wasFollowing
+        ? push('Could not unfollow.', { type: 'ERROR' })
+        : push(`Could not follow ${author.username}`, {
+            type: 'ERROR',
+            timeout: FOLLOW_FAILURE_TOAST_MS,
+          }),
+    onSettled: refetch,
+  });
+
+  if (following.isPending) {
+    return (
+      <button type="button" className="button button-block" disabled>
+        Loading...
+      </button>
+    );
+  }
+  const isFollowing = following.data === true;
+  return (
+    <button
+      type="button"
+      className={`button button-block${isFollowing ? ' button-secondary' : ''}`}
+      aria-pressed={isFollowing}
+      disabled={toggle.isPending}
+      onClick={() => toggle.mutate(isFollowing)}
+    >
+      {isFollowing ? 'Unfollow' : 'Follow'}
+    </button>
+  );
+}

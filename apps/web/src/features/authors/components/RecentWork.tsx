@@ -1,0 +1,65 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { useToasts } from '../../../components/toasts.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { paths } from '../../../lib/paths.ts';
+import { recentChaptersQuery } from '../api/authors.ts';
+import { useProfileAuthor } from './AuthorPage.tsx';
+
+export const NO_RECENT = 'No Recent Chapters.';
+export const LOAD_MORE_FAILED = 'Could not load more chapters.';
+
+export function RecentWork() {
+  const author = useProfileAuthor();
+  const { push } = useToasts();
+  const chapters = useInfiniteQuery(recentChaptersQuery(author.id));
+  const items = chapters.data?.pages.flat() ?? [];
+  const failedMore = chapters.isFetchNextPageError;
+
+  useEffect(() => {
+    if (failedMore) push(LOAD_MORE_FAILED, { type: 'ERROR' });
+  }, [failedMore, push]);
+
+  return (
+    <section aria-labelledby="recent-work-title">
+      <h2 id="recent-work-title" className="visually-hidden">
+        Recent Work
+      </h2>
+      {chapters.isPending && <Loading />}
+      {chapters.isError && !chapters.data && (
+        <Status kind="error">Could not load recent chapters.</Status>
+      )}
+      {chapters.data && items.length === 0 && <Status kind="empty">{NO_RECENT}</Status>}
+      {items.length > 0 && (
+        <ul className="recent-list">
+          {items.map((c) => (
+            <li key={c.id}>
+              <CoverImage src={c.cover} title={c.book_title} className="cover-small" />
+              <div>
+                <Link to={paths.chapter(c.book_id, c.id)}>{c.title}</Link>
+                <p className="muted">
+                  {c.book_title} · updated{' '}
+                  <time dateTime={c.updated_at}>{formatDate(c.updated_at)}</time>
+                </p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {failedMore && <Status kind="error">{LOAD_MORE_FAILED}</Status>}
+      {chapters.hasNextPage && (
+        <button
+          type="button"
+          className="button button-quiet"
+          disabled={chapters.isFetchingNextPage}
+          onClick={() => void chapters.fetchNextPage()}
+        >
+          {chapters.isFetchingNextPage ? 'Loading...' : 'Load More'}
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Book, Genre, ReadHistoryItem } from '@inkwell/contract';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { nextOffset } from '../../../components/InfiniteList.tsx';
+import { api } from '../../../lib/api.ts';
+import { BOOK_PAGE_SIZE } from '../../../lib/constants.ts';
+import { keys } from '../../../lib/query.ts';
+
+export { bookChaptersQuery, bookQuery } from '../../../lib/query.ts';
+
+export const booksQuery = () =>
+  infiniteQueryOptions({
+    queryKey: ['books', 'all'],
+    queryFn: ({ pageParam, signal }) =>
+      api.get<Book[]>(`/api/books?limit=${BOOK_PAGE_SIZE}&offset=${pageParam}`, signal),
+    initialPageParam: 0,
+    getNextPageParam: (last, all) => nextOffset(last, all, BOOK_PAGE_SIZE),
+  });
+
+/** A failed search shows as no results (SPEC section 8). */
+export const searchQuery = (q: string) =>
+  queryOptions({
+    queryKey: ['books', 'search', q],
+    queryFn: async ({ signal }) => {
+      try {
+        return (
+          await api.get<{ books: Book[] }>(
+            `/api/books/search?${new URLSearchParams({ q })}`,
+            signal,
+          )
+        ).books;
+      } catch (error) {
+        if ((error as Error).name === 'AbortError') throw error;
+        return [];
+      }
+    },
+    enabled: q.trim() !== '',
+  });
+
+export const genresQuery = () =>
+  queryOptions({
+    queryKey: ['genres'],
+    queryFn: ({ signal }) => api.get<{ genres: Genre[] }>('/api/genres', signal),
+    select: (data) => data.genres,
+    staleTime: Infinity,
+  });
+
+export const genreBooksQuery = (genre: string) =>
+  queryOptions({
+    queryKey: ['books', 'genre', genre],
+    queryFn: ({ signal }) =>
+      api.get<Book[]>(`/api/books/genres/${encodeURIComponent(genre)}`, signal),
+  });
+
+/** The chapters the signed-in reader has read, for the checkmarks. */
+export const readChaptersQuery = () =>
+  queryOptions({
+    queryKey: keys.history,
+    queryFn: ({ signal }) =>
+      api.get<{ read_history: ReadHistoryItem[] }>('/api/my/history', signal),
+    select: (data) => new Set(data.read_history.map((item) => item.chapter_id)),
+  });

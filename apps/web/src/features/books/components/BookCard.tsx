@@ -1,0 +1,67 @@
+import type { Book } from '@inkwell/contract';
+import { Link } from 'react-router';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { paths } from '../../../lib/paths.ts';
+import { displayName } from '../../../lib/titles.ts';
+
+export function GenreTags({ genres }: { genres: readonly string[] }) {
+  if (genres.length === 0) return null;
+  return (
+    <ul className="tags" aria-label="Genres">
+      {genres.map((g) => (
+        <li key={g}>
+          <Link className="tag" to={paths.genre(g)}>
+            {g}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const authorOf = (book: Book) =>
+  displayName({
+    username: book.author_username,
+    first_name: book.author_first_name,
+    last_name: book.author_last_name,
+  });
+
+/** A book in a list: cover (or title), title link, author link, optional genre tags, summary. */
+export function BookCard({
+  book,
+  showGenres = false,
+  showReadNow = true,
+}: {
+  book: Book;
+  showGenres?: boolean;
+  showReadNow?: boolean;
+}) {
+  return (
+    <article className="book-card">
+      <Link to={paths.book(book.id)} className="book-card-cover" tabIndex={-1} aria-hidden="true">
+        <CoverImage src={book.cover} title={book.title} />
+      </Link>
+      <div className="book-card-body">
+        <h2 className="book-card-title">
+          <Link to={paths.book(book.id)}>{book.title}</Link>
+        </h2>
+        <p className="book-card-author">
+          by <Link to={paths.author(book.author_username)}>{authorOf(book)}</Link>
+        </p>
+        {showGenres && <GenreTags genres={book.genres} />}
+        {book.summary && <p className="book-card-summary">{book.summary}</p>}
+        {showReadNow && (
+          <Link
+            className="button button-small"
+            to={paths.book(book.id)}
+            aria-label={`Read ${book.title} now`}
+          >
+            Read Now
+          </Link>
+        )}
+      </div>
+    </article>
+  );
+}
+
+export { authorOf };

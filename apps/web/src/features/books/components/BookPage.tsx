@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../api/books.ts';
+import { authorOf, GenreTags } from './BookCard.tsx';
+
+function ChapterList({ bookId }: { bookId: number }) {
+  const { state } = useSession();
+  const chapters = useQuery(bookChaptersQuery(bookId));
+  const read = useQuery({ ...readChaptersQuery(), enabled: state.status === 'in' });
+
+  if (chapters.isPending) return <Loading />;
+  if (chapters.isError) return <Status kind="error">Could not load the chapters.</Status>;
+  if (chapters.data.length === 0) return <Status kind="empty">No Chapters.</Status>;
+  return (
+    <ol className="chapter-list">
+      {chapters.data.map((chapter) => {
+        const isRead = read.data?.has(chapter.id) ?? false;
+        return (
+          <li key={chapter.id} className={isRead ? 'is-read' : undefined}>
+            <span className="chapter-number" aria-hidden="true">
+              {chapter.chapter_order}
+            </span>
+            <Link to={paths.chapter(bookId, chapter.id)}>{chapter.title}</Link>
+            {isRead && (
+              <span className="read-mark" title="Read">
+                <svg aria-hidden="true" viewBox="0 0 24 24" width="18" height="18">
+                  <path fill="currentColor" d="m9 16.2-4.2-4.2-1.4 1.4L9 19 21 7l-1.4-1.4z" />
+                </svg>
+                <span className="visually-hidden">Read</span>
+              </span>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function BookPage() {
+  const bookId = Number(useParams().bookId);
+  const book = useQuery({ ...bookQuery(bookId), enabled: Number.isInteger(bookId) && bookId > 0 });
+  const chapters = useQuery(bookChaptersQuery(bookId));
+  const first = chapters.data?.[0];
+
+  if (!Number.isInteger(bookId) || bookId <= 0 || isApiError(book.error, 404)) {
+    return (
+      <div className="page page-narrow">
+        <PageTitle>Book not found</PageTitle>
+        <p>This book does not exist or is not published.</p>
+        <Link to={paths.books}>Browse all books</Link>
+      </div>
+    );
+  }
+  if (book.isPending) return <Loading />;
+  if (book.isError) return <Status kind="error">Could not load this book.</Status>;
+
+  const b = book.data;
+  return (
+    <div className="page book-page">
+      <div className="book-hero">
+        <CoverImage src={b.cover} title={b.title} className="cover-large" decorative={false} />
+        <div className="book-hero-text">
+          <PageTitle>{b.title}</PageTitle>
+          <p className="book-author">
+            by <Link to={paths.author(b.author_username)}>{authorOf(b)}</Link>
+          </p>
+          <GenreTags genres={b.genres} />
+          {b.summary ? (
+            <p className="book-summary">{b.summary}</p>
+          ) : (
+            <p className="muted">No summary yet.</p>
+          )}
+          {first && (
+            <Link className="button" to={paths.chapter(b.id, first.id)}>
+              Start reading
+            </Link>
+          )}
+        </div>
+      </div>
+      <section aria-labelledby="chapters-title" className="book-chapters">
+        <h2 id="chapters-title">Chapters</h2>
+        <ChapterList bookId={bookId} />
+      </section>
+    </div>
+  );
+}

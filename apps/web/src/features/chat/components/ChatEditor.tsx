@@ -1,0 +1,68 @@
+import { Document } from '@tiptap/extension-document';
+import { HardBreak } from '@tiptap/extension-hard-break';
+import { Paragraph } from '@tiptap/extension-paragraph';
+import { Text } from '@tiptap/extension-text';
+import { Extension } from '@tiptap/core';
+import { Placeholder } from '@tiptap/extensions';
+import { EditorContent, useEditor, type Editor } from '@tiptap/react';
+import { useRef } from 'react';
+
+export interface ChatEditorProps {
+  /** Sends the editor's HTML; answers whether it went out (the input clears only then). */
+  onSend(html: string): boolean;
+  /** Disables the Send button (e.g. while connecting); typing stays possible. */
+  disabled?: boolean;
+}
+
+const isBlank = (editor: Editor) => editor.getText().trim() === '';
+
+/**
+ * The one-line rich-text chat input (TipTap). Enter sends, Shift+Enter breaks the line, nothing is
+ * sent while empty, and the input clears after sending. Loaded lazily: only the Chat tab needs it.
+ */
+export default function ChatEditor({ onSend, disabled = false }: ChatEditorProps) {
+  const sendRef = useRef<() => void>(() => undefined);
+
+  const editor = useEditor({
+    extensions: [
+      Document,
+      Paragraph,
+      Text,
+      HardBreak,
+      Placeholder.configure({ placeholder: 'Write a message…' }),
+      Extension.create({
+        name: 'sendOnEnter',
+        addKeyboardShortcuts: () => ({
+          Enter: () => {
+            sendRef.current();
+            return true;
+          },
+        }),
+      }),
+    ],
+    immediatelyRender: true,
+    editorProps: {
+      attributes: {
+        class: 'chat-input',
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-label': 'Message',
+      },
+    },
+  });
+
+  const send = () => {
+    if (!editor || isBlank(editor)) return;
+    if (onSend(editor.getHTML())) editor.commands.clearContent(true);
+  };
+  sendRef.current = send;
+
+  return (
+    <div className="chat-compose">
+      <EditorContent editor={editor} className="chat-input-wrap" />
+      <button type="button" className="button" onClick={send} disabled={disabled}>
+        Send
+      </button>
+    </div>
+  );
+}

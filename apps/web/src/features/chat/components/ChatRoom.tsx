@@ -1,0 +1,124 @@
+import type { ChatServerFrame } from '@inkwell/contract';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { SafeHtml } from '../../../components/SafeHtml.tsx';
+import { Status } from '../../../components/Status.tsx';
+import { loadChunk } from '../../../lib/chunks.ts';
+import { paths, socketUrl } from '../../../lib/paths.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { openLiveSocket, type LiveSocket } from '../../../lib/socket.ts';
+
+const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
+
+interface Line {
+  key: number;
+  user: string;
+  message: string;
+}
+
+const SERVER_USER = 'server';
+
+/** A chat room: the message list (history arrives on join) and the input. Signed-in users only. */
+export function ChatRoom({ username }: { username: string }) {
+  const { state } = useSession();
+  const location = useLocation();
+  const [lines, setLines] = useState<Line[]>([]);
+  const [status, setStatus] = useState<'connecting' | 'open' | 'closed'>('connecting');
+  const [error, setError] = useState<string | null>(null);
+  const socket = useRef<LiveSocket | null>(null);
+  const list = useRef<HTMLDivElement>(null);
+  const token = state.token;
+
+  useEffect(() => {
+    if (!token) return;
+    let counter = 0;
+    setLines([]);
+    const live = openLiveSocket(socketUrl(`/chat/${encodeURIComponent(username)}`, { token }), {
+      onStatus: (next) => {
+        setStatus(next);
+        // A reconnect replays the room's history: start the list afresh.
+        if (next === 'open') setLines([]);
+      },
+      onMessage(data) {
+        const frame = data as ChatServerFrame;
+        if ('type' in frame && frame.type === 'error') {
+          setError(frame.detail);
+          return;
+        }
+        if ('user' in frame && typeof frame.message === 'string') {
+          setLines((prev) => [
+            ...prev,
+            { key: counter++, user: frame.user, message: frame.message },
+          ]);
+        }
+      },
+    });
+    socket.current = live;
+    return () => {
+      live.close();
+      socket.current = null;
+    };
+  }, [token, username]);
+
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [lines]);
+
+  if (state.status === 'loading') return <Status kind="loading">Loading...</Status>;
+  if (state.status === 'out') {
+    return (
+      <Status>
+        <Link to={paths.login(location.pathname)}>Log in</Link> to join the chat.
+      </Status>
+    );
+  }
+
+  const send = (html: string) => {
+    setError(null);
+    const sent = socket.current?.send(html) ?? false;
+    if (!sent) setError('Not connected. Your message was not sent.');
+    return sent;
+  };
+
+  return (
+    <section className="chat" aria-labelledby="chat-title">
+      <h2 id="chat-title" className="chat-title">
+        Chat with {username}’s readers
+        <span className={`chat-status is-${status}`}>
+          {status === 'open'
+            ? 'Connected'
+            : status === 'connecting'
+              ? 'Connecting...'
+              : 'Disconnected'}
+        </span>
+      </h2>
+      <div className="chat-log" ref={list} role="log" aria-label="Messages" tabIndex={0}>
+        <ol className="chat-lines">
+          {lines.length === 0 && <li className="chat-empty">No messages yet. Say hello!</li>}
+          {lines.map((line) => (
+            <li
+              key={line.key}
+              className={line.user === SERVER_USER ? 'chat-line is-server' : 'chat-line'}
+            >
+              {line.user !== SERVER_USER && (
+                <Link className="chat-user" to={paths.author(line.user)}>
+                  {line.user}
+                </Link>
+              )}
+              <SafeHtml className="chat-message" html={line.message} />
+            </li>
+          ))}
+        </ol>
+      </div>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <Suspense fallback={<div className="chat-compose is-loading">Loading editor...</div>}>
+        <ChatEditor onSend={send} disabled={status !== 'open'} />
+      </Suspense>
+    </section>
+  );
+}

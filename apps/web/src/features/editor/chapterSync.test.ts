@@ -1,0 +1,317 @@
+import type { Chapter } from '@inkwell/contract';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../lib/api.ts';
+import { ChapterSync, retryDelay, type ChapterSyncOptions } from './chapterSync.ts';
+import { createDraftStore, type DraftStore } from './drafts.ts';
+
+const chapter = (patch: Partial<Chapter> = {}): Chapter => ({
+  id: 7,
+  book_id: 3,
+  title: 'One',
+  chapter_order: 1,
+  is_published: false,
+  word_count: 1,
+  version: 1,
+  created_at: '2024-01-01T00:00:00.000Z',
+  updated_at: '2024-01-01T00:00:00.000Z',
+  content: '<p>start</p>',
+  ...patch,
+});
+
+/** A fake editor and server around a ChapterSync, with a real draft store on an in-memory storage. */
+function setup(options: Partial<ChapterSyncOptions> = {}) {
+  const editor = { html: '<p>start</p>' };
+  const server = { version: 1, content: '<p>start</p>' };
+  const memory = new Map<string, string>();
+  const drafts: DraftStore = createDraftStore({
+    getItem: (k) => memory.get(k) ?? null,
+    setItem: (k, v) => void memory.set(k, v),
+    removeItem: (k) => void memory.delete(k),
+  });
+  const save = vi.fn(async (body: { content: string; version: number }) => {
+    if (body.version !== server.version)
+      throw new ApiError(409, 'This chapter was changed elsewhere', 'conflict');
+    server.version++;
+    server.content = body.content;
+    return chapter({
+      version: server.version,
+      content: body.content,
+      updated_at: new Date().toISOString(),
+    });
+  });
+  const load = vi.fn(async () => chapter({ version: server.version, content: server.content }));
+  const onSaved = vi.fn();
+  const onFailed = vi.fn();
+  const sync = new ChapterSync({
+    chapter: chapter(),
+    read: () => editor.html,
+    replace: (html) => {
+      editor.html = html;
+    },
+    save,
+    load,
+    drafts,
+    onSaved,
+    onFailed,
+    ...options,
+  });
+  const type = (html: string) => {
+    editor.html = html;
+    sync.changed();
+  };
+  return { sync, editor, server, drafts, save, load, onSaved, onFailed, type };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('autosave timer', () => {
+  it('saves 5 s after the last keystroke, not before, and each keystroke restarts the wait', async () => {
+    const { sync, save, onSaved, type, server } = setup();
+    type('<p>a</p>');
+    await vi.advanceTimersByTimeAsync(3_000);
+    type('<p>ab</p>');
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(save).not.toHaveBeenCalled();
+    expect(sync.snapshot.status).toBe('dirty');
+
+    await vi.advanceTimersByTimeAsync(1);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save).toHaveBeenCalledWith({ content: '<p>ab</p>', version: 1 });
+    expect(server.content).toBe('<p>ab</p>');
+    expect(onSaved).toHaveBeenCalledWith('auto', expect.objectContaining({ version: 2 }));
+    expect(sync.snapshot).toMatchObject({ status: 'saved', version: 2 });
+  });
+
+  it('does nothing while nothing changed', async () => {
+    const { save } = setup();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(save).not.toHaveBeenCalled();
+  });
+
+  it('a manual save goes at once, cancels the pending autosave and says so', async () => {
+    const { sync, save, onSaved, type } = setup();
+    type('<p>now</p>');
+    await sync.save('manual');
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(onSaved).toHaveBeenLastCalledWith('manual', expect.anything());
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(save).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps edits typed during a save dirty and saves them on their own timer, from the new version', async () => {
+    const { sync, save, type, server } = setup();
+    type('<p>first</p>');
+    let arrive!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrive = resolve));
+    save.mockImplementationOnce(async (body) => {
+      await inFlight;
+      server.version = 2;
+      return chapter({ version: 2, content: body.content });
+    });
+    const saving = sync.save('manual');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(save).toHaveBeenCalledWith({ content: '<p>first</p>', version: 1 });
+    type('<p>first and more</p>');
+    arrive();
+    await saving;
+    expect(sync.snapshot.status).toBe('dirty');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(save).toHaveBeenLastCalledWith({ content: '<p>first and more</p>', version: 2 });
+    expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('runs saves one at a time: a save asked for during another follows it with the new version', async () => {
+    const { sync, save, type } = setup();
+    type('<p>x</p>');
+    const a = sync.save('auto');
+    const b = sync.save('manual');
+    await a;
+    await b;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(save.mock.calls.map(([body]) => body.version)).toEqual([1, 2]);
+    expect(sync.snapshot.status).toBe('saved');
+  });
+});
+
+describe('local drafts', () => {
+  it('keeps a draft with the base version while changes are unsaved, and drops it once saved', async () => {
+    const { drafts, type } = setup({ now: () => 1234 });
+    type('<p>draft</p>');
+    await vi.advanceTimersByTimeAsync(400);
+    expect(drafts.read(7)).toEqual({
+      chapterId: 7,
+      bookId: 3,
+      content: '<p>draft</p>',
+      baseVersion: 1,
+      savedAt: 1234,
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(drafts.read(7)).toBeNull();
+  });
+
+  it('writes the pending draft at once on flush (leaving the page)', () => {
+    const { sync, drafts, type } = setup();
+    type('<p>leaving</p>');
+    sync.flush();
+    expect(drafts.read(7)?.content).toBe('<p>leaving</p>');
+  });
+
+  it('restoring a draft puts it in the editor and saves it', async () => {
+    const { sync, editor, server } = setup();
+    await sync.restore('<p>from the draft</p>');
+    expect(editor.html).toBe('<p>from the draft</p>');
+    expect(server.content).toBe('<p>from the draft</p>');
+    expect(sync.snapshot.status).toBe('saved');
+  });
+});
+
+describe('failed saves', () => {
+  it('keeps the text and the draft, warns once, retries with backoff and succeeds later', async () => {
+    const offline = new ApiError(0, 'Could not reach the server.', 'network');
+    const { sync, save, drafts, onFailed, type, server } = setup();
+    save.mockRejectedValueOnce(offline).mockRejectedValueOnce(offline);
+    type('<p>precious</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sync.snapshot.status).toBe('failed');
+    expect(sync.snapshot.failure?.message).toBe('You appear to be offline.');
+    expect(drafts.read(7)?.content).toBe('<p>precious</p>');
+    expect(onFailed).toHaveBeenCalledTimes(1);
+    expect(onFailed.mock.calls[0]![1]).toBe(true);
+
+    await vi.advanceTimersByTimeAsync(1_000); // first retry after 1 s: fails again
+    expect(save).toHaveBeenCalledTimes(2);
+    expect(onFailed.mock.calls[1]![1]).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(save).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1); // second retry after 2 s: goes through
+    expect(save).toHaveBeenCalledTimes(3);
+    expect(server.content).toBe('<p>precious</p>');
+    expect(sync.snapshot.status).toBe('saved');
+    expect(drafts.read(7)).toBeNull();
+  });
+
+  it('retries at once when asked (the browser came back online)', async () => {
+    const { sync, save, type } = setup();
+    save.mockRejectedValueOnce(new ApiError(503, 'down'));
+    type('<p>y</p>');
+    await sync.save('auto');
+    expect(sync.snapshot.status).toBe('failed');
+    sync.retryNow();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(save).toHaveBeenCalledTimes(2);
+    expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('renews the session before retrying after a 401', async () => {
+    const reauthenticate = vi.fn(async () => undefined);
+    const { sync, save, type } = setup({ reauthenticate });
+    save.mockRejectedValueOnce(new ApiError(401, 'Not signed in'));
+    type('<p>z</p>');
+    await sync.save('auto');
+    expect(sync.snapshot.failure?.signedOut).toBe(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(reauthenticate).toHaveBeenCalledTimes(1);
+    expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('does not retry what cannot succeed by itself, but saves again after the next edit', async () => {
+    const { sync, save, type } = setup();
+    save.mockRejectedValueOnce(new ApiError(413, 'too large'));
+    type('<p>huge</p>');
+    await sync.save('auto');
+    expect(sync.snapshot.failure).toMatchObject({ retryAt: null });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(save).toHaveBeenCalledTimes(1);
+    type('<p>smaller</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(save).toHaveBeenCalledTimes(2);
+    expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('grows the retry delay up to 30 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(retryDelay)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+    ]);
+  });
+
+  it('stops when the chapter was deleted', async () => {
+    const { sync, save, drafts, type } = setup();
+    save.mockRejectedValueOnce(new ApiError(404, 'Chapter not found'));
+    type('<p>gone</p>');
+    await sync.save('auto');
+    expect(sync.snapshot.status).toBe('gone');
+    expect(drafts.read(7)).toBeNull();
+    type('<p>gone again</p>');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(save).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('two tabs: version conflicts', () => {
+  it('on a 409 shows the server copy and pauses saving until the author chooses', async () => {
+    const { sync, server, save, type } = setup();
+    server.version = 2;
+    server.content = '<p>other tab</p>';
+    type('<p>this tab</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sync.snapshot.status).toBe('conflict');
+    expect(sync.snapshot.theirs).toMatchObject({ version: 2, content: '<p>other tab</p>' });
+    type('<p>this tab, more</p>');
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(save).toHaveBeenCalledTimes(1);
+  });
+
+  it("'mine' saves this tab's text over the newer version", async () => {
+    const { sync, server, save, type } = setup();
+    server.version = 2;
+    type('<p>this tab</p>');
+    await sync.save('auto');
+    await vi.advanceTimersByTimeAsync(0);
+    await sync.resolve('mine');
+    expect(save).toHaveBeenLastCalledWith({ content: '<p>this tab</p>', version: 2 });
+    expect(server.content).toBe('<p>this tab</p>');
+    expect(sync.snapshot).toMatchObject({ status: 'saved', version: 3, theirs: null });
+  });
+
+  it("'theirs' puts the server's text in the editor, clean, based on its version", async () => {
+    const { sync, server, editor, drafts, type } = setup();
+    server.version = 5;
+    server.content = '<p>other tab</p>';
+    type('<p>this tab</p>');
+    await sync.save('auto');
+    await vi.advanceTimersByTimeAsync(0);
+    await sync.resolve('theirs');
+    expect(editor.html).toBe('<p>other tab</p>');
+    expect(drafts.read(7)).toBeNull();
+    expect(sync.snapshot).toMatchObject({ status: 'saved', version: 5 });
+    type('<p>other tab, edited</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(server.content).toBe('<p>other tab, edited</p>');
+  });
+});
+
+describe('other writes (rename, publish)', () => {
+  it('keeps our version current after our own rename, so the next save is no conflict', async () => {
+    const { sync, server, type } = setup();
+    await sync.write(async () => chapter({ version: ++server.version, title: 'New' }), true);
+    expect(sync.snapshot.version).toBe(2);
+    type('<p>after rename</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('does not take over a version that someone else moved, so their text is not overwritten silently', async () => {
+    const { sync, server, type } = setup();
+    server.version = 3; // another tab saved twice
+    await sync.write(async () => chapter({ version: ++server.version }), true);
+    expect(sync.snapshot.version).toBe(1);
+    type('<p>mine</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sync.snapshot.status).toBe('conflict');
+  });
+});

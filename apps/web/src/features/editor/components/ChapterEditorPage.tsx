@@ -1,0 +1,266 @@
+import type { Chapter } from '@inkwell/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { EditorContent, useEditor } from '@tiptap/react';
+import { useEffect, useRef, useState } from 'react';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { useToasts } from '../../../components/toasts.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { chapterQuery, refreshChapterLists, updateChapter } from '../api/chapter.ts';
+import type { ChapterDraft } from '../drafts.ts';
+import { chapterExtensions } from '../extensions.ts';
+import { cleanPastedHtml } from '../paste.ts';
+import { countWords, describeLength } from '../textStats.ts';
+import { drafts, useChapterSync } from '../useChapterSync.ts';
+import { ChapterTitle } from './ChapterTitle.tsx';
+import { Icon } from './icons.tsx';
+import { LeaveGuard } from './LeaveGuard.tsx';
+import { SaveStatus, SaveWarning } from './SaveStatus.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import { VersionChoice } from './VersionChoice.tsx';
+import '../editor.css';
+
+export const TEXTS = {
+  published: (on: boolean) => `Updated Publish Status: ${on ? 'True' : 'False'}`,
+  publishFailed: 'Could not update chapter published status.',
+  renamed: (title: string) => `Changed chapter title to: ${title}`,
+  renameFailed: 'Could not change title name.',
+};
+
+export interface ChapterEditorPageProps {
+  bookId: number;
+  chapterId: number;
+  /** Opens the workspace's delete-chapter confirmation. */
+  onDelete(chapter: { id: number; title: string }): void;
+}
+
+/** The chapter editor route: 'Loading...' until the chapter's content is here (SPEC section 2). */
+export function ChapterEditorPage({ bookId, chapterId, onDelete }: ChapterEditorPageProps) {
+  const chapter = useQuery({ ...chapterQuery(chapterId), enabled: Number.isInteger(chapterId) && chapterId > 0 });
+  if (isApiError(chapter.error, 404) || (chapter.data && chapter.data.book_id !== bookId) || !(chapterId > 0)) {
+    return (
+      <div className="chapter-editor-page">
+        <PageTitle>Chapter not found</PageTitle>
+        <p>This chapter does not exist, or it belongs to another book.</p>
+      </div>
+    );
+  }
+  if (chapter.isError) {
+    return (
+      <div className="chapter-editor-page">
+        <Status kind="error">Could not load this chapter.</Status>
+        <button type="button" className="button" onClick={() => void chapter.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (!chapter.data) return <Loading />;
+  return <ChapterEditor initial={chapter.data} onDelete={onDelete} />;
+}
+
+/** A local draft worth offering: one whose text differs from what the editor shows from the server. */
+function useDraftOffer(chapterId: number, serverHtml: () => string | undefined) {
+  const [draft, setDraft] = useState<ChapterDraft | null>(() => {
+    const found = drafts.read(chapterId);
+    const shown = found && serverHtml();
+    return found && shown !== undefined && found.content !== shown ? found : null;
+  });
+  useEffect(() => {
+    // A draft equal to the server's text was saved after all.
+    if (!draft) drafts.clear(chapterId);
+  }, [draft, chapterId]);
+  return [draft, setDraft] as const;
+}
+
+function useLength(editor: ReturnType<typeof useEditor>) {
+  const [words, setWords] = useState(() => (editor ? countWords(editor.getText()) : 0));
+  useEffect(() => {
+    if (!editor) return;
+    let frame = 0;
+    // Once per frame at most, however fast the typing.
+    const update = () => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => setWords(countWords(editor.getText())));
+    };
+    editor.on('update', update);
+    update();
+    return () => {
+      cancelAnimationFrame(frame);
+      editor.off('update', update);
+    };
+  }, [editor]);
+  return describeLength(words);
+}
+
+function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: ChapterEditorPageProps['onDelete'] }) {
+  const [start] = useState(initial);
+  const { push } = useToasts();
+  const client = useQueryClient();
+  const [meta, setMeta] = useState({ title: start.title, is_published: start.is_published });
+  const [publishing, setPublishing] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  const saveRef = useRef<() => void>(() => undefined);
+
+  const editor = useEditor(
+    {
+      extensions: chapterExtensions(() => saveRef.current()),
+      content: start.content,
+      immediatelyRender: true,
+      shouldRerenderOnTransaction: false,
+      editorProps: {
+        attributes: {
+          id: 'chapter-text',
+          class: 'chapter-text prose',
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-label': 'Chapter text',
+          spellcheck: 'true',
+        },
+        transformPastedHTML: cleanPastedHtml,
+      },
+    },
+    [],
+  );
+  const { sync, state } = useChapterSync(editor, start);
+  const [draft, setDraft] = useDraftOffer(start.id, () => editor?.getHTML());
+  const length = useLength(editor);
+  saveRef.current = () => void sync?.save('manual');
+
+  const paused = draft !== null || state.status === 'conflict' || state.status === 'gone';
+  useEffect(() => {
+    editor?.setEditable(!paused, false);
+  }, [editor, paused]);
+
+  const write = async (body: { title?: string; is_published?: boolean }) => {
+    if (!sync) throw new Error('not ready');
+    const chapter = await sync.write(() => updateChapter(start.book_id, start.id, body), body.title !== undefined);
+    setMeta({ title: chapter.title, is_published: chapter.is_published });
+    refreshChapterLists(client, start.book_id);
+    return chapter;
+  };
+
+  const rename = async (title: string) => {
+    try {
+      const chapter = await write({ title });
+      push(TEXTS.renamed(chapter.title), { type: 'SUCCESS' });
+      return true;
+    } catch (error) {
+      console.error('Could not rename the chapter', error);
+      push(TEXTS.renameFailed, { type: 'ERROR' });
+      return false;
+    }
+  };
+
+  const togglePublished = async () => {
+    setPublishing(true);
+    try {
+      const chapter = await write({ is_published: !meta.is_published });
+      push(TEXTS.published(chapter.is_published), { type: 'SUCCESS' });
+    } catch (error) {
+      console.error('Could not change the published status', error);
+      push(TEXTS.publishFailed, { type: 'ERROR' });
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  const choose = async (run: () => Promise<void> | void) => {
+    setChoosing(true);
+    try {
+      await run();
+    } finally {
+      setChoosing(false);
+      editor?.commands.focus();
+    }
+  };
+
+  if (!editor) return <Loading />;
+
+  return (
+    <div className="chapter-editor-page">
+      <LeaveGuard when={state.status === 'failed' || state.status === 'conflict'} />
+      <header className="chapter-editor-head">
+        <ChapterTitle title={meta.title} onRename={rename} />
+        <div className="chapter-editor-actions">
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={togglePublished}
+            disabled={publishing || !sync}
+            aria-describedby="chapter-publish-state"
+          >
+            <Icon name={meta.is_published ? 'boxChecked' : 'box'} />
+            {meta.is_published ? 'Unpublish' : 'Publish'}
+          </button>
+          <span id="chapter-publish-state" className="visually-hidden">
+            {meta.is_published ? 'This chapter is published.' : 'This chapter is a draft.'}
+          </span>
+          <button type="button" className="button button-danger" onClick={() => onDelete({ id: start.id, title: meta.title })}>
+            <Icon name="trash" />
+            Delete
+          </button>
+        </div>
+      </header>
+
+      <Toolbar editor={editor} onSave={() => saveRef.current()} disabled={!sync || paused} />
+      <SaveStatus state={state} length={length} />
+      <SaveWarning state={state} onRetry={() => sync?.retryNow()} />
+
+      {state.status === 'gone' && (
+        <p className="save-warning" role="alert">
+          This chapter was deleted, so this text can no longer be saved. Copy anything you want to keep.
+        </p>
+      )}
+
+      {draft && sync && (
+        <VersionChoice
+          heading="Unsaved changes were found on this device"
+          mine={{ label: `Draft on this device (${formatDateTime(new Date(draft.savedAt).toISOString())})`, html: draft.content }}
+          theirs={{ label: `Saved version (${formatDateTime(state.savedAt)})`, html: start.content }}
+          keepMine="Restore my draft"
+          keepTheirs="Keep the saved version"
+          busy={choosing}
+          onChoose={(choice) =>
+            void choose(async () => {
+              setDraft(null);
+              if (choice === 'mine') await sync.restore(draft.content);
+            })
+          }
+        >
+          <p>
+            The last changes made here did not reach the server.
+            {draft.baseVersion < start.version && ' The chapter was also saved somewhere else since then.'} Which version do you want to keep?
+          </p>
+        </VersionChoice>
+      )}
+
+      {state.status === 'conflict' && sync && (
+        <VersionChoice
+          heading="This chapter was changed somewhere else"
+          mine={{ label: 'Your version (this tab)', html: editor.getHTML() }}
+          theirs={{ label: state.theirs ? `Saved version (${formatDateTime(state.theirs.updated_at)})` : 'Saved version (loading...)', html: state.theirs?.content ?? '' }}
+          keepMine="Keep my version"
+          keepTheirs="Use the saved version"
+          busy={choosing || !state.theirs}
+          onChoose={(choice) => void choose(() => sync.resolve(choice))}
+        >
+          <p>
+            Another tab or device saved this chapter after you started editing here. Nothing has been overwritten: choose the version to keep.
+          </p>
+          {state.failure && (
+            <p className="form-error">
+              {state.failure.message}{' '}
+              <button type="button" className="button button-small" onClick={() => void sync.reloadTheirs()}>
+                Try again
+              </button>
+            </p>
+          )}
+        </VersionChoice>
+      )}
+
+      <EditorContent editor={editor} className={`chapter-text-wrap${paused ? ' is-paused' : ''}`} />
+    </div>
+  );
+}

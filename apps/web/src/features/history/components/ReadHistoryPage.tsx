@@ -1,0 +1,101 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { useToasts } from '../../../components/toasts.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { paths } from '../../../lib/paths.ts';
+import { keys } from '../../../lib/query.ts';
+import { deleteHistoryItem, historyQuery } from '../api/history.ts';
+
+export const DELETED = 'Deleted read history item.';
+export const DELETE_FAILED = 'Could not delete read history item';
+
+export function ReadHistoryPage() {
+  const history = useQuery(historyQuery());
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const { push } = useToasts();
+  const remove = useMutation({
+    mutationFn: deleteHistoryItem,
+    onSuccess: () => push(DELETED, { type: 'SUCCESS' }),
+    onError: () => push(DELETE_FAILED, { type: 'ERROR' }),
+    onSettled: () => client.invalidateQueries({ queryKey: keys.history }),
+  });
+  const items = history.data?.read_history ?? [];
+
+  return (
+    <div className="page">
+      <PageTitle>Read History</PageTitle>
+      {history.isPending && <Loading />}
+      {history.isError && <Status kind="error">Could not load your read history.</Status>}
+      {history.data && items.length === 0 && (
+        <Status kind="empty">
+          No chapters read yet. <Link to={paths.books}>Find something to read.</Link>
+        </Status>
+      )}
+      {items.length > 0 && (
+        <div className="table-scroll" role="region" aria-label="Read history" tabIndex={0}>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Cover</th>
+                <th scope="col">Book Title</th>
+                <th scope="col">Title</th>
+                <th scope="col">Read On</th>
+                <th scope="col">View</th>
+                <th scope="col">Delete</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => (
+                <tr key={`${item.chapter_id}-${item.read_at}`}>
+                  <td>
+                    <CoverImage
+                      src={item.book_cover}
+                      title={item.book_title}
+                      className="cover-tiny"
+                    />
+                  </td>
+                  <td>
+                    <Link to={paths.book(item.book_id)}>{item.book_title}</Link>
+                  </td>
+                  <td>
+                    <Link to={paths.chapter(item.book_id, item.chapter_id)}>
+                      {item.chapter_title}
+                    </Link>
+                  </td>
+                  <td>
+                    <time dateTime={item.read_at}>{formatDateTime(item.read_at)}</time>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      aria-label={`Read ${item.chapter_title} now`}
+                      onClick={() => navigate(paths.chapter(item.book_id, item.chapter_id))}
+                    >
+                      Read Now
+                    </button>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="button button-small button-danger"
+                      aria-label={`Delete ${item.chapter_title} from history`}
+                      disabled={remove.isPending && remove.variables === item.chapter_id}
+                      onClick={() => remove.mutate(item.chapter_id)}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+import type { AuthorProfile } from '@inkwell/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Avatar } from '../../../components/Avatar.tsx';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { paths } from '../../../lib/paths.ts';
+import { displayName } from '../../../lib/titles.ts';
+import { homePicksQuery, popularBooksQuery, recentBooksQuery } from '../api/home.ts';
+
+export const NO_AUTHOR = 'No author found.';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="home-section" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+function AuthorCard({
+  author,
+  big = false,
+}: {
+  author: AuthorProfile | null | undefined;
+  big?: boolean;
+}) {
+  if (!author) return <Status kind="empty">{NO_AUTHOR}</Status>;
+  const name = displayName(author);
+  return (
+    <Link to={paths.author(author.username)} className={`author-card${big ? ' is-big' : ''}`}>
+      <Avatar src={author.avatar} name={name} size={big ? 96 : 56} decorative />
+      <span className="author-card-name">{name}</span>
+      {author.biography && <span className="author-card-bio">{author.biography}</span>}
+    </Link>
+  );
+}
+
+export function HomePage() {
+  const recent = useQuery(recentBooksQuery());
+  const popular = useQuery(popularBooksQuery());
+  const picks = useQuery(homePicksQuery());
+
+  return (
+    <div className="page home">
+      <section className="home-banner">
+        <PageTitle title="Home">Find your next serial.</PageTitle>
+        <p>New chapters every day from authors you will want to follow.</p>
+        <Link className="button button-large" to={paths.books}>
+          Explore
+        </Link>
+      </section>
+
+      <Section id="recent-title" title="Recent books">
+        {recent.isPending && <Loading />}
+        {recent.isError && <Status kind="error">Could not load recent books.</Status>}
+        {recent.data?.length === 0 && <Status kind="empty">No books yet.</Status>}
+        {recent.data && recent.data.length > 0 && (
+          <ul className="shelf" aria-label="Recent books">
+            {recent.data.map((book) => (
+              <li key={book.id}>
+                <Link to={paths.book(book.id)} className="cover-tile">
+                  <CoverImage src={book.cover} title={book.title} />
+                  <span className="cover-tile-title">{book.title}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <div className="home-columns">
+        <Section id="popular-title" title="Top books">
+          {popular.isPending && <Loading />}
+          {popular.isError && <Status kind="error">Could not load top books.</Status>}
+          {popular.data?.length === 0 && <Status kind="empty">No books yet.</Status>}
+          {popular.data && popular.data.length > 0 && (
+            <ol className="top-books">
+              {popular.data.map((book, i) => (
+                <li key={book.book_id}>
+                  <span className="top-rank" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                  <CoverImage src={book.cover} title={book.title} className="cover-small" />
+                  <Link to={paths.book(book.book_id)}>{book.title}</Link>
+                </li>
+              ))}
+            </ol>
+          )}
+        </Section>
+
+        <Section id="aotm-title" title="Author of the month">
+          {picks.isPending ? (
+            <Loading />
+          ) : (
+            <AuthorCard author={picks.data?.author_of_the_month} big />
+          )}
+        </Section>
+
+        <Section id="rising-title" title="Rising author">
+          {picks.isPending ? <Loading /> : <AuthorCard author={picks.data?.rising_author} big />}
+        </Section>
+      </div>
+
+      <Section id="featured-title" title="Featured authors">
+        {picks.isPending && <Loading />}
+        {!picks.isPending && !picks.data?.featured_authors.length && (
+          <Status kind="empty">{NO_AUTHOR}</Status>
+        )}
+        {picks.data && picks.data.featured_authors.length > 0 && (
+          <ul className="author-row">
+            {picks.data.featured_authors.map((author) => (
+              <li key={author.id}>
+                <AuthorCard author={author} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </div>
+  );
+}

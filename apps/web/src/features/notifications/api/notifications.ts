@@ -1,0 +1,27 @@
+import type { MarkReadResponse, Notification, NotificationList } from '@inkwell/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+import { paths } from '../../../lib/paths.ts';
+import { keys } from '../../../lib/query.ts';
+
+export const INBOX_SIZE = 20;
+
+export const inboxQuery = () =>
+  queryOptions({
+    queryKey: keys.notifications,
+    queryFn: ({ signal }) =>
+      api.get<NotificationList>(`/api/my/notifications?limit=${INBOX_SIZE}`, signal),
+    staleTime: 60_000,
+  });
+
+export const markAllRead = () => api.post<MarkReadResponse>('/api/my/notifications/read', {});
+
+/** Where a notification leads: the new chapter, or the new follower's page. */
+export function notificationHref(
+  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower'>,
+): string | undefined {
+  if (n.type === 'CHAPTER' && n.book_id && n.chapter_id)
+    return paths.chapter(n.book_id, n.chapter_id);
+  if (n.type === 'FOLLOW' && n.follower) return paths.author(n.follower);
+  return undefined;
+}

@@ -1,0 +1,51 @@
+import type { NotificationMessage } from '@inkwell/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useToasts } from '../../../components/toasts.tsx';
+import {
+  CHAPTER_NOTIFICATION_TOAST_MS,
+  FOLLOW_NOTIFICATION_TOAST_MS,
+} from '../../../lib/constants.ts';
+import { socketUrl } from '../../../lib/paths.ts';
+import { keys } from '../../../lib/query.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { openLiveSocket } from '../../../lib/socket.ts';
+import { notificationHref } from '../api/notifications.ts';
+
+const isNotification = (data: unknown): data is NotificationMessage =>
+  !!data &&
+  typeof data === 'object' &&
+  ((data as { type?: unknown }).type === 'CHAPTER' ||
+    (data as { type?: unknown }).type === 'FOLLOW');
+
+/**
+ * The {base}/ws connection: open only while signed in, closed on logout or leaving. A new chapter
+ * shows a 10 s toast linking to it; a new follower a 5 s toast linking to their page.
+ */
+export function LiveNotifications() {
+  const { state } = useSession();
+  const { push } = useToasts();
+  const client = useQueryClient();
+  const token = state.token;
+
+  useEffect(() => {
+    if (!token) return;
+    const socket = openLiveSocket(socketUrl('/ws', { token }), {
+      onMessage(data) {
+        if (!isNotification(data)) return;
+        const href = notificationHref({ book_id: null, chapter_id: null, follower: null, ...data });
+        if (data.type === 'CHAPTER')
+          push(data.message, {
+            type: 'CHAPTER_UPDATE',
+            href,
+            timeout: CHAPTER_NOTIFICATION_TOAST_MS,
+          });
+        else push(data.message, { type: 'INFO', href, timeout: FOLLOW_NOTIFICATION_TOAST_MS });
+        void client.invalidateQueries({ queryKey: keys.notifications });
+      },
+    });
+    return () => socket.close();
+  }, [token, push, client]);
+
+  return null;
+}

@@ -1,0 +1,91 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { keys } from '../../../lib/query.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { inboxQuery, markAllRead, notificationHref } from '../api/notifications.ts';
+
+/** The bell in the header: the inbox with an unread count; opening it marks everything read. */
+export function NotificationBell() {
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const client = useQueryClient();
+  const inbox = useQuery(inboxQuery());
+  const unread = inbox.data?.unread_count ?? 0;
+  const markRead = useMutation({
+    mutationFn: markAllRead,
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.notifications }),
+  });
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    const onClick = (e: MouseEvent) =>
+      !wrapper.current?.contains(e.target as Node) && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('mousedown', onClick);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('mousedown', onClick);
+    };
+  }, [open]);
+
+  const toggle = () => {
+    const next = !open;
+    setOpen(next);
+    if (next && unread > 0) markRead.mutate();
+  };
+
+  return (
+    <div className="bell" ref={wrapper}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+        onClick={toggle}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+          <path
+            fill="currentColor"
+            d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22Zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1Z"
+          />
+        </svg>
+        {unread > 0 && (
+          <span className="badge" aria-hidden="true">
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </button>
+      <div id={panelId} className="bell-panel" hidden={!open}>
+        <h2 className="bell-title">Notifications</h2>
+        {inbox.isPending && <p className="status">Loading...</p>}
+        {inbox.isError && <p className="status status-error">Could not load notifications.</p>}
+        {inbox.data && inbox.data.notifications.length === 0 && (
+          <p className="status">No notifications yet.</p>
+        )}
+        {inbox.data && inbox.data.notifications.length > 0 && (
+          <ul className="bell-list">
+            {inbox.data.notifications.map((n) => {
+              const href = notificationHref(n);
+              return (
+                <li key={n.id} className={n.is_read ? '' : 'is-unread'}>
+                  {href ? (
+                    <Link to={href} onClick={() => setOpen(false)}>
+                      {n.message}
+                    </Link>
+                  ) : (
+                    <span>{n.message}</span>
+                  )}
+                  <time dateTime={n.created_at}>{formatDateTime(n.created_at)}</time>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import type { ChapterSummary } from '@inkwell/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { Link, useParams } from 'react-router';
+import { PageTitle } from '../../../components/Page.tsx';
+import { SafeHtml } from '../../../components/SafeHtml.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { paths } from '../../../lib/paths.ts';
+import { keys } from '../../../lib/query.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { bookChaptersQuery, bookQuery, chapterQuery, recordHistory } from '../api/reader.ts';
+import { useHistoryRecorder } from '../useHistoryRecorder.ts';
+import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
+
+/** The chapters before and after this one in reading order. */
+export function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
+  const i = chapters?.findIndex((c) => c.id === chapterId) ?? -1;
+  if (!chapters || i < 0) return { previous: undefined, next: undefined };
+  return { previous: chapters[i - 1], next: chapters[i + 1] };
+}
+
+function NavLinkOrText({
+  to,
+  children,
+  rel,
+  onClick,
+}: {
+  to: string | undefined;
+  children: string;
+  rel: 'prev' | 'next';
+  onClick?(): void;
+}) {
+  if (!to) return <span className={`reader-nav-${rel} is-disabled`}>{children}</span>;
+  return (
+    <Link to={to} rel={rel} className={`button button-quiet reader-nav-${rel}`} onClick={onClick}>
+      {children}
+    </Link>
+  );
+}
+
+export function ReaderPage() {
+  const params = useParams();
+  const bookId = Number(params.bookId);
+  const chapterId = Number(params.chapterId);
+  const { state } = useSession();
+  const client = useQueryClient();
+  const top = useRef<HTMLParagraphElement>(null);
+
+  const chapter = useQuery(chapterQuery(chapterId));
+  const book = useQuery(bookQuery(bookId));
+  const chapters = useQuery(bookChaptersQuery(bookId));
+  const { previous, next } = neighbours(chapters.data, chapterId);
+
+  const recordNow = useHistoryRecorder({
+    bookId,
+    chapterId,
+    enabled: state.status === 'in' && chapter.isSuccess,
+    record: recordHistory,
+    onRecorded: () => void client.invalidateQueries({ queryKey: keys.history }),
+  });
+
+  if (isApiError(chapter.error, 404) || !Number.isInteger(chapterId)) {
+    return (
+      <div className="page page-narrow">
+        <PageTitle>Chapter not found</PageTitle>
+        <p>This chapter does not exist or is not published.</p>
+        <Link to={paths.book(bookId)}>Back to the book</Link>
+      </div>
+    );
+  }
+  if (chapter.isPending) return <Loading />;
+  if (chapter.isError) return <Status kind="error">Could not load this chapter.</Status>;
+
+  const toTop = (e: React.MouseEvent) => {
+    e.preventDefault();
+    window.scrollTo({ top: 0, behavior: 'smooth' });
+    top.current?.focus({ preventScroll: true });
+  };
+
+  return (
+    <article className="reader">
+      <div className="reader-bar">
+        <p id="reader-top" ref={top} tabIndex={-1} className="reader-back">
+          <Link to={paths.book(bookId)}>
+            <span aria-hidden="true">← </span>
+            {book.data?.title ?? 'Back to the book'}
+          </Link>
+        </p>
+        <ReaderSettingsPanel />
+      </div>
+      <header className="reader-header">
+        <p className="reader-kicker">Chapter {chapter.data.chapter_order}</p>
+        <PageTitle>{chapter.data.title}</PageTitle>
+      </header>
+      <SafeHtml className="reader-content prose" html={chapter.data.content} />
+      <nav className="reader-nav" aria-label="Chapters">
+        <NavLinkOrText to={previous && paths.chapter(bookId, previous.id)} rel="prev">
+          Previous Chapter
+        </NavLinkOrText>
+        <a href="#reader-top" className="reader-to-top" onClick={toTop}>
+          To the Top
+        </a>
+        <NavLinkOrText to={next && paths.chapter(bookId, next.id)} rel="next" onClick={recordNow}>
+          Next Chapter
+        </NavLinkOrText>
+      </nav>
+    </article>
+  );
+}

@@ -1,0 +1,183 @@
+import type { UpdateAuthorBody } from '@inkwell/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { Avatar } from '../../../components/Avatar.tsx';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading } from '../../../components/Status.tsx';
+import { useToasts } from '../../../components/toasts.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { UPLOAD_TYPES } from '../../../lib/constants.ts';
+import { paths } from '../../../lib/paths.ts';
+import { useSession } from '../../../lib/session.tsx';
+import { updateProfile, uploadAvatar } from '../api/settings.ts';
+
+export const TEXTS = {
+  avatarOk: 'Updated profile avatar.',
+  avatarFailed: 'Could not update profile avatar.',
+  profileOk: 'Updated author profile',
+  profileFailed: 'Could not update author profile',
+  confirmation: 'Successfully updated!',
+};
+
+const FIELDS = [
+  { name: 'username', label: 'Username', type: 'text', autoComplete: 'username' },
+  { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password' },
+  { name: 'first_name', label: 'First name', type: 'text', autoComplete: 'given-name' },
+  { name: 'last_name', label: 'Last name', type: 'text', autoComplete: 'family-name' },
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
+] as const;
+
+function AvatarForm() {
+  const session = useSession();
+  const account = session.state.account!;
+  const { push } = useToasts();
+  const upload = useMutation({
+    mutationFn: uploadAvatar,
+    onSuccess: async () => {
+      push(TEXTS.avatarOk, { type: 'SUCCESS' });
+      await session.refresh();
+    },
+    onError: () => push(TEXTS.avatarFailed, { type: 'ERROR' }),
+  });
+  const onPick = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = '';
+    if (file) upload.mutate(file);
+  };
+  return (
+    <section className="settings-card" aria-labelledby="avatar-title">
+      <h2 id="avatar-title">Avatar</h2>
+      <div className="avatar-form">
+        <Avatar src={account.avatar} name={account.username} size={112} />
+        <div>
+          <label className="button button-secondary file-button">
+            {upload.isPending ? 'Uploading...' : 'Choose an image'}
+            <input
+              type="file"
+              accept={UPLOAD_TYPES.join(',')}
+              onChange={onPick}
+              disabled={upload.isPending}
+              className="visually-hidden"
+            />
+          </label>
+          <p className="field-help">PNG or JPEG, up to 5 MB.</p>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ProfileForm() {
+  const session = useSession();
+  const account = session.state.account!;
+  const { push } = useToasts();
+  const client = useQueryClient();
+  const [done, setDone] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const save = useMutation({
+    mutationFn: (body: UpdateAuthorBody) => updateProfile(account.id, body),
+    onSuccess: async () => {
+      push(TEXTS.profileOk, { type: 'SUCCESS' });
+      setDone(true);
+      await session.refresh();
+      void client.invalidateQueries({ queryKey: ['authors'] });
+    },
+    onError: (err) => {
+      push(TEXTS.profileFailed, { type: 'ERROR' });
+      setError(
+        isApiError(err) && err.status > 0 && err.status < 500 ? err.detail : TEXTS.profileFailed,
+      );
+    },
+  });
+
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const text = (name: string) => String(form.get(name) ?? '');
+    setDone(false);
+    setError(null);
+    save.mutate({
+      username: text('username').trim(),
+      // An empty password leaves it unchanged.
+      password: text('password') || undefined,
+      biography: text('biography'),
+      first_name: text('first_name').trim(),
+      last_name: text('last_name').trim(),
+      email: text('email').trim(),
+    });
+  };
+
+  return (
+    <section className="settings-card" aria-labelledby="profile-title">
+      <h2 id="profile-title">Personal details</h2>
+      <form className="form" onSubmit={submit} key={account.username}>
+        {FIELDS.map((f) => (
+          <div className="field" key={f.name}>
+            <label htmlFor={`profile-${f.name}`}>{f.label}</label>
+            <input
+              id={`profile-${f.name}`}
+              name={f.name}
+              type={f.type}
+              autoComplete={f.autoComplete}
+              defaultValue={f.name === 'password' ? '' : account[f.name]}
+              aria-describedby={f.name === 'password' ? 'profile-password-help' : undefined}
+            />
+            {f.name === 'password' && (
+              <p id="profile-password-help" className="field-help">
+                Leave empty to keep your current password.
+              </p>
+            )}
+          </div>
+        ))}
+        <div className="field">
+          <label htmlFor="profile-biography">Biography</label>
+          <textarea
+            id="profile-biography"
+            name="biography"
+            rows={5}
+            defaultValue={account.biography}
+          />
+        </div>
+        {done && (
+          <p className="form-success" role="status">
+            {TEXTS.confirmation}
+          </p>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button" disabled={save.isPending}>
+          {save.isPending ? 'Pending...' : 'Update Profile'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function SettingsPage() {
+  const { state } = useSession();
+  const id = Number(useParams().authorId);
+  if (state.status !== 'in') return <Loading />;
+  if (id !== state.account.id) {
+    return (
+      <div className="page page-narrow">
+        <PageTitle>Settings</PageTitle>
+        <p>You can only change your own settings.</p>
+        <Link className="button" to={paths.settings(state.account.id)}>
+          Go to my settings
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="page page-narrow settings">
+      <PageTitle>Settings</PageTitle>
+      <AvatarForm />
+      <ProfileForm />
+    </div>
+  );
+}

@@ -1,0 +1,279 @@
+import type { Book, Genre, UpdateBookBody } from '@inkwell/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type TextareaHTMLAttributes } from 'react';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Status } from '../../../components/Status.tsx';
+import { useToasts } from '../../../components/toasts.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { SUMMARY_MIN_HEIGHT, UPLOAD_TYPES } from '../../../lib/constants.ts';
+import { keys } from '../../../lib/query.ts';
+import {
+  addBookGenre,
+  allGenresQuery,
+  bookGenresQuery,
+  refreshBooks,
+  removeBookGenre,
+  selectableGenres,
+  updateBook,
+  uploadCover,
+} from '../api/workspace.ts';
+import { useWorkspaceBook } from './BookWorkspace.tsx';
+
+/** Every toast of the details editor, as SPEC section 8 words them. */
+export const TEXTS = {
+  detailsOk: 'Updated Book Details',
+  coverOk: 'Updated book cover.',
+  coverFailed: 'Could not update book cover.',
+  genreAdded: 'Added genre.',
+  genreFailed: 'Could not add genre.',
+  genreRemoveFailed: (name: string) => `Could not delete: ${name}`,
+};
+
+/** A textarea that grows with its content, never shorter than SUMMARY_MIN_HEIGHT. */
+function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & { value: string }) {
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    const borders = el.offsetHeight - el.clientHeight;
+    el.style.height = `${Math.max(SUMMARY_MIN_HEIGHT, el.scrollHeight + borders)}px`;
+  }, [props.value]);
+  return <textarea ref={ref} rows={1} {...props} className="auto-grow" style={{ minHeight: SUMMARY_MIN_HEIGHT }} />;
+}
+
+function DetailsForm({ book }: { book: Book }) {
+  const client = useQueryClient();
+  const { push } = useToasts();
+  const [title, setTitle] = useState(book.title);
+  const [summary, setSummary] = useState(book.summary);
+  const [published, setPublished] = useState(book.is_published);
+  const [error, setError] = useState('');
+
+  const save = useMutation({
+    mutationFn: (body: UpdateBookBody) => updateBook(book.id, body),
+    onSuccess: (updated) => {
+      push(TEXTS.detailsOk, { type: 'SUCCESS' });
+      client.setQueryData(keys.book(book.id), updated);
+      refreshBooks(client);
+    },
+    onError: (err) => {
+      // The spec only logs this failure (section 8); the form also says so, next to the button.
+      console.error('Could not update the book details', err);
+      setError(isApiError(err, 409) ? 'You already have a book with this title.' : 'The book details could not be saved. Please try again.');
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    const trimmed = title.trim();
+    if (!trimmed) {
+      setError('The title cannot be empty.');
+      return;
+    }
+    save.mutate({ title: trimmed, summary, is_published: published });
+  };
+
+  return (
+    <section className="workspace-panel" aria-labelledby="details-title">
+      <h2 id="details-title">Details</h2>
+      <form className="form" onSubmit={submit} noValidate>
+        <div className="field">
+          <label htmlFor="book-title">Title</label>
+          <input id="book-title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} aria-invalid={error === 'The title cannot be empty.' || undefined} />
+        </div>
+        <div className="field">
+          <label htmlFor="book-summary">Summary</label>
+          <AutoGrowTextarea id="book-summary" value={summary} maxLength={10_000} onChange={(e) => setSummary(e.target.value)} />
+        </div>
+        <label className="checkbox-field">
+          <input type="checkbox" checked={published} onChange={(e) => setPublished(e.target.checked)} />
+          Published
+        </label>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div>
+          <button type="submit" className="button" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Details'}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function useObjectUrl(file: File | null): string | null {
+  const [href, setHref] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file) {
+      setHref(null);
+      return;
+    }
+    const created = URL.createObjectURL(file);
+    setHref(created);
+    return () => URL.revokeObjectURL(created);
+  }, [file]);
+  return href;
+}
+
+/** Cover upload (PNG or JPEG): the chosen image shows as a preview until it is uploaded. */
+function CoverEditor({ book }: { book: Book }) {
+  const client = useQueryClient();
+  const { push } = useToasts();
+  const [file, setFile] = useState<File | null>(null);
+  const [problem, setProblem] = useState('');
+  const preview = useObjectUrl(file);
+
+  const upload = useMutation({
+    mutationFn: (image: File) => uploadCover(book.id, image),
+    onSuccess: ({ href }) => {
+      push(TEXTS.coverOk, { type: 'SUCCESS' });
+      setFile(null);
+      client.setQueryData<Book>(keys.book(book.id), (old) => old && { ...old, cover: href });
+      refreshBooks(client);
+    },
+    onError: () => push(TEXTS.coverFailed, { type: 'ERROR' }),
+  });
+
+  const pick = (e: ChangeEvent<HTMLInputElement>) => {
+    const chosen = e.target.files?.[0];
+    e.target.value = '';
+    if (!chosen) return;
+    if (!(UPLOAD_TYPES as readonly string[]).includes(chosen.type)) {
+      setProblem('Choose a PNG or JPEG image.');
+      return;
+    }
+    setProblem('');
+    setFile(chosen);
+  };
+
+  const caption = file ? `Preview of ${file.name}: not uploaded yet` : book.cover ? 'Current cover' : 'No cover yet';
+  return (
+    <section className="workspace-panel" aria-labelledby="cover-title">
+      <h2 id="cover-title">Cover</h2>
+      <div className="cover-editor">
+        <figure className="cover-figure">
+          <CoverImage src={preview ?? book.cover} title={book.title} className="cover-medium" decorative={false} />
+          <figcaption className="field-help">{caption}</figcaption>
+        </figure>
+        <div className="cover-actions">
+          <label className="button button-secondary file-button">
+            Choose Image
+            <input type="file" accept={UPLOAD_TYPES.join(',')} onChange={pick} disabled={upload.isPending} className="visually-hidden" />
+          </label>
+          <p className="field-help">PNG or JPEG, up to 5 MB.</p>
+          {problem && (
+            <p className="form-error" role="alert">
+              {problem}
+            </p>
+          )}
+          {file && (
+            <div className="button-row">
+              <button type="button" className="button" onClick={() => upload.mutate(file)} disabled={upload.isPending}>
+                {upload.isPending ? 'Uploading...' : 'Upload Cover'}
+              </button>
+              <button type="button" className="button button-quiet" onClick={() => setFile(null)} disabled={upload.isPending}>
+                Cancel
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** Genres: add one not attached yet, remove attached ones. */
+function GenreEditor({ bookId }: { bookId: number }) {
+  const client = useQueryClient();
+  const { push } = useToasts();
+  const all = useQuery(allGenresQuery());
+  const attached = useQuery(bookGenresQuery(bookId));
+  const [choice, setChoice] = useState('');
+  const options = selectableGenres(all.data ?? [], attached.data ?? []);
+
+  const settle = (genres: Genre[]) => {
+    client.setQueryData(bookGenresQuery(bookId).queryKey, { genres });
+    refreshBooks(client);
+  };
+  const add = useMutation({
+    mutationFn: (genreId: number) => addBookGenre(bookId, genreId),
+    onSuccess: ({ genres }) => {
+      push(TEXTS.genreAdded, { type: 'INFO' });
+      setChoice('');
+      settle(genres);
+    },
+    onError: () => push(TEXTS.genreFailed, { type: 'ERROR' }),
+  });
+  const remove = useMutation({
+    mutationFn: (genre: Genre) => removeBookGenre(bookId, genre.id),
+    onSuccess: ({ genres }) => settle(genres),
+    onError: (_error, genre) => push(TEXTS.genreRemoveFailed(genre.name), { type: 'ERROR' }),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (choice) add.mutate(Number(choice));
+  };
+
+  return (
+    <section className="workspace-panel" aria-labelledby="genres-title">
+      <h2 id="genres-title">Genres</h2>
+      {attached.isError && <Status kind="error">Could not load the genres of this book.</Status>}
+      {attached.data && attached.data.length === 0 && <p className="muted">No genres yet.</p>}
+      {attached.data && attached.data.length > 0 && (
+        <ul className="genre-chips" aria-label="Genres of this book">
+          {attached.data.map((genre) => (
+            <li key={genre.id} className="genre-chip">
+              <span>{genre.name}</span>
+              <button
+                type="button"
+                className="genre-chip-remove"
+                aria-label={`Remove ${genre.name}`}
+                title={`Remove ${genre.name}`}
+                onClick={() => remove.mutate(genre)}
+                disabled={remove.isPending && remove.variables?.id === genre.id}
+              >
+                <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="genre-add" onSubmit={submit}>
+        <label htmlFor="genre-choice">Add a genre</label>
+        <div className="add-book-row">
+          <select id="genre-choice" value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!all.data || !attached.data}>
+            <option value="">Choose a genre</option>
+            {options.map((genre) => (
+              <option key={genre.id} value={genre.id}>
+                {genre.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button" disabled={!choice || add.isPending}>
+            Add Genre
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** /my/workspace/books/{bookId}: the details editor, shown when no chapter is open. */
+export function BookDetails() {
+  const { book } = useWorkspaceBook();
+  return (
+    <div className="workspace-details">
+      <PageTitle title={`Edit ${book.title}`}>Book Details</PageTitle>
+      <DetailsForm key={book.id} book={book} />
+      <CoverEditor book={book} />
+      <GenreEditor bookId={book.id} />
+    </div>
+  );
+}

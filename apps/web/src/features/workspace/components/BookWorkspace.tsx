@@ -1,0 +1,85 @@
+import type { Book } from '@inkwell/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, Outlet, useNavigate, useOutletContext, useParams } from 'react-router';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { useAccount } from '../../../lib/session.tsx';
+import { bookQuery, deleteChapter, refreshChapters } from '../api/workspace.ts';
+import { workspacePaths } from '../paths.ts';
+import { ChapterSidebar } from './ChapterSidebar.tsx';
+import { TypedDeleteModal } from './TypedDeleteModal.tsx';
+import '../workspace.css';
+
+/** What the pages inside a book's workspace (details editor, chapter editor) get from it. */
+export interface WorkspaceBookContext {
+  book: Book;
+  /** Opens the typed-title delete confirmation for a chapter of this book. */
+  requestChapterDelete(chapter: { id: number; title: string }): void;
+}
+
+export const useWorkspaceBook = () => useOutletContext<WorkspaceBookContext>();
+
+function Notice({ title, children }: { title: string; children: string }) {
+  return (
+    <div className="page page-narrow">
+      <PageTitle>{title}</PageTitle>
+      <p>{children}</p>
+      <Link className="button" to={workspacePaths.home}>
+        Back to Workspace
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * /my/workspace/books/{bookId}: the sidebar (links, Add Chapter, the sortable chapter list) beside
+ * the details editor or a chapter editor. Owns the delete-chapter modal: after deleting the open
+ * chapter, the author lands on the book's workspace page (SPEC section 4).
+ */
+export function BookWorkspace() {
+  const params = useParams();
+  const bookId = Number(params.bookId);
+  const openChapterId = Number(params.chapterId);
+  const valid = Number.isInteger(bookId) && bookId > 0;
+  const account = useAccount();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  const book = useQuery({ ...bookQuery(bookId), enabled: valid });
+  const [deleting, setDeleting] = useState<{ id: number; title: string } | null>(null);
+
+  const context = useMemo<WorkspaceBookContext | null>(
+    () => (book.data ? { book: book.data, requestChapterDelete: setDeleting } : null),
+    [book.data],
+  );
+
+  if (!valid || isApiError(book.error, 404)) return <Notice title="Book not found">This book does not exist.</Notice>;
+  if (book.isError) return <Status kind="error">Could not load this book.</Status>;
+  if (!context) return <Loading />;
+  if (context.book.author_id !== account?.id) return <Notice title="Not your book">You can only edit your own books.</Notice>;
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    await deleteChapter(deleting.id);
+    setDeleting(null);
+    refreshChapters(client, bookId);
+    if (deleting.id === openChapterId) navigate(workspacePaths.book(bookId));
+  };
+
+  return (
+    <div className="workspace-book">
+      <aside className="workspace-sidebar" aria-label="Book workspace">
+        <ChapterSidebar book={context.book} />
+      </aside>
+      <div className="workspace-content">
+        <Outlet context={context} />
+      </div>
+      <TypedDeleteModal
+        target={deleting && { kind: 'chapter', title: deleting.title }}
+        onClose={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      />
+    </div>
+  );
+}

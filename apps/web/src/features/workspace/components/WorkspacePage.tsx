@@ -1,0 +1,127 @@
+import type { Book } from '@inkwell/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { CoverImage } from '../../../components/CoverImage.tsx';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { newBookTitle } from '../../../lib/titles.ts';
+import { createBook, deleteBook, myBooksQuery, refreshBooks } from '../api/workspace.ts';
+import { workspacePaths } from '../paths.ts';
+import { TypedDeleteModal } from './TypedDeleteModal.tsx';
+import '../workspace.css';
+
+/**
+ * The add-book form (SPEC section 5): a title one of the author's books already has, in any case,
+ * clears the form and sends nothing; an empty one becomes a unique 'Untitled Book (n)'.
+ */
+export function AddBookForm({ titles }: { titles: readonly string[] | undefined }) {
+  const client = useQueryClient();
+  const [value, setValue] = useState('');
+  const [note, setNote] = useState('');
+  const create = useMutation({
+    mutationFn: createBook,
+    onSuccess: (book) => {
+      setNote(`Added “${book.title}”.`);
+      refreshBooks(client);
+    },
+    // Book creation fails silently in the spec (section 8): logged only.
+    onError: (error) => console.error('Could not create the book', error),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!titles || create.isPending) return;
+    const title = newBookTitle(titles, value);
+    setValue('');
+    if (title === null) {
+      setNote('You already have a book with this title.');
+      return;
+    }
+    setNote('');
+    create.mutate(title);
+  };
+
+  return (
+    <form className="add-book" onSubmit={submit}>
+      <div className="field">
+        <label htmlFor="new-book-title">New book title</label>
+        <div className="add-book-row">
+          <input id="new-book-title" value={value} onChange={(e) => setValue(e.target.value)} maxLength={200} placeholder="Untitled Book" autoComplete="off" />
+          <button type="submit" className="button" disabled={!titles || create.isPending}>
+            Add Book
+          </button>
+        </div>
+      </div>
+      <p className="field-help" role="status">
+        {note}
+      </p>
+    </form>
+  );
+}
+
+function BookCard({ book, onDelete }: { book: Book; onDelete(book: Book): void }) {
+  const titleId = `workspace-book-${book.id}`;
+  return (
+    <li className="workspace-card">
+      <CoverImage src={book.cover} title={book.title} className="workspace-card-cover" />
+      <div className="workspace-card-body">
+        <h3 id={titleId} className="workspace-card-title">
+          {book.title}
+        </h3>
+        <p className="workspace-card-status">Book Status: {book.is_published ? 'Published' : 'Unpublished'}</p>
+        <div className="workspace-card-actions">
+          <button type="button" className="button button-danger button-small" aria-describedby={titleId} onClick={() => onDelete(book)}>
+            Delete
+          </button>
+          <Link className="button button-small" to={workspacePaths.book(book.id)} aria-describedby={titleId}>
+            Edit
+          </Link>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/** /my/workspace: the author's books, the add-book form and the typed-title delete. */
+export function WorkspacePage() {
+  const client = useQueryClient();
+  const books = useQuery(myBooksQuery());
+  const [deleting, setDeleting] = useState<Book | null>(null);
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    await deleteBook(deleting.id);
+    setDeleting(null);
+    refreshBooks(client);
+  };
+
+  let list;
+  if (books.isPending) list = <Loading />;
+  else if (books.isError) list = <Status kind="error">Could not load your books.</Status>;
+  else if (books.data.length === 0) list = <Status kind="empty">No books yet: give your first one a title above.</Status>;
+  else
+    list = (
+      <ul className="workspace-books">
+        {books.data.map((book) => (
+          <BookCard key={book.id} book={book} onDelete={setDeleting} />
+        ))}
+      </ul>
+    );
+
+  return (
+    <div className="page workspace-page">
+      <PageTitle>Workspace</PageTitle>
+      <section aria-labelledby="my-books-title">
+        <h2 id="my-books-title">My Books</h2>
+        <AddBookForm titles={books.data?.map((b) => b.title)} />
+        {list}
+      </section>
+      <TypedDeleteModal
+        target={deleting && { kind: 'book', title: deleting.title }}
+        onClose={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      />
+    </div>
+  );
+}

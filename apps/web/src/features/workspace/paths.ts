@@ -1,0 +1,8 @@
+import { paths } from '../../lib/paths.ts';
+
+/** Addresses inside the workspace, relative to the router's basename. */
+export const workspacePaths = {
+  home: paths.workspace,
+  book: (bookId: number) => `${paths.workspace}/books/${bookId}`,
+  chapter: (bookId: number, chapterId: number) => `${paths.workspace}/books/${bookId}/chapters/${chapterId}`,
+};

@@ -1,0 +1,90 @@
+import { url } from './paths.ts';
+
+/** A non-ok answer: the HTTP status with the server's {detail, code} when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly detail: string;
+
+  constructor(status: number, detail: string, code?: string) {
+    super(detail);
+    this.name = 'ApiError';
+    this.status = status;
+    this.detail = detail;
+    this.code = code;
+  }
+}
+
+export const isApiError = (error: unknown, status?: number): error is ApiError =>
+  error instanceof ApiError && (status === undefined || error.status === status);
+
+/** The session token, sent as a bearer header; the cookie rides along too (same origin). */
+let bearer: string | null = null;
+export const setBearerToken = (token: string | null) => {
+  bearer = token;
+};
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  json?: unknown;
+  form?: Record<string, string>;
+  body?: FormData;
+  signal?: AbortSignal;
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  let detail = res.statusText || `HTTP ${res.status}`;
+  let code: string | undefined;
+  try {
+    const body = (await res.json()) as { detail?: unknown; code?: unknown };
+    if (typeof body.detail === 'string') detail = body.detail;
+    if (typeof body.code === 'string') code = body.code;
+  } catch {
+    // not JSON: keep the status text
+  }
+  return new ApiError(res.status, detail, code);
+}
+
+/** Calls the API under the base path and answers the parsed JSON body, or throws an ApiError. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  let body: BodyInit | undefined;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    body = new URLSearchParams(options.form);
+  } else if (options.body) {
+    body = options.body;
+  }
+  let res: Response;
+  try {
+    res = await fetch(url(path), {
+      method: options.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Could not reach the server.', 'network');
+  }
+  if (!res.ok) throw await errorFrom(res);
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal }),
+  post: <T>(path: string, json?: unknown) => request<T>(path, { method: 'POST', json: json ?? {} }),
+  put: <T>(path: string, json: unknown) => request<T>(path, { method: 'PUT', json }),
+  delete: <T>(path: string, json?: unknown) =>
+    request<T>(path, { method: 'DELETE', json: json ?? {} }),
+  upload: <T>(path: string, file: File) => {
+    const body = new FormData();
+    body.append('image', file);
+    return request<T>(path, { method: 'POST', body });
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * Where the app lives. The build is made for one BASE_PATH (vite.config.ts), so the base comes from
+ * import.meta.env.BASE_URL: '' at the root, '/inkwell' under a prefix. Route paths below are relative
+ * to the router's basename; url() and socketUrl() add the base for fetch and WebSocket calls.
+ */
+export const BASE = import.meta.env.BASE_URL.replace(/\/+$/, '');
+
+export const url = (path: string): string => `${BASE}${path}`;
+
+export function socketUrl(path: string, params: Record<string, string>): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${window.location.host}${BASE}${path}?${new URLSearchParams(params)}`;
+}
+
+const seg = (value: string | number) => encodeURIComponent(String(value));
+
+export const paths = {
+  landing: '/',
+  home: '/home',
+  books: '/books',
+  search: (q: string) => `/books/search?${new URLSearchParams({ q })}`,
+  genres: '/books/genres',
+  genre: (name: string) => `/books/genres/${seg(name)}`,
+  book: (id: number) => `/books/${id}`,
+  chapter: (bookId: number, chapterId: number) => `/books/${bookId}/chapters/${chapterId}`,
+  login: (prev?: string) =>
+    prev ? `/accounts/login/?${new URLSearchParams({ prev })}` : '/accounts/login',
+  signup: '/accounts/signup',
+  logout: '/accounts/logout',
+  author: (username: string) => `/authors/${seg(username)}`,
+  authorBooks: (username: string) => `/authors/${seg(username)}/all`,
+  authorChat: (username: string) => `/authors/${seg(username)}/chat`,
+  following: '/following',
+  settings: (id: number) => `/my/settings/${id}`,
+  readHistory: '/my/read-history',
+  workspace: '/my/workspace',
+} as const;
+
+/** Only same-app paths are followed after login: never another origin or a protocol-relative URL. */
+export function safeReturnPath(prev: string | null | undefined): string {
+  if (!prev || !prev.startsWith('/') || prev.startsWith('//') || prev.startsWith('/\\'))
+    return paths.home;
+  if (prev.startsWith('/accounts/')) return paths.home;
+  return prev;
+}

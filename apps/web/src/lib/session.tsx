@@ -1,0 +1,130 @@
+import type { Account, SessionResponse } from '@inkwell/contract';
+import type { SignupResponse } from './contract-types.ts';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
+import { request, setBearerToken } from './api.ts';
+
+/**
+ * The session (SPEC section 4): at start the client asks GET /token with the cookie. No token means
+ * logged out, and the "token-fetch error" flag (status 'out') sends guarded pages to login.
+ */
+export type SessionState =
+  | { status: 'loading'; token: null; account: null }
+  | { status: 'out'; token: null; account: null }
+  | { status: 'in'; token: string; account: Account };
+
+export interface Session {
+  state: SessionState;
+  /** POST /token, then GET /token for the account. Throws the ApiError of a refused login. */
+  login(username: string, password: string): Promise<void>;
+  /** POST /api/authors (which signs in too). Throws on failure; `loggedIn` says whether a session came back. */
+  signup(username: string, password: string): Promise<{ loggedIn: boolean }>;
+  logout(): Promise<void>;
+  /** Fetches the session again, e.g. after the profile changed. */
+  refresh(): Promise<void>;
+}
+
+const LOADING: SessionState = { status: 'loading', token: null, account: null };
+const OUT: SessionState = { status: 'out', token: null, account: null };
+
+const SessionContext = createContext<Session | null>(null);
+
+async function fetchSession(): Promise<SessionState> {
+  try {
+    const answer = await request<SessionResponse>('/token');
+    return answer.access_token
+      ? { status: 'in', token: answer.access_token, account: answer.account }
+      : OUT;
+  } catch {
+    return OUT;
+  }
+}
+
+export function SessionProvider({
+  children,
+  initial,
+}: {
+  children: ReactNode;
+  initial?: SessionState;
+}) {
+  const [state, setState] = useState<SessionState>(initial ?? LOADING);
+
+  const apply = useCallback((next: SessionState) => {
+    setBearerToken(next.token);
+    setState(next);
+    return next;
+  }, []);
+
+  const refresh = useCallback(async () => {
+    apply(await fetchSession());
+  }, [apply]);
+
+  useEffect(() => {
+    if (!initial) void refresh();
+  }, [initial, refresh]);
+
+  const login = useCallback(
+    async (username: string, password: string) => {
+      await request('/token', { method: 'POST', form: { username, password } });
+      const next = apply(await fetchSession());
+      if (next.status !== 'in') throw new Error('Could not log in');
+    },
+    [apply],
+  );
+
+  const signup = useCallback(
+    async (username: string, password: string) => {
+      // The server signs the new account in and answers its session; the spec's automatic login
+      // is the fallback for an answer without one.
+      const created = await request<Partial<SignupResponse> | undefined>('/api/authors', {
+        method: 'POST',
+        json: { username, password },
+      });
+      if (created?.access_token && created.account) {
+        apply({ status: 'in', token: created.access_token, account: created.account });
+        return { loggedIn: true };
+      }
+      try {
+        await login(username, password);
+        return { loggedIn: true };
+      } catch {
+        return { loggedIn: false };
+      }
+    },
+    [apply, login],
+  );
+
+  const logout = useCallback(async () => {
+    try {
+      await request('/token', { method: 'DELETE' });
+    } finally {
+      apply(OUT);
+    }
+  }, [apply]);
+
+  const session = useMemo<Session>(
+    () => ({ state, refresh, login, signup, logout }),
+    [state, refresh, login, signup, logout],
+  );
+
+  return <SessionContext value={session}>{children}</SessionContext>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession outside SessionProvider');
+  return session;
+}
+
+/** The signed-in account, or null. */
+export const useAccount = (): Account | null => {
+  const { state } = useSession();
+  return state.status === 'in' ? state.account : null;
+};

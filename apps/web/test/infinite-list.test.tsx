@@ -1,0 +1,161 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { InfiniteList, nextOffset } from '../src/components/InfiniteList.tsx';
+import { ToastProvider } from '../src/components/toasts.tsx';
+import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
+import { createQueryClient } from '../src/lib/query.ts';
+import { SessionProvider } from '../src/lib/session.tsx';
+
+/** A controllable IntersectionObserver: tests decide how visible the observed element is. */
+class FakeObserver {
+  static instances: FakeObserver[] = [];
+  readonly targets: Element[] = [];
+  disconnected = false;
+  constructor(
+    readonly callback: IntersectionObserverCallback,
+    readonly options: IntersectionObserverInit = {},
+  ) {
+    FakeObserver.instances.push(this);
+  }
+  observe(el: Element) {
+    this.targets.push(el);
+  }
+  disconnect() {
+    this.disconnected = true;
+  }
+  unobserve() {}
+  takeRecords() {
+    return [];
+  }
+  show(ratio: number) {
+    const entries = this.targets.map(
+      (target) =>
+        ({
+          target,
+          isIntersecting: ratio > 0,
+          intersectionRatio: ratio,
+        }) as IntersectionObserverEntry,
+    );
+    this.callback(entries, this as unknown as IntersectionObserver);
+  }
+}
+const liveObserver = () => FakeObserver.instances.filter((o) => !o.disconnected).at(-1);
+
+beforeEach(() => {
+  FakeObserver.instances = [];
+  vi.stubGlobal('IntersectionObserver', FakeObserver);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('nextOffset', () => {
+  it('asks for the next page after a full page, and stops after a short one', () => {
+    const full = Array.from({ length: 10 }, (_, i) => i);
+    expect(nextOffset(full, [full], 10)).toBe(10);
+    expect(nextOffset(full, [full, full], 10)).toBe(20);
+    expect(nextOffset([1, 2, 3], [full, [1, 2, 3]], 10)).toBeUndefined();
+    expect(nextOffset([], [[]], 10)).toBeUndefined();
+  });
+});
+
+describe('InfiniteList', () => {
+  const renderList = (props: { hasMore: boolean; loading?: boolean; onLoadMore(): void }) =>
+    render(
+      <InfiniteList
+        label="Items"
+        items={[1, 2, 3]}
+        getKey={(i) => i}
+        render={(i) => <span>item {i}</span>}
+        loading={false}
+        {...props}
+      />,
+    );
+
+  it('observes the last item with a threshold of 0.8 and loads at 80% visibility', () => {
+    const onLoadMore = vi.fn();
+    renderList({ hasMore: true, onLoadMore });
+    const observer = liveObserver()!;
+    expect(observer.options.threshold).toBe(0.8);
+    expect(observer.targets).toEqual([screen.getByText('item 3').closest('li')]);
+    observer.show(0.5);
+    expect(onLoadMore).not.toHaveBeenCalled();
+    observer.show(0.8);
+    expect(onLoadMore).toHaveBeenCalledOnce();
+  });
+
+  it('does not observe once there is nothing more', () => {
+    renderList({ hasMore: false, onLoadMore: vi.fn() });
+    expect(liveObserver()).toBeUndefined();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('does not observe while a page is loading', () => {
+    renderList({ hasMore: true, loading: true, onLoadMore: vi.fn() });
+    expect(liveObserver()).toBeUndefined();
+    expect(screen.getByRole('button', { name: 'Loading...' })).toHaveProperty('disabled', true);
+  });
+});
+
+describe('All Books paging', () => {
+  const book = (id: number) => ({
+    id,
+    title: `Book ${id}`,
+    summary: '',
+    cover: null,
+    is_published: true,
+    author_id: 1,
+    author_username: 'ann',
+    username: 'ann',
+    author_first_name: '',
+    first_name: '',
+    author_last_name: '',
+    last_name: '',
+    genres: [],
+    chapter_count: 1,
+    created_at: '',
+    updated_at: '',
+    published_at: null,
+  });
+
+  it('loads pages of 10 as the last card shows, and stops after a page with fewer than 10', async () => {
+    const pages: Record<string, number> = { '0': 10, '10': 10, '20': 3 };
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/token') return Response.json({ access_token: null });
+      const offset = url.searchParams.get('offset') ?? '0';
+      expect(url.searchParams.get('limit')).toBe('10');
+      const count = pages[offset] ?? 0;
+      return Response.json(Array.from({ length: count }, (_, i) => book(Number(offset) + i + 1)));
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const router = createMemoryRouter([{ path: '/books', element: <BooksPage /> }], {
+      initialEntries: ['/books'],
+    });
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SessionProvider initial={{ status: 'out', token: null, account: null }}>
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+
+    await screen.findByRole('link', { name: 'Book 10' });
+    expect(screen.queryByRole('link', { name: 'Book 11' })).toBeNull();
+    act(() => liveObserver()!.show(1));
+    await screen.findByRole('link', { name: 'Book 20' });
+    act(() => liveObserver()!.show(1));
+    await screen.findByRole('link', { name: 'Book 23' });
+    await waitFor(() =>
+      expect(screen.getByText('You have reached the end of the list.')).toBeTruthy(),
+    );
+    expect(liveObserver()).toBeUndefined();
+    expect(screen.queryByRole('button', { name: 'Load more books' })).toBeNull();
+    const bookCalls = fetchMock.mock.calls.filter(([u]) => String(u).includes('/api/books'));
+    expect(
+      bookCalls.map(([u]) => new URL(String(u), 'http://localhost').searchParams.get('offset')),
+    ).toEqual(['0', '10', '20']);
+  });
+});

@@ -1,0 +1,43 @@
+import { addChapter, createBook, createUser, follow } from './support/api.ts';
+import { app, at, expect, signedInPage, test } from './support/app.ts';
+
+test('a follower sees a live CHAPTER toast when the author publishes, with a View. link to it', async ({
+  browser,
+}) => {
+  const author = await createUser('publisher');
+  const reader = await createUser();
+  const book = await createBook(author, { chapters: [{ title: 'First light' }] });
+  await follow(reader, author);
+  const page = await signedInPage(browser, reader);
+  await page.goto(app('/books'));
+  // The live connection is up once the page has settled; publish then.
+  await page.waitForTimeout(1000);
+  const chapter = await addChapter(author, book.id, { title: 'Second light' });
+
+  const toast = page.getByTestId('toast').filter({ hasText: 'Second light' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toHaveClass(/toast-chapter_update/);
+  await toast.getByRole('link', { name: 'View.' }).click();
+  await expect(page).toHaveURL(at(`/books/${book.id}/chapters/${chapter.id}`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Second light' })).toBeVisible();
+
+  // The inbox keeps it too.
+  await page.getByRole('button', { name: /Notifications/ }).click();
+  await expect(
+    page.locator('.bell-list').getByRole('link', { name: /Second light/ }),
+  ).toBeVisible();
+  await page.context().close();
+});
+
+test('an author sees a live FOLLOW toast linking to the new follower', async ({ browser }) => {
+  const author = await createUser('popular');
+  const fan = await createUser('fan');
+  const page = await signedInPage(browser, author);
+  await page.waitForTimeout(1000);
+  await follow(fan, author);
+  const toast = page.getByTestId('toast').filter({ hasText: fan.username });
+  await expect(toast).toBeVisible();
+  await toast.getByRole('link', { name: 'View.' }).click();
+  await expect(page).toHaveURL(at(`/authors/${fan.username}`));
+  await page.context().close();
+});

@@ -1,0 +1,48 @@
+import { createUser, pngImage } from './support/api.ts';
+import { app, checkPage, expect, logIn, test } from './support/app.ts';
+
+test('settings: avatar upload and the profile form', async ({ page }) => {
+  const user = await createUser();
+  await logIn(page, user);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page
+    .getByRole('complementary', { name: 'Sidebar' })
+    .getByRole('link', { name: 'Settings' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveAttribute('type', 'email');
+  await checkPage(page, 'settings');
+
+  await page
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: await pngImage('#2e7d32') });
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Updated profile avatar.' }),
+  ).toBeVisible();
+  await expect(page.locator('.settings-card img.avatar')).toHaveAttribute('src', /uploads/);
+
+  await page.getByLabel('First name').fill('Nora');
+  await page.getByLabel('Last name').fill('Finch');
+  await page.getByLabel('Biography').fill('Reads everything twice.');
+  await page.getByLabel('Email').fill('nora@example.com');
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(page.getByText('Successfully updated!')).toBeVisible();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Updated author profile' }),
+  ).toBeVisible();
+
+  await page.goto(app(`/authors/${user.username}`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Nora Finch' })).toBeVisible();
+  await expect(page.getByText('Reads everything twice.')).toBeVisible();
+
+  // A refused update says so.
+  await page.goto(app(`/my/settings/${user.id}`));
+  await page.getByLabel('Email').fill('not-an-email');
+  await page
+    .getByLabel('Email')
+    .evaluate((el: HTMLInputElement) => el.form?.setAttribute('novalidate', ''));
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(
+    page.getByTestId('toast').filter({ hasText: 'Could not update author profile' }),
+  ).toBeVisible();
+});
