@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
@@ -22,12 +21,15 @@ import { homeRoutes } from './modules/home/home.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { libraryRoutes } from './modules/library/library.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
+import { exportsRoutes } from './modules/exports/exports.routes.ts';
+import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { auth } from './plugins/auth.ts';
 import { errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
 import { createFolderUploadStore } from './plugins/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './realtime/live.ts';
@@ -97,11 +99,7 @@ export async function buildApp(
   await app.register(metrics, { base, bus: live.bus });
   const readiness = [databaseCheck(db), ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : [])];
   await app.register(health, { base, checks: readiness });
-  await app.register(helmet, {
-    // The API answers JSON; the web app's policy is set where it is served.
-    contentSecurityPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
+  await app.register(securityHeaders, { base });
   await app.register(cors, {
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,
     credentials: true,
@@ -136,6 +134,8 @@ export async function buildApp(
     notificationsRoutes,
     libraryRoutes,
     notesRoutes,
+    exportsRoutes,
+    feedsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
@@ -16,7 +16,10 @@ export interface TestApp {
 }
 
 /** A full server on a fresh database of the engine under test (TEST_DB), with its own upload folder. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { onRoute?: (route: RouteOptions) => void } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
   const config = loadConfig({
@@ -26,7 +29,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST_DIR: path.join(uploadDir, 'no-web-build'),
     ...env,
   });
-  const { app, ctx } = await buildApp(config, { logger: false });
+  const { app, ctx } = await buildApp(config, { logger: false, ...options });
   await app.ready();
   return {
     app,

@@ -76,7 +76,15 @@ export const routes: RouteObject[] = [
                 path: 'my/workspace',
                 children: [
                   { index: true, lazy: page(workspace, 'WorkspacePage') },
-                  { path: 'books/:bookId/*', lazy: page(workspace, 'WorkspaceBookPage') },
+                  {
+                    path: 'books/:bookId',
+                    lazy: page(workspace, 'WorkspaceBookPage'),
+                    children: [
+                      { index: true, lazy: page(workspace, 'WorkspaceBookDetails') },
+                      { path: 'chapters/:chapterId', lazy: page(workspace, 'WorkspaceChapterPage') },
+                      { path: '*', lazy: page(workspace, 'WorkspaceNoMatch') },
+                    ],
+                  },
                   { path: '*', lazy: page(workspace, 'WorkspaceNoMatch') },
                 ],
               },

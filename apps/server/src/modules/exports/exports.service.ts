@@ -23,6 +23,8 @@ export function safeFilename(title: string, fallback: string): string {
     .replace(/[^A-Za-z0-9 ._-]+/g, '')
     .trim()
     .replace(/\s+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/-{2,}/g, '-')
     .replace(/^[.-]+|[.-]+$/g, '')
     .slice(0, 80);
   return ascii || fallback;

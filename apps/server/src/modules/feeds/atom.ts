@@ -1,3 +1,5 @@
+import { escapeXml } from '../exports/xhtml.ts';
+
 /** An Atom 1.0 document (RFC 4287), written by hand: a few elements, all text escaped. */
 export interface AtomPerson {
   name: string;
@@ -24,19 +26,6 @@ export interface AtomFeed {
   alternateLink: string;
   author?: AtomPerson;
   entries: AtomEntry[];
-}
-
-// XML 1.0 forbids most control characters even when escaped; chapter text may hold some.
-const INVALID_XML = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-export function escapeXml(text: string): string {
-  return text
-    .replace(INVALID_XML, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
 }
 
 const element = (name: string, text: string) => `<${name}>${escapeXml(text)}</${name}>`;

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZipArchive } from '../../src/modules/imports/parsers/zip.ts';
+import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import { createChapter } from '../helpers/chapters.ts';
+import { makeImage, multipart } from '../helpers/images.ts';
+import { parseXml, textOf } from '../helpers/xml.ts';
+
+let t: TestApp;
+let author: TestUser;
+let reader: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  author = await signup(t.app);
+  reader = await signup(t.app);
+  await as(t.app, author).put(`/api/authors/${author.id}`, { first_name: 'Émile', last_name: 'Zola' });
+});
+afterAll(() => t.close());
+
+const CONTENT = [
+  '<p>Line one<br>line two &amp; more — “quotes” &lt;tag&gt;&nbsp;end</p><hr><p>After the break</p>',
+  '<h2>Inside</h2><ul><li>one</li><li><strong>two</strong> <em>three</em></li></ul><blockquote><p>quoted</p></blockquote>',
+];
+
+async function uploadCover(bookId: number) {
+  const form = multipart('image', await makeImage('png', 120, 180), 'cover.png', 'image/png');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/api/books/${bookId}/cover`,
+    headers: { ...form.headers, authorization: `Bearer ${author.token}` },
+    payload: form.payload,
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().href as string;
+}
+
+let counter = 0;
+async function book(options: { published: boolean; title?: string }) {
+  const created = await createBook(t.app, author, options.title ?? `Exported ${++counter}`, { published: options.published, summary: 'A tale & more' });
+  const one = await createChapter(t.app, author, created.id, { title: 'The <First> Chapter', content: CONTENT[0] }, { published: true });
+  const draft = await createChapter(t.app, author, created.id, { title: 'Unfinished', content: '<p>draft text</p>' });
+  const two = await createChapter(t.app, author, created.id, { title: 'Second', content: CONTENT[1] }, { published: true });
+  return { book: created, one, two, draft };
+}
+
+async function download(bookId: number, who?: TestUser) {
+  return as(t.app, who).get(`/api/books/${bookId}/export.epub`);
+}
+
+/** Unzips an EPUB and checks what every reading system relies on. Answers the parsed pieces. */
+async function inspectEpub(bytes: Buffer) {
+  // The mimetype entry: first, stored, without extra field, exact content (OCF 3.3).
+  expect(bytes.readUInt32LE(0)).toBe(0x04034b50);
+  expect(bytes.readUInt16LE(8)).toBe(0); // compression method: stored
+  const nameLength = bytes.readUInt16LE(26);
+  expect(bytes.readUInt16LE(28)).toBe(0); // extra field length
+  expect(bytes.subarray(30, 30 + nameLength).toString()).toBe('mimetype');
+  expect(bytes.subarray(30 + nameLength, 30 + nameLength + 20).toString()).toBe('application/epub+zip');
+
+  const zip = await ZipArchive.open(bytes);
+  expect(zip.names[0]).toBe('mimetype');
+  for (const name of zip.names.filter((n) => /\.(xml|opf|ncx|xhtml)$/.test(n))) parseXml(await zip.readText(name), name);
+
+  const container = parseXml(await zip.readText('META-INF/container.xml')) as any;
+  const opfPath = container.container[0].rootfiles[0].rootfile[0]['@_full-path'];
+  expect(opfPath).toBe('OEBPS/content.opf');
+  const pkg = (parseXml(await zip.readText(opfPath)) as any).package[0];
+  expect(pkg['@_version']).toBe('3.0');
+  const metadata = pkg.metadata[0];
+  const identifier = metadata['dc:identifier'][0];
+  expect(identifier['@_id']).toBe(pkg['@_unique-identifier']);
+  expect(textOf(identifier)).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  const modified = metadata.meta.find((m: any) => m['@_property'] === 'dcterms:modified');
+  expect(textOf(modified)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+  const manifest = new Map<string, { href: string; type: string; properties?: string }>(
+    pkg.manifest[0].item.map((i: any) => [i['@_id'], { href: i['@_href'], type: i['@_media-type'], properties: i['@_properties'] }]),
+  );
+  for (const item of manifest.values()) expect(zip.has(`OEBPS/${item.href}`), item.href).toBe(true);
+  const nav = [...manifest.values()].find((i) => i.properties === 'nav');
+  expect(nav).toBeDefined();
+  const spine = pkg.spine[0].itemref.map((r: any) => manifest.get(r['@_idref'])!.href);
+
+  const navDoc = parseXml(await zip.readText(`OEBPS/${nav!.href}`)) as any;
+  const tocNav = navDoc.html[0].body[0].nav.find((n: any) => n['@_epub:type'] === 'toc');
+  const toc = tocNav.ol[0].li.map((li: any) => ({ title: textOf(li.a), href: li.a[0]['@_href'] }));
+
+  const chapters = [];
+  for (const href of spine.filter((h: string) => h.startsWith('text/'))) {
+    const doc = parseXml(await zip.readText(`OEBPS/${href}`), href) as any;
+    expect(doc.html[0]['@_xmlns']).toBe('http://www.w3.org/1999/xhtml');
+    chapters.push({ href, title: textOf(doc.html[0].head[0].title), xhtml: await zip.readText(`OEBPS/${href}`) });
+  }
+  return { zip, metadata, manifest, spine, toc, chapters };
+}
+
+describe('EPUB export', () => {
+  it('exports a published book as a valid EPUB 3 with metadata, cover, table of contents and published chapters', async () => {
+    const { book: b } = await book({ published: true });
+    const coverHref = await uploadCover(b.id);
+    const res = await download(b.id);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/epub+zip');
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="${b.title.replace(/ /g, '-')}.epub"; filename*=UTF-8''${encodeURIComponent(`${b.title}.epub`)}`,
+    );
+
+    const epub = await inspectEpub(res.rawPayload);
+    expect(textOf(epub.metadata['dc:title'])).toBe(b.title);
+    expect(textOf(epub.metadata['dc:creator'])).toBe('Émile Zola');
+    expect(textOf(epub.metadata['dc:language'])).toBe('en');
+    expect(textOf(epub.metadata['dc:description'])).toBe('A tale & more');
+
+    // Published chapters only, in reading order, in the spine and in the nav alike.
+    expect(epub.chapters.map((c) => c.title)).toEqual(['The <First> Chapter', 'Second']);
+    expect(epub.toc.map((e: { title: string }) => e.title)).toEqual(['The <First> Chapter', 'Second']);
+    expect(epub.toc.map((e: { href: string }) => e.href)).toEqual(epub.chapters.map((c) => c.href));
+    expect(epub.chapters.map((c) => c.xhtml).join()).not.toContain('draft text');
+
+    // The sanitized HTML became XHTML: void elements closed, entities as characters or XML escapes.
+    const first = epub.chapters[0]!.xhtml;
+    expect(first).toContain('Line one<br/>line two &amp; more — “quotes” &lt;tag&gt;\u00a0end');
+    expect(first).toContain('<hr/>');
+    expect(epub.chapters[1]!.xhtml).toContain('<li><strong>two</strong> <em>three</em></li>');
+
+    // The cover is the stored image, declared as the cover.
+    const cover = [...epub.manifest.values()].find((i) => i.properties === 'cover-image');
+    expect(cover?.type).toMatch(/^image\/(png|jpeg)$/);
+    const stored = await t.app.inject({ method: 'GET', url: coverHref });
+    expect((await epub.zip.read(`OEBPS/${cover!.href}`)).equals(stored.rawPayload)).toBe(true);
+    expect(epub.spine[0]).toBe('cover.xhtml');
+  });
+
+  it('keeps drafts to their author: readers get 404, the author gets every chapter', async () => {
+    const { book: b } = await book({ published: false });
+    expect((await download(b.id)).statusCode).toBe(404);
+    expect((await download(b.id, reader)).statusCode).toBe(404);
+    const own = await download(b.id, author);
+    expect(own.statusCode).toBe(200);
+    const epub = await inspectEpub(own.rawPayload);
+    expect(epub.chapters.map((c) => c.title)).toEqual(['The <First> Chapter', 'Unfinished', 'Second']);
+    expect([...epub.manifest.values()].some((i) => i.properties === 'cover-image')).toBe(false);
+  });
+
+  it('leaves the draft chapters of a published book out, even for the reader who asks', async () => {
+    const { book: b } = await book({ published: true });
+    const epub = await inspectEpub((await download(b.id, reader)).rawPayload);
+    expect(epub.chapters.map((c) => c.title)).toEqual(['The <First> Chapter', 'Second']);
+  });
+
+  it('exports a book without chapters as a valid EPUB with its title page', async () => {
+    const empty = await createBook(t.app, author, `Empty ${++counter}`, { published: true });
+    const epub = await inspectEpub((await download(empty.id)).rawPayload);
+    expect(epub.chapters).toEqual([]);
+    expect(epub.spine).toEqual(['title.xhtml']);
+    expect(epub.toc).toHaveLength(1);
+  });
+
+  it('gives a safe ASCII file name for any title', async () => {
+    const { book: b } = await book({ published: true, title: 'Ça va? "Quotes"/../ & Ünïcödé 北京' });
+    const res = await download(b.id);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="Ca-va-Quotes.-Unicode\.epub"; filename\*=UTF-8''/);
+    const onlyCjk = await createBook(t.app, author, '北京', { published: true });
+    expect((await download(onlyCjk.id)).headers['content-disposition']).toContain(`filename="book-${onlyCjk.id}.epub"`);
+  });
+
+  it('answers 404 for a book that does not exist', async () => {
+    expect((await download(999_999)).statusCode).toBe(404);
+    expect((await download(0)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,256 @@
+import type { Page } from '@playwright/test';
+import { createBook, createUser, type User } from './support/api.ts';
+import { app, checkPage, expect, logIn, test } from './support/app.ts';
+import { draftKeyPrefix, editorText, expectServerContent, serverChapter, toast, typeChapter } from './support/workspace.ts';
+
+async function openChapter(page: Page, author: User, chapters: Array<{ title: string; content?: string; publish?: boolean }>) {
+  const book = await createBook(author, { chapters });
+  const chapter = book.chapters[0]!;
+  await logIn(page, author);
+  await page.goto(app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`));
+  await expect(editorText(page)).toBeVisible();
+  return { book, chapter };
+}
+
+/** The PUTs of chapter content, with the time each left the browser. */
+function recordSaves(page: Page) {
+  const saves: Array<{ at: number; body: { content?: string; version?: number } }> = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PUT' && /\/api\/books\/\d+\/chapters\/\d+$/.test(r.url())) {
+      const body = JSON.parse(r.postData() ?? '{}');
+      if (body.content !== undefined) saves.push({ at: Date.now(), body });
+    }
+  });
+  return saves;
+}
+
+test.describe('chapter editor', () => {
+  test('autosave lands 5 s after the last keystroke; manual save; toolbar; live word count', async ({ page }) => {
+    const author = await createUser('author');
+    const { chapter } = await openChapter(page, author, [{ title: 'Opening', content: '<p>Old words.</p>', publish: false }]);
+    await expect(page.getByRole('heading', { level: 1, name: 'Opening' })).toBeVisible();
+    await expect(page.getByText('Autosaved on:')).toBeVisible();
+    await expect(page.getByText('2 words · 1 min read')).toBeVisible();
+    await checkPage(page, 'editor');
+
+    const saves = recordSaves(page);
+    await typeChapter(page, 'The night was long');
+    const typedAt = Date.now();
+    await expect(page.getByText('Unsaved changes')).toBeVisible();
+    await expect(page.getByText('4 words · 1 min read')).toBeVisible();
+    await expect(toast(page, 'Autosaved Chapter')).toBeVisible({ timeout: 9_000 });
+    expect(saves).toHaveLength(1);
+    expect(saves[0]!.at - typedAt).toBeGreaterThanOrEqual(4_900);
+    expect(saves[0]!.body.version).toBe(1);
+    await expectServerContent(author, chapter.id, 'The night was long');
+    await expect(page.getByText('All changes saved')).toBeVisible();
+
+    // Toolbar: bold, then a heading; the save button (and Ctrl+S) saves at once.
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bold' }).click();
+    await expect(page.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.type('and dark');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Heading 3' }).click();
+    await page.keyboard.type('Part Two');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(toast(page, 'Saved "Opening"')).toBeVisible();
+    await expectServerContent(author, chapter.id, '<strong>and dark</strong>');
+    await expectServerContent(author, chapter.id, '<h3>Part Two</h3>');
+
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bullet list' }).click();
+    await page.getByRole('button', { name: 'Italic' }).click();
+    await page.keyboard.type('listed');
+    await page.keyboard.press('ControlOrMeta+s');
+    await expectServerContent(author, chapter.id, '<ul><li><p><em>listed</em></p></li></ul>');
+
+    // Undo goes back in steps.
+    await page.keyboard.press('ControlOrMeta+z');
+    await expect(editorText(page).locator('ul')).toHaveCount(0);
+  });
+
+  test('publish, unpublish and rename, with their toasts; a refused rename reverts', async ({ page }) => {
+    const author = await createUser('author');
+    const { chapter, book } = await openChapter(page, author, [{ title: 'Draft One', publish: false }]);
+
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(toast(page, 'Updated Publish Status: True')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+    expect((await serverChapter(author, chapter.id)).is_published).toBe(true);
+    await expect(page.getByTestId('workspace-chapter').getByText('Draft')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await expect(toast(page, 'Updated Publish Status: False')).toBeVisible();
+    expect((await serverChapter(author, chapter.id)).is_published).toBe(false);
+
+    // Rename with Enter: the field is 25 px; the sidebar follows.
+    await page.getByRole('button', { name: 'Edit title' }).click();
+    const field = page.getByRole('textbox', { name: 'Chapter title' });
+    await expect(field).toHaveCSS('font-size', '25px');
+    await field.fill('The Beginning');
+    await field.press('Enter');
+    await expect(toast(page, 'Changed chapter title to: The Beginning')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'The Beginning' })).toBeVisible();
+    await expect(page.getByTestId('workspace-chapter').getByRole('link', { name: 'The Beginning' })).toBeVisible();
+    expect((await serverChapter(author, chapter.id)).title).toBe('The Beginning');
+
+    // Rename with the save icon, refused by the server: the old title comes back.
+    await page.route(`**/api/books/${book.id}/chapters/${chapter.id}`, (route) =>
+      route.request().method() === 'PUT' ? route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }) : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Edit title' }).click();
+    await field.fill('Never Saved');
+    await page.getByRole('button', { name: 'Save title' }).click();
+    await expect(toast(page, 'Could not change title name.')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'The Beginning' })).toBeVisible();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect(toast(page, 'Could not update chapter published status.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Publish', exact: true })).toBeVisible();
+    await page.unroute(`**/api/books/${book.id}/chapters/${chapter.id}`);
+    expect((await serverChapter(author, chapter.id)).title).toBe('The Beginning');
+
+    // A rename does not make this tab's next save look like a conflict.
+    await typeChapter(page, 'Renamed and still saving');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(toast(page, 'Saved "The Beginning"')).toBeVisible();
+    await expectServerContent(author, chapter.id, 'Renamed and still saving');
+  });
+
+  test('offline: the text stays, a warning shows and the save lands once the API is back', async ({ page }) => {
+    const author = await createUser('author');
+    const { chapter } = await openChapter(page, author, [{ title: 'Storm' }]);
+    const pattern = `**/api/books/*/chapters/${chapter.id}`;
+    await page.route(pattern, (route) => (route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback()));
+
+    await typeChapter(page, 'Written while the network was down');
+    await expect(toast(page, 'Could not save chapter.')).toBeVisible({ timeout: 10_000 });
+    const warning = page.getByRole('alert').filter({ hasText: 'Your latest changes are not saved.' });
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText('kept on this device');
+    await expect(editorText(page)).toHaveText('Written while the network was down');
+    const draft = await page.evaluate((key) => localStorage.getItem(key), `${draftKeyPrefix}${chapter.id}`);
+    expect(JSON.parse(draft!)).toMatchObject({ chapterId: chapter.id, baseVersion: 1 });
+    expect(JSON.parse(draft!).content).toContain('Written while the network was down');
+    await checkPage(page, 'editor-offline');
+
+    // Keep typing while offline, then the API comes back: the retry saves all of it.
+    await page.keyboard.type(', and more');
+    await page.unroute(pattern);
+    await expectServerContent(author, chapter.id, 'Written while the network was down, and more', 20_000);
+    await expect(warning).toHaveCount(0);
+    await expect(page.getByText('All changes saved')).toBeVisible();
+    expect(await page.evaluate((key) => localStorage.getItem(key), `${draftKeyPrefix}${chapter.id}`)).toBeNull();
+  });
+
+  test('after a reload, a local draft newer than the server copy is offered back', async ({ page }) => {
+    const author = await createUser('author');
+    const { chapter } = await openChapter(page, author, [{ title: 'Crash', content: '<p>Saved text.</p>' }]);
+    const pattern = `**/api/books/*/chapters/${chapter.id}`;
+    await page.route(pattern, (route) => (route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback()));
+    await typeChapter(page, 'Unsaved precious words');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(toast(page, 'Could not save chapter.')).toBeVisible();
+
+    // Leaving now asks first (beforeunload), then the page reloads.
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.type());
+      void dialog.accept();
+    });
+    await page.reload();
+    expect(dialogs).toEqual(['beforeunload']);
+    await page.unroute(pattern);
+
+    const offer = page.getByRole('region', { name: 'Unsaved changes were found on this device' });
+    await expect(offer).toBeVisible();
+    await expect(offer.getByRole('figure').filter({ hasText: 'Draft on this device' })).toContainText('Unsaved precious words');
+    await expect(offer.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText('Saved text.');
+    await expect(editorText(page)).toHaveAttribute('contenteditable', 'false');
+    await checkPage(page, 'editor-restore-offer');
+    await offer.getByRole('button', { name: 'Restore my draft' }).click();
+    await expect(offer).toHaveCount(0);
+    await expect(editorText(page)).toHaveText('Unsaved precious words');
+    await expectServerContent(author, chapter.id, 'Unsaved precious words');
+
+    // Nothing is offered once the draft is on the server.
+    await page.reload();
+    await expect(editorText(page)).toHaveText('Unsaved precious words');
+    await expect(offer).toHaveCount(0);
+  });
+
+  test('two tabs: a stale save is refused and both versions are shown to choose from', async ({ page }) => {
+    const author = await createUser('author');
+    const { chapter, book } = await openChapter(page, author, [{ title: 'Shared', content: '<p>Start.</p>' }]);
+    const other = await page.context().newPage();
+    await other.goto(app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`));
+    await expect(editorText(other)).toHaveText('Start.');
+
+    // Tab A saves first.
+    await typeChapter(page, 'Words from tab A');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(toast(page, 'Saved "Shared"')).toBeVisible();
+
+    // Tab B, still on the old version, is refused and shown both.
+    await typeChapter(other, 'Words from tab B');
+    await other.getByRole('button', { name: 'Save chapter' }).click();
+    const choice = other.getByRole('region', { name: 'This chapter was changed somewhere else' });
+    await expect(choice).toBeVisible();
+    await expect(choice.getByRole('figure').filter({ hasText: 'Your version' })).toContainText('Words from tab B');
+    await expect(choice.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText('Words from tab A');
+    expect((await serverChapter(author, chapter.id)).content).toContain('Words from tab A');
+    await checkPage(other, 'editor-conflict');
+
+    // B takes A's text, and goes on from there without another conflict.
+    await choice.getByRole('button', { name: 'Use the saved version' }).click();
+    await expect(choice).toHaveCount(0);
+    await expect(editorText(other)).toHaveText('Words from tab A');
+    await editorText(other).click();
+    await other.keyboard.press('End');
+    await other.keyboard.type(' and B');
+    await other.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(toast(other, 'Saved "Shared"')).toBeVisible();
+    await expectServerContent(author, chapter.id, 'Words from tab A and B');
+
+    // Now A is stale: it keeps its own version on purpose.
+    await typeChapter(page, 'Tab A insists');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    const choiceA = page.getByRole('region', { name: 'This chapter was changed somewhere else' });
+    await expect(choiceA.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText('Words from tab A and B');
+    await choiceA.getByRole('button', { name: 'Keep my version' }).click();
+    await expect(choiceA).toHaveCount(0);
+    await expectServerContent(author, chapter.id, 'Tab A insists');
+    await other.close();
+  });
+
+  test('pasting from Google Docs keeps bold, italics, headings and lists and drops the rest', async ({ page }) => {
+    const author = await createUser('author');
+    const { chapter } = await openChapter(page, author, [{ title: 'Pasted', content: '<p></p>' }]);
+    await typeChapter(page, '');
+    const html =
+      '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1"><h2 dir="ltr"><span style="font-size:16pt;font-weight:400;">A Heading</span></h2>' +
+      '<p dir="ltr"><span style="font-weight:400;font-style:normal;color:#ff0000;font-family:Comic Sans MS">Plain </span><span style="font-weight:700;">strong</span><span style="font-weight:400;"> and </span><span style="font-weight:400;font-style:italic;">slanted</span><a href="https://example.com"> linked</a><img src="https://example.com/x.png"></p>' +
+      '<ul><li dir="ltr"><p dir="ltr"><span style="font-weight:400;">First item</span></p></li><li><p><span style="font-weight:400;">Second item</span></p></li></ul></b>';
+    await editorText(page).evaluate((el, pasted) => {
+      const data = new DataTransfer();
+      data.setData('text/html', pasted);
+      data.setData('text/plain', 'A Heading Plain strong and slanted linked First item Second item');
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, html);
+    const box = editorText(page);
+    await expect(box.locator('h2')).toHaveText('A Heading');
+    await expect(box.locator('strong')).toHaveText('strong');
+    await expect(box.locator('em')).toHaveText('slanted');
+    await expect(box.locator('ul > li')).toHaveCount(2);
+    await expect(box.locator('a, img, span, [style]')).toHaveCount(0);
+    await expect(box.locator('strong')).toHaveCount(1);
+
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expectServerContent(author, chapter.id, '<em>slanted</em>');
+    const saved = (await serverChapter(author, chapter.id)).content;
+    expect(saved).toContain('<h2>A Heading</h2>');
+    expect(saved).toContain('<strong>strong</strong>');
+    expect(saved).toMatch(/<ul><li><p>First item<\/p><\/li><li><p>Second item<\/p><\/li><\/ul>/);
+    expect(saved).not.toMatch(/style=|<span|<a |<img|Comic/);
+  });
+});
