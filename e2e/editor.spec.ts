@@ -1,9 +1,21 @@
 import type { Page } from '@playwright/test';
 import { createBook, createUser, type User } from './support/api.ts';
-import { app, checkPage, expect, logIn, test } from './support/app.ts';
-import { draftKeyPrefix, editorText, expectServerContent, serverChapter, toast, typeChapter } from './support/workspace.ts';
+import { app, expect, logIn, test } from './support/app.ts';
+import {
+  checkWorkspacePage,
+  draftKeyPrefix,
+  editorText,
+  expectServerContent,
+  serverChapter,
+  toast,
+  typeChapter,
+} from './support/workspace.ts';
 
-async function openChapter(page: Page, author: User, chapters: Array<{ title: string; content?: string; publish?: boolean }>) {
+async function openChapter(
+  page: Page,
+  author: User,
+  chapters: Array<{ title: string; content?: string; publish?: boolean }>,
+) {
   const book = await createBook(author, { chapters });
   const chapter = book.chapters[0]!;
   await logIn(page, author);
@@ -25,22 +37,29 @@ function recordSaves(page: Page) {
 }
 
 test.describe('chapter editor', () => {
-  test('autosave lands 5 s after the last keystroke; manual save; toolbar; live word count', async ({ page }) => {
+  test('autosave lands 5 s after the last keystroke; manual save; toolbar; live word count', async ({
+    page,
+  }) => {
     const author = await createUser('author');
-    const { chapter } = await openChapter(page, author, [{ title: 'Opening', content: '<p>Old words.</p>', publish: false }]);
+    const { chapter } = await openChapter(page, author, [
+      { title: 'Opening', content: '<p>Old words.</p>', publish: false },
+    ]);
     await expect(page.getByRole('heading', { level: 1, name: 'Opening' })).toBeVisible();
     await expect(page.getByText('Autosaved on:')).toBeVisible();
     await expect(page.getByText('2 words · 1 min read')).toBeVisible();
-    await checkPage(page, 'editor');
+    await checkWorkspacePage(page, 'editor');
 
     const saves = recordSaves(page);
-    await typeChapter(page, 'The night was long');
-    const typedAt = Date.now();
+    await typeChapter(page, 'The night was lon');
+    // The last keystroke happens after this instant, and the save must leave 5 s after it.
+    const beforeLastKey = Date.now();
+    await page.keyboard.press('g');
     await expect(page.getByText('Unsaved changes')).toBeVisible();
     await expect(page.getByText('4 words · 1 min read')).toBeVisible();
     await expect(toast(page, 'Autosaved Chapter')).toBeVisible({ timeout: 9_000 });
     expect(saves).toHaveLength(1);
-    expect(saves[0]!.at - typedAt).toBeGreaterThanOrEqual(4_900);
+    expect(saves[0]!.at - beforeLastKey).toBeGreaterThanOrEqual(4_990);
+    expect(saves[0]!.at - beforeLastKey).toBeLessThan(7_000);
     expect(saves[0]!.body.version).toBe(1);
     await expectServerContent(author, chapter.id, 'The night was long');
     await expect(page.getByText('All changes saved')).toBeVisible();
@@ -48,7 +67,10 @@ test.describe('chapter editor', () => {
     // Toolbar: bold, then a heading; the save button (and Ctrl+S) saves at once.
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Bold' }).click();
-    await expect(page.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'Bold' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await page.keyboard.type('and dark');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Heading 3' }).click();
@@ -65,20 +87,71 @@ test.describe('chapter editor', () => {
     await page.keyboard.press('ControlOrMeta+s');
     await expectServerContent(author, chapter.id, '<ul><li><p><em>listed</em></p></li></ul>');
 
-    // Undo goes back in steps.
+    // Undo: a pause of more than 500 ms starts a new undo step.
+    await page.keyboard.type(' first');
+    await page.waitForTimeout(700);
+    await page.keyboard.type(' second');
+    await expect(editorText(page).locator('li')).toHaveText('listed first second');
     await page.keyboard.press('ControlOrMeta+z');
-    await expect(editorText(page).locator('ul')).toHaveCount(0);
+    await expect(editorText(page).locator('li')).toHaveText('listed first');
+    await page.keyboard.press('ControlOrMeta+Shift+z');
+    await expect(editorText(page).locator('li')).toHaveText('listed first second');
   });
 
-  test('publish, unpublish and rename, with their toasts; a refused rename reverts', async ({ page }) => {
+  test('the editor code loads only on the editor route', async ({ page }) => {
     const author = await createUser('author');
-    const { chapter, book } = await openChapter(page, author, [{ title: 'Draft One', publish: false }]);
+    const book = await createBook(author, { chapters: [{ title: 'Read me' }] });
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    await logIn(page, author);
+    await page.goto(app(`/books/${book.id}/chapters/${book.chapters[0]!.id}`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Read me' })).toBeVisible();
+    await page.goto(app(`/my/workspace/books/${book.id}`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Book Details' })).toBeVisible();
+    expect(scripts.filter((s) => s.includes('ChapterEditorPage'))).toEqual([]);
+    await page.getByRole('link', { name: 'Read me' }).click();
+    await expect(editorText(page)).toBeVisible();
+    expect(scripts.filter((s) => s.includes('ChapterEditorPage'))).toHaveLength(1);
+  });
+
+  test('switching chapters right after typing saves at once, without waiting for the timer', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const { book, chapter } = await openChapter(page, author, [
+      { title: 'First' },
+      { title: 'Second' },
+    ]);
+    await typeChapter(page, 'Typed just before leaving');
+    await page.getByRole('link', { name: 'Second' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Second' })).toBeVisible();
+    await expectServerContent(author, chapter.id, 'Typed just before leaving', 4_000);
+    await expect(toast(page, 'Autosaved Chapter')).toBeVisible();
+    await page.getByRole('link', { name: 'First' }).click();
+    await expect(editorText(page)).toHaveText('Typed just before leaving');
+    await expect(
+      page.getByRole('region', { name: 'Unsaved changes were found on this device' }),
+    ).toHaveCount(0);
+    expect(book.chapters).toHaveLength(2);
+  });
+
+  test('publish, unpublish and rename, with their toasts; a refused rename reverts', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const { chapter, book } = await openChapter(page, author, [
+      { title: 'Draft One', publish: false },
+    ]);
 
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await expect(toast(page, 'Updated Publish Status: True')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
     expect((await serverChapter(author, chapter.id)).is_published).toBe(true);
-    await expect(page.getByTestId('workspace-chapter').getByText('Draft')).toHaveCount(0);
+    await expect(
+      page.getByTestId('workspace-chapter').getByText('Draft', { exact: true }),
+    ).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Unpublish' }).click();
     await expect(toast(page, 'Updated Publish Status: False')).toBeVisible();
@@ -92,12 +165,16 @@ test.describe('chapter editor', () => {
     await field.press('Enter');
     await expect(toast(page, 'Changed chapter title to: The Beginning')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: 'The Beginning' })).toBeVisible();
-    await expect(page.getByTestId('workspace-chapter').getByRole('link', { name: 'The Beginning' })).toBeVisible();
+    await expect(
+      page.getByTestId('workspace-chapter').getByRole('link', { name: 'The Beginning' }),
+    ).toBeVisible();
     expect((await serverChapter(author, chapter.id)).title).toBe('The Beginning');
 
     // Rename with the save icon, refused by the server: the old title comes back.
     await page.route(`**/api/books/${book.id}/chapters/${chapter.id}`, (route) =>
-      route.request().method() === 'PUT' ? route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }) : route.fallback(),
+      route.request().method() === 'PUT'
+        ? route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' })
+        : route.fallback(),
     );
     await page.getByRole('button', { name: 'Edit title' }).click();
     await field.fill('Never Saved');
@@ -117,37 +194,72 @@ test.describe('chapter editor', () => {
     await expectServerContent(author, chapter.id, 'Renamed and still saving');
   });
 
-  test('offline: the text stays, a warning shows and the save lands once the API is back', async ({ page }) => {
+  test('offline: the text stays, a warning shows and the save lands once the API is back', async ({
+    page,
+  }) => {
     const author = await createUser('author');
     const { chapter } = await openChapter(page, author, [{ title: 'Storm' }]);
     const pattern = `**/api/books/*/chapters/${chapter.id}`;
-    await page.route(pattern, (route) => (route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback()));
+    await page.route(pattern, (route) =>
+      route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback(),
+    );
 
     await typeChapter(page, 'Written while the network was down');
     await expect(toast(page, 'Could not save chapter.')).toBeVisible({ timeout: 10_000 });
-    const warning = page.getByRole('alert').filter({ hasText: 'Your latest changes are not saved.' });
+    const warning = page
+      .getByRole('alert')
+      .filter({ hasText: 'Your latest changes are not saved.' });
     await expect(warning).toBeVisible();
     await expect(warning).toContainText('kept on this device');
     await expect(editorText(page)).toHaveText('Written while the network was down');
-    const draft = await page.evaluate((key) => localStorage.getItem(key), `${draftKeyPrefix}${chapter.id}`);
+    const draft = await page.evaluate(
+      (key) => localStorage.getItem(key),
+      `${draftKeyPrefix}${chapter.id}`,
+    );
     expect(JSON.parse(draft!)).toMatchObject({ chapterId: chapter.id, baseVersion: 1 });
     expect(JSON.parse(draft!).content).toContain('Written while the network was down');
-    await checkPage(page, 'editor-offline');
+    await checkWorkspacePage(page, 'editor-offline');
 
-    // Keep typing while offline, then the API comes back: the retry saves all of it.
+    // Leaving for another page of the app asks first; staying keeps everything as it was.
+    await page.getByRole('link', { name: 'Back to Workspace' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await expect(leave).toBeVisible();
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await expect(leave).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Storm' })).toBeVisible();
+
+    // Keep typing while offline, then the API comes back: the retry saves all of it. The browser
+    // says it is online again (the retries' backoff may have grown long by now).
+    await editorText(page).click();
+    await page.keyboard.press('ControlOrMeta+End');
     await page.keyboard.type(', and more');
     await page.unroute(pattern);
-    await expectServerContent(author, chapter.id, 'Written while the network was down, and more', 20_000);
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expectServerContent(
+      author,
+      chapter.id,
+      'Written while the network was down, and more',
+      20_000,
+    );
     await expect(warning).toHaveCount(0);
     await expect(page.getByText('All changes saved')).toBeVisible();
-    expect(await page.evaluate((key) => localStorage.getItem(key), `${draftKeyPrefix}${chapter.id}`)).toBeNull();
+    await expect(editorText(page)).toHaveText('Written while the network was down, and more');
+    expect(
+      await page.evaluate((key) => localStorage.getItem(key), `${draftKeyPrefix}${chapter.id}`),
+    ).toBeNull();
   });
 
-  test('after a reload, a local draft newer than the server copy is offered back', async ({ page }) => {
+  test('after a reload, a local draft newer than the server copy is offered back', async ({
+    page,
+  }) => {
     const author = await createUser('author');
-    const { chapter } = await openChapter(page, author, [{ title: 'Crash', content: '<p>Saved text.</p>' }]);
+    const { chapter } = await openChapter(page, author, [
+      { title: 'Crash', content: '<p>Saved text.</p>' },
+    ]);
     const pattern = `**/api/books/*/chapters/${chapter.id}`;
-    await page.route(pattern, (route) => (route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback()));
+    await page.route(pattern, (route) =>
+      route.request().method() === 'PUT' ? route.abort('internetdisconnected') : route.fallback(),
+    );
     await typeChapter(page, 'Unsaved precious words');
     await page.getByRole('button', { name: 'Save chapter' }).click();
     await expect(toast(page, 'Could not save chapter.')).toBeVisible();
@@ -164,10 +276,14 @@ test.describe('chapter editor', () => {
 
     const offer = page.getByRole('region', { name: 'Unsaved changes were found on this device' });
     await expect(offer).toBeVisible();
-    await expect(offer.getByRole('figure').filter({ hasText: 'Draft on this device' })).toContainText('Unsaved precious words');
-    await expect(offer.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText('Saved text.');
+    await expect(
+      offer.getByRole('figure').filter({ hasText: 'Draft on this device' }),
+    ).toContainText('Unsaved precious words');
+    await expect(offer.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText(
+      'Saved text.',
+    );
     await expect(editorText(page)).toHaveAttribute('contenteditable', 'false');
-    await checkPage(page, 'editor-restore-offer');
+    await checkWorkspacePage(page, 'editor-restore-offer');
     await offer.getByRole('button', { name: 'Restore my draft' }).click();
     await expect(offer).toHaveCount(0);
     await expect(editorText(page)).toHaveText('Unsaved precious words');
@@ -179,9 +295,13 @@ test.describe('chapter editor', () => {
     await expect(offer).toHaveCount(0);
   });
 
-  test('two tabs: a stale save is refused and both versions are shown to choose from', async ({ page }) => {
+  test('two tabs: a stale save is refused and both versions are shown to choose from', async ({
+    page,
+  }) => {
     const author = await createUser('author');
-    const { chapter, book } = await openChapter(page, author, [{ title: 'Shared', content: '<p>Start.</p>' }]);
+    const { chapter, book } = await openChapter(page, author, [
+      { title: 'Shared', content: '<p>Start.</p>' },
+    ]);
     const other = await page.context().newPage();
     await other.goto(app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`));
     await expect(editorText(other)).toHaveText('Start.');
@@ -196,10 +316,14 @@ test.describe('chapter editor', () => {
     await other.getByRole('button', { name: 'Save chapter' }).click();
     const choice = other.getByRole('region', { name: 'This chapter was changed somewhere else' });
     await expect(choice).toBeVisible();
-    await expect(choice.getByRole('figure').filter({ hasText: 'Your version' })).toContainText('Words from tab B');
-    await expect(choice.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText('Words from tab A');
+    await expect(choice.getByRole('figure').filter({ hasText: 'Your version' })).toContainText(
+      'Words from tab B',
+    );
+    await expect(choice.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText(
+      'Words from tab A',
+    );
     expect((await serverChapter(author, chapter.id)).content).toContain('Words from tab A');
-    await checkPage(other, 'editor-conflict');
+    await checkWorkspacePage(other, 'editor-conflict');
 
     // B takes A's text, and goes on from there without another conflict.
     await choice.getByRole('button', { name: 'Use the saved version' }).click();
@@ -216,14 +340,18 @@ test.describe('chapter editor', () => {
     await typeChapter(page, 'Tab A insists');
     await page.getByRole('button', { name: 'Save chapter' }).click();
     const choiceA = page.getByRole('region', { name: 'This chapter was changed somewhere else' });
-    await expect(choiceA.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText('Words from tab A and B');
+    await expect(choiceA.getByRole('figure').filter({ hasText: 'Saved version' })).toContainText(
+      'Words from tab A and B',
+    );
     await choiceA.getByRole('button', { name: 'Keep my version' }).click();
     await expect(choiceA).toHaveCount(0);
     await expectServerContent(author, chapter.id, 'Tab A insists');
     await other.close();
   });
 
-  test('pasting from Google Docs keeps bold, italics, headings and lists and drops the rest', async ({ page }) => {
+  test('pasting from Google Docs keeps bold, italics, headings and lists and drops the rest', async ({
+    page,
+  }) => {
     const author = await createUser('author');
     const { chapter } = await openChapter(page, author, [{ title: 'Pasted', content: '<p></p>' }]);
     await typeChapter(page, '');
@@ -234,8 +362,13 @@ test.describe('chapter editor', () => {
     await editorText(page).evaluate((el, pasted) => {
       const data = new DataTransfer();
       data.setData('text/html', pasted);
-      data.setData('text/plain', 'A Heading Plain strong and slanted linked First item Second item');
-      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      data.setData(
+        'text/plain',
+        'A Heading Plain strong and slanted linked First item Second item',
+      );
+      el.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
     }, html);
     const box = editorText(page);
     await expect(box.locator('h2')).toHaveText('A Heading');

@@ -1,6 +1,12 @@
 import { addChapter, createBook, createUser, pngImage, recordRead, unique } from './support/api.ts';
-import { app, at, checkPage, expect, logIn, test } from './support/app.ts';
-import { apiGet, apiStatus, authorChapters, toast } from './support/workspace.ts';
+import { app, at, expect, logIn, test } from './support/app.ts';
+import {
+  apiGet,
+  apiStatus,
+  authorChapters,
+  checkWorkspacePage,
+  toast,
+} from './support/workspace.ts';
 
 interface ServerBook {
   id: number;
@@ -17,7 +23,7 @@ test.describe('workspace', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Workspace' })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2, name: 'My Books' })).toBeVisible();
     await expect(page.getByText('No books yet')).toBeVisible();
-    await checkPage(page, 'workspace-empty');
+    await checkWorkspacePage(page, 'workspace-empty');
 
     const titleInput = page.getByLabel('New book title');
     const addBook = page.getByRole('button', { name: 'Add Book' });
@@ -44,12 +50,14 @@ test.describe('workspace', () => {
 
     // An empty title becomes 'Untitled Book', then 'Untitled Book (1)'.
     await addBook.click();
-    await expect(page.getByRole('heading', { name: 'Untitled Book', exact: true })).toBeVisible();
     await addBook.click();
-    await expect(page.getByRole('heading', { name: 'Untitled Book (1)', exact: true })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Untitled Book', exact: true })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: 'Untitled Book (1)', exact: true }),
+    ).toBeVisible();
     expect(posts.map((p) => JSON.parse(p).title)).toEqual(['Untitled Book', 'Untitled Book (1)']);
     await expect(cards).toHaveCount(3);
-    await checkPage(page, 'workspace');
+    await checkWorkspacePage(page, 'workspace');
 
     // Rename through the details editor.
     await card.getByRole('link', { name: 'Edit' }).click();
@@ -72,7 +80,7 @@ test.describe('workspace', () => {
     await expect(deleteButton).toBeDisabled();
     await confirm.fill(renamed.toLowerCase());
     await expect(deleteButton).toBeDisabled();
-    await checkPage(page, 'workspace-delete-modal');
+    await checkWorkspacePage(page, 'workspace-delete-modal');
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
 
@@ -90,10 +98,14 @@ test.describe('workspace', () => {
     await confirm.fill(renamed);
     await expect(deleteButton).toBeEnabled();
     await page.route('**/api/books/*', (route) =>
-      route.request().method() === 'DELETE' ? route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }) : route.fallback(),
+      route.request().method() === 'DELETE'
+        ? route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' })
+        : route.fallback(),
     );
     await deleteButton.click();
-    await expect(dialog.getByRole('alert')).toHaveText('The book could not be deleted. Please try again.');
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'The book could not be deleted. Please try again.',
+    );
     await expect(dialog).toBeVisible();
     await page.unroute('**/api/books/*');
 
@@ -105,14 +117,19 @@ test.describe('workspace', () => {
     expect(mine.map((b) => b.title).sort()).toEqual(['Untitled Book', 'Untitled Book (1)']);
   });
 
-  test('details editor: summary, cover upload, genres and publishing, with every toast', async ({ page }) => {
+  test('details editor: summary, cover upload, genres and publishing, with every toast', async ({
+    page,
+  }) => {
     const author = await createUser('author');
     const book = await createBook(author, { publish: false, summary: '' });
     await logIn(page, author);
     await page.goto(app(`/my/workspace/books/${book.id}`));
     await expect(page.getByRole('heading', { level: 1, name: 'Book Details' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'View Book Page' })).toHaveAttribute('href', app(`/books/${book.id}`));
-    await checkPage(page, 'workspace-details');
+    await expect(page.getByRole('link', { name: 'View Book Page' })).toHaveAttribute(
+      'href',
+      app(`/books/${book.id}`),
+    );
+    await checkWorkspacePage(page, 'workspace-details');
 
     // The summary grows with its content and is never shorter than 22 px.
     const summary = page.getByLabel('Summary');
@@ -125,29 +142,49 @@ test.describe('workspace', () => {
     // Publishing goes through the details form.
     await page.getByLabel('Published').check();
     await page.getByRole('button', { name: 'Save Details' }).click();
-    await expect(page.getByTestId('toast').filter({ hasText: 'Updated Book Details' })).toBeVisible();
-    await expect.poll(async () => (await apiGet<ServerBook>(author, `/api/books/${book.id}`)).is_published).toBe(true);
+    await expect(
+      page.getByTestId('toast').filter({ hasText: 'Updated Book Details' }),
+    ).toBeVisible();
+    await expect
+      .poll(async () => (await apiGet<ServerBook>(author, `/api/books/${book.id}`)).is_published)
+      .toBe(true);
 
     // Cover: a preview first, then the upload.
     const picker = page.getByLabel('Choose Image');
-    await picker.setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: await pngImage('#2d6a4f') });
+    await picker.setInputFiles({
+      name: 'cover.png',
+      mimeType: 'image/png',
+      buffer: await pngImage('#2d6a4f'),
+    });
     const preview = page.getByRole('img', { name: `Cover of ${book.title}` });
     await expect(preview).toHaveAttribute('src', /^blob:/);
     await expect(page.getByText('Preview of cover.png: not uploaded yet')).toBeVisible();
-    await page.route('**/api/books/*/cover', (route) => route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }));
+    await page.route('**/api/books/*/cover', (route) =>
+      route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }),
+    );
     await page.getByRole('button', { name: 'Upload Cover' }).click();
-    await expect(page.getByTestId('toast').filter({ hasText: 'Could not update book cover.' })).toBeVisible();
+    await expect(
+      page.getByTestId('toast').filter({ hasText: 'Could not update book cover.' }),
+    ).toBeVisible();
     await page.unroute('**/api/books/*/cover');
     await page.getByRole('button', { name: 'Upload Cover' }).click();
-    await expect(page.getByTestId('toast').filter({ hasText: 'Updated book cover.' })).toBeVisible();
+    await expect(
+      page.getByTestId('toast').filter({ hasText: 'Updated book cover.' }),
+    ).toBeVisible();
     await expect(page.getByText('Current cover')).toBeVisible();
     const withCover = await apiGet<ServerBook>(author, `/api/books/${book.id}`);
     expect(withCover.cover).toBeTruthy();
     await expect(preview).toHaveAttribute('src', withCover.cover!);
 
     // A file of another type is refused before any upload.
-    await picker.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-    await expect(page.getByRole('alert').filter({ hasText: 'Choose a PNG or JPEG image.' })).toBeVisible();
+    await picker.setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('hello'),
+    });
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Choose a PNG or JPEG image.' }),
+    ).toBeVisible();
 
     // Genres: attached ones leave the list of choices; removal brings them back.
     const select = page.getByLabel('Add a genre');
@@ -161,26 +198,42 @@ test.describe('workspace', () => {
     await page.getByRole('button', { name: 'Add Genre' }).click();
     await expect(chips.getByText('Horror')).toBeVisible();
 
-    await page.route('**/api/books/*/genres', (route) => route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }));
+    await page.route('**/api/books/*/genres', (route) =>
+      route.fulfill({ status: 500, body: '{"detail":"boom","code":"internal"}' }),
+    );
     await select.selectOption({ label: 'Poetry' });
     await page.getByRole('button', { name: 'Add Genre' }).click();
-    await expect(page.getByTestId('toast').filter({ hasText: 'Could not add genre.' })).toBeVisible();
+    await expect(
+      page.getByTestId('toast').filter({ hasText: 'Could not add genre.' }),
+    ).toBeVisible();
     await page.getByRole('button', { name: 'Remove Horror' }).click();
-    await expect(page.getByTestId('toast').filter({ hasText: 'Could not delete: Horror' })).toBeVisible();
+    await expect(
+      page.getByTestId('toast').filter({ hasText: 'Could not delete: Horror' }),
+    ).toBeVisible();
     await page.unroute('**/api/books/*/genres');
 
     await page.getByRole('button', { name: 'Remove Fantasy' }).click();
     await expect(chips.getByText('Fantasy')).toHaveCount(0);
     await expect(select.locator('option', { hasText: 'Fantasy' })).toHaveCount(1);
-    const genres = await apiGet<{ genres: Array<{ name: string }> }>(author, `/api/books/${book.id}/genres`);
+    const genres = await apiGet<{ genres: Array<{ name: string }> }>(
+      author,
+      `/api/books/${book.id}/genres`,
+    );
     expect(genres.genres.map((g) => g.name)).toEqual(['Horror']);
-    await checkPage(page, 'workspace-details-filled');
+    await checkWorkspacePage(page, 'workspace-details-filled');
 
     await page.getByRole('link', { name: 'Back to Workspace' }).click();
-    await expect(page.locator('.workspace-card').filter({ hasText: book.title }).getByText('Book Status: Published')).toBeVisible();
+    await expect(
+      page
+        .locator('.workspace-card')
+        .filter({ hasText: book.title })
+        .getByText('Book Status: Published'),
+    ).toBeVisible();
   });
 
-  test('chapters: add, read checkmarks, reorder by keyboard and by drag, reset and save', async ({ page }) => {
+  test('chapters: add, read checkmarks, reorder by keyboard and by drag, reset and save', async ({
+    page,
+  }) => {
     const author = await createUser('author');
     const book = await createBook(author, {
       chapters: [{ title: 'Arrival' }, { title: 'Bargain' }, { title: 'Crossing', publish: false }],
@@ -199,11 +252,17 @@ test.describe('workspace', () => {
     await expect(rows.nth(2).getByText('Draft')).toBeVisible();
 
     // Add Chapter: 'Untitled Chapter', then 'Untitled Chapter (1)', each at the end.
+    // Two clicks in a row: the second already counts the first chapter.
     await page.getByRole('button', { name: 'Add Chapter' }).click();
-    await expect(rows).toHaveCount(4);
     await page.getByRole('button', { name: 'Add Chapter' }).click();
     await expect(rows).toHaveCount(5);
-    expect(await titles()).toEqual(['Arrival', 'Bargain', 'Crossing', 'Untitled Chapter', 'Untitled Chapter (1)']);
+    expect(await titles()).toEqual([
+      'Arrival',
+      'Bargain',
+      'Crossing',
+      'Untitled Chapter',
+      'Untitled Chapter (1)',
+    ]);
     const server = await authorChapters(author, book.id);
     expect(server.map((c) => [c.title, c.chapter_order])).toEqual([
       ['Arrival', 1],
@@ -212,23 +271,34 @@ test.describe('workspace', () => {
       ['Untitled Chapter', 4],
       ['Untitled Chapter (1)', 5],
     ]);
-    await checkPage(page, 'workspace-chapters');
+    await checkWorkspacePage(page, 'workspace-chapters');
 
     const saveOrder = page.getByRole('button', { name: 'Save Order' });
     const reset = page.getByRole('button', { name: 'Reset' });
     await expect(saveOrder).toHaveCount(0);
 
     // Keyboard: Space picks up, arrows move, Space drops.
-    await page.getByRole('button', { name: 'Move Crossing' }).focus();
+    const crossing = page.getByRole('button', { name: 'Move Crossing' });
+    await crossing.focus();
     await page.keyboard.press('Space');
+    await expect(crossing).toHaveAttribute('aria-pressed', 'true');
     await page.keyboard.press('ArrowUp');
+    await expect(page.getByText('Crossing is over position 2 of 5.')).toBeAttached();
     await page.keyboard.press('ArrowUp');
+    await expect(page.getByText('Crossing is over position 1 of 5.')).toBeAttached();
     await page.keyboard.press('Space');
-    await expect.poll(titles).toEqual(['Crossing', 'Arrival', 'Bargain', 'Untitled Chapter', 'Untitled Chapter (1)']);
+    await expect(
+      page.getByText('Crossing dropped at position 1 of 5. Save the order to keep it.'),
+    ).toBeAttached();
+    await expect
+      .poll(titles)
+      .toEqual(['Crossing', 'Arrival', 'Bargain', 'Untitled Chapter', 'Untitled Chapter (1)']);
     expect(await numbers()).toEqual(['1', '2', '3', '4', '5']);
     await expect(saveOrder).toBeVisible();
     await reset.click();
-    await expect.poll(titles).toEqual(['Arrival', 'Bargain', 'Crossing', 'Untitled Chapter', 'Untitled Chapter (1)']);
+    await expect
+      .poll(titles)
+      .toEqual(['Arrival', 'Bargain', 'Crossing', 'Untitled Chapter', 'Untitled Chapter (1)']);
     await expect(saveOrder).toHaveCount(0);
     await expect(reset).toHaveCount(0);
 
@@ -241,8 +311,10 @@ test.describe('workspace', () => {
     await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
     await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 15 });
     await page.mouse.up();
-    await expect.poll(titles).toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
-    await checkPage(page, 'workspace-chapters-reordered');
+    await expect
+      .poll(titles)
+      .toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
+    await checkWorkspacePage(page, 'workspace-chapters-reordered');
     await saveOrder.click();
     await expect(saveOrder).toHaveCount(0);
     await expect
@@ -250,12 +322,16 @@ test.describe('workspace', () => {
       .toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
     // The order holds after a reload.
     await page.reload();
-    await expect.poll(titles).toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
+    await expect
+      .poll(titles)
+      .toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
   });
 
   test('delete the open chapter: the typed-title modal, then the book page', async ({ page }) => {
     const author = await createUser('author');
-    const book = await createBook(author, { chapters: [{ title: 'Keep me' }, { title: 'Drop me' }] });
+    const book = await createBook(author, {
+      chapters: [{ title: 'Keep me' }, { title: 'Drop me' }],
+    });
     const doomed = book.chapters[1]!;
     await logIn(page, author);
     await page.goto(app(`/my/workspace/books/${book.id}/chapters/${doomed.id}`));

@@ -1,5 +1,5 @@
 import type { Page, Locator } from '@playwright/test';
-import { expect } from './app.ts';
+import { checkPage, expect } from './app.ts';
 import type { User } from './api.ts';
 
 /**
@@ -9,14 +9,18 @@ import type { User } from './api.ts';
 const root = () => `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}`;
 
 export async function apiGet<T>(user: User, path: string): Promise<T> {
-  const res = await fetch(`${root()}${path}`, { headers: { authorization: `Bearer ${user.token}` } });
+  const res = await fetch(`${root()}${path}`, {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
   if (!res.ok) throw new Error(`GET ${path} -> ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
 
 /** The status of a GET: for checking that something is gone. */
 export async function apiStatus(user: User, path: string): Promise<number> {
-  const res = await fetch(`${root()}${path}`, { headers: { authorization: `Bearer ${user.token}` } });
+  const res = await fetch(`${root()}${path}`, {
+    headers: { authorization: `Bearer ${user.token}` },
+  });
   return res.status;
 }
 
@@ -29,21 +33,24 @@ export interface ServerChapter {
   chapter_order: number;
 }
 
-export const serverChapter = (user: User, id: number) => apiGet<ServerChapter>(user, `/api/chapters/${id}`);
+export const serverChapter = (user: User, id: number) =>
+  apiGet<ServerChapter>(user, `/api/chapters/${id}`);
 
 export const authorChapters = async (user: User, bookId: number) =>
-  (await apiGet<{ chapters: ServerChapter[] }>(user, `/api/authors/books/${bookId}/chapters`)).chapters.sort(
-    (a, b) => a.chapter_order - b.chapter_order,
-  );
+  (
+    await apiGet<{ chapters: ServerChapter[] }>(user, `/api/authors/books/${bookId}/chapters`)
+  ).chapters.sort((a, b) => a.chapter_order - b.chapter_order);
 
 /** The localStorage key of a chapter's local draft, before the chapter id (features/editor/drafts.ts). */
 export const draftKeyPrefix = 'inkwell.chapter-draft.';
 
 /** A toast with this exact text. */
-export const toast = (page: Page, text: string): Locator => page.getByTestId('toast').filter({ hasText: text });
+export const toast = (page: Page, text: string): Locator =>
+  page.getByTestId('toast').filter({ hasText: text });
 
 /** The chapter editor's writing surface. */
-export const editorText = (page: Page): Locator => page.getByRole('textbox', { name: 'Chapter text' });
+export const editorText = (page: Page): Locator =>
+  page.getByRole('textbox', { name: 'Chapter text' });
 
 /** Replaces the chapter text by typing, as a person would. */
 export async function typeChapter(page: Page, text: string) {
@@ -54,6 +61,31 @@ export async function typeChapter(page: Page, text: string) {
 }
 
 /** Waits until the server's copy of a chapter contains the text. */
-export async function expectServerContent(user: User, chapterId: number, text: string, timeout = 15_000) {
-  await expect.poll(async () => (await serverChapter(user, chapterId)).content, { timeout }).toContain(text);
+export async function expectServerContent(
+  user: User,
+  chapterId: number,
+  text: string,
+  timeout = 15_000,
+) {
+  await expect
+    .poll(async () => (await serverChapter(user, chapterId)).content, { timeout })
+    .toContain(text);
+}
+
+/**
+ * checkPage (axe + screenshot) on a workspace page, after closing the toasts of earlier steps: a
+ * toast caught mid-fade has, for that instant, too little contrast to be judged fairly.
+ */
+export async function checkWorkspacePage(page: Page, name: string) {
+  const toasts = page.getByTestId('toast');
+  await expect(async () => {
+    if ((await toasts.count()) > 0) {
+      await toasts
+        .first()
+        .getByRole('button', { name: 'Close notification' })
+        .click({ timeout: 2_000 });
+    }
+    expect(await toasts.count()).toBe(0);
+  }).toPass({ timeout: 20_000 });
+  await checkPage(page, name);
 }

@@ -23,13 +23,16 @@ import { libraryRoutes } from './modules/library/library.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
+import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { auth } from './plugins/auth.ts';
-import { errors } from './plugins/errors.ts';
+import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { textGuard } from './plugins/text-guard.ts';
+import { uploadGuard } from './plugins/upload-guard.ts';
 import { createFolderUploadStore } from './plugins/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './realtime/live.ts';
@@ -68,6 +71,7 @@ export async function buildApp(
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdFor,
+    frameworkErrors: answerFrameworkError,
     routerOptions: { ignoreTrailingSlash: true },
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -109,7 +113,10 @@ export async function buildApp(
   await app.register(multipart, {
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
+  await app.register(uploadGuard, { maxFileBytes: UPLOAD_LIMIT_BYTES });
   await app.register(auth, { ctx });
+  // After auth: a visitor hears 401 on (auth) routes whatever the text they sent.
+  await app.register(textGuard);
   await app.register(openapi, { base });
 
   await app.register(fastifyStatic, {
@@ -136,6 +143,7 @@ export async function buildApp(
     notesRoutes,
     exportsRoutes,
     feedsRoutes,
+    importsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

@@ -44,7 +44,9 @@ export const ImportJob = z
   .meta({ id: 'ImportJob' });
 export type ImportJob = z.infer<typeof ImportJob>;
 
-export const ImportJobList = z.object({ imports: z.array(ImportJob) }).meta({ id: 'ImportJobList' });
+export const ImportJobList = z
+  .object({ imports: z.array(ImportJob) })
+  .meta({ id: 'ImportJobList' });
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'on', 'off', 'yes', 'no', ''])

@@ -40,11 +40,7 @@ export const NotesQuery = z.object({
 });
 export type NotesQuery = z.infer<typeof NotesQuery>;
 
-const NoteBodyText = z
-  .string()
-  .trim()
-  .min(1, 'body must not be empty')
-  .max(NOTE_BODY_MAX_LENGTH);
+const NoteBodyText = z.string().trim().min(1, 'body must not be empty').max(NOTE_BODY_MAX_LENGTH);
 
 /** POST /api/my/notes. paragraph and quote need a chapter_id. */
 export const CreateNoteBody = z

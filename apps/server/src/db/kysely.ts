@@ -1,7 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type SqliteDatabase,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
 import type { Schema } from './schema.ts';
@@ -29,7 +37,38 @@ export function createDb(databaseUrl: string): Db {
     pool.on('connect', (client) => client.on('error', () => {}));
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   }
-  return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(databaseUrl) }) });
+  return new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: withStatementCache(openSqlite(databaseUrl)) }),
+  });
+}
+
+/** Prepared statements kept per SQLite connection; queries with IN lists of many lengths rotate out. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, which costs more than running a small one.
+ * Statements are kept by their SQL text (least recently used out first). A statement that is
+ * still being iterated (a streamed query) is busy, so a second use gets its own fresh statement.
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      const cached = cache.get(text);
+      if (cached && !cached.busy) {
+        cache.delete(text);
+        cache.set(text, cached);
+        return cached;
+      }
+      const statement = database.prepare(text);
+      if (!cached) {
+        cache.set(text, statement);
+        if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
 
 function openSqlite(file: string): SQLite.Database {
@@ -42,9 +81,98 @@ function openSqlite(file: string): SQLite.Database {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  // Chapters are long rows spread over overflow pages; reading them through a memory map instead
+  // of one read() call per page makes a chapter read cheap. Pages the map holds are the OS page
+  // cache's, shared and reclaimable, not this process's heap.
+  database.pragma('mmap_size = 1073741824');
   return database;
 }
 
 export function isPostgres(db: DbHandle): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+type WriteWork<T> = (trx: Transaction<Schema>) => Promise<T>;
+
+interface PendingWrite {
+  work: WriteWork<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for SQLite: writes that arrive in the same turn of the event loop run one after
+ * the other inside one transaction, each in its own savepoint, and share one COMMIT (one fsync,
+ * which synchronous=FULL makes the expensive part). A write that fails rolls back to its
+ * savepoint only; the others still commit. Every caller hears back only once the commit is on
+ * disk, so an acknowledged write is as durable as with a transaction of its own.
+ */
+class GroupCommit {
+  private queue: PendingWrite[] = [];
+  private scheduled = false;
+
+  constructor(private readonly db: Db) {}
+
+  run<T>(work: WriteWork<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      // setImmediate runs after the poll phase: every request read from the sockets in this turn
+      // has had its chance to join the batch.
+      setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        if (batch.length === 1) {
+          outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
+          return;
+        }
+        for (const item of batch) {
+          await sql`savepoint group_write`.execute(trx);
+          try {
+            outcomes.push({ ok: true, value: await item.work(trx) });
+          } catch (error) {
+            await sql`rollback to savepoint group_write`.execute(trx);
+            outcomes.push({ ok: false, error });
+          }
+          await sql`release savepoint group_write`.execute(trx);
+        }
+      });
+    } catch (error) {
+      // Nothing of this batch committed (or a lone write failed): every caller hears the error.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    for (const [index, item] of batch.entries()) {
+      const outcome = outcomes[index]!;
+      if (outcome.ok) item.resolve(outcome.value);
+      else item.reject(outcome.error);
+    }
+  }
+}
+
+const groupCommits = new WeakMap<Db, GroupCommit>();
+
+/**
+ * Runs `work` in a write transaction. PostgreSQL: a transaction of its own (the server groups
+ * concurrent commits itself). SQLite: shared with the writes that arrive together (GroupCommit),
+ * so frequent small writes such as autosaves pay one fsync per batch instead of one each. `work`
+ * must use only the handle it is given.
+ */
+export function writeTransaction<T>(db: Db, work: WriteWork<T>): Promise<T> {
+  if (isPostgres(db)) return db.transaction().execute(work);
+  let group = groupCommits.get(db);
+  if (!group) {
+    group = new GroupCommit(db);
+    groupCommits.set(db, group);
+  }
+  return group.run(work);
 }

@@ -4,6 +4,7 @@ import { isPostgres, type Db } from './kysely.ts';
 import * as initial from './migrations/0001_initial.ts';
 import * as realtime from './migrations/0002_realtime.ts';
 import * as library from './migrations/0003_library.ts';
+import * as performanceMigration from './migrations/0004_performance.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0001_initial': initial,
   '0002_realtime': realtime,
   '0003_library': library,
+  '0004_performance': performanceMigration,
 };
 
 class EngineAwareProvider implements MigrationProvider {

@@ -41,6 +41,8 @@ export interface BooksTable {
   cover: string | null;
   is_published: Flag;
   published_at: string | null;
+  /** Distinct readers in read history, kept by triggers (migration 0004); ranks popular books. */
+  reader_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -1,5 +1,5 @@
 import type { ErrorBody, ErrorCode } from '@inkwell/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/errors.ts';
 
@@ -70,6 +70,20 @@ function answerFor(error: FastifyError | AppError): Answer {
     };
   }
   return { status: 500, body: { detail: 'Internal server error', code: 'internal' } };
+}
+
+/**
+ * For Fastify's `frameworkErrors`: the router refuses a malformed URL encoding or an over-long
+ * path parameter before any route or hook runs, so the error handler never sees it; it answers
+ * the same {detail, code} here, with the request id and nosniff that hooks would have added.
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const answer = answerFor(error);
+  return reply
+    .status(answer.status)
+    .header('x-request-id', request.id)
+    .header('x-content-type-options', 'nosniff')
+    .send(answer.body);
 }
 
 /** The one error handler: every 4xx and 5xx leaves as {detail, code}; a 5xx never leaks internals. */

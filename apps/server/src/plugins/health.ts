@@ -33,7 +33,10 @@ type CheckState = 'ok' | 'down';
  * never gets a healthy process restarted). `{base}/readyz`: readiness, every dependency answers;
  * 503 {detail, code: 'unavailable', checks} when one does not, so traffic goes elsewhere.
  */
-async function healthPlugin(app: FastifyInstance, { base, checks }: { base: string; checks: ReadinessCheck[] }) {
+async function healthPlugin(
+  app: FastifyInstance,
+  { base, checks }: { base: string; checks: ReadinessCheck[] },
+) {
   app.get(`${base}/healthz`, { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get(`${base}/readyz`, { schema: { hide: true } }, async (request, reply) => {
@@ -54,7 +57,11 @@ async function healthPlugin(app: FastifyInstance, { base, checks }: { base: stri
     return reply
       .status(503)
       .header('retry-after', '2')
-      .send({ detail: `Not ready: ${down.join(', ')} unreachable`, code: 'unavailable', checks: states });
+      .send({
+        detail: `Not ready: ${down.join(', ')} unreachable`,
+        code: 'unavailable',
+        checks: states,
+      });
   });
 }
 

@@ -51,7 +51,12 @@ async function securityHeadersPlugin(app: FastifyInstance, { base }: { base: str
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.url.startsWith(reference)) return payload;
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-    const html = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+    const html =
+      typeof payload === 'string'
+        ? payload
+        : Buffer.isBuffer(payload)
+          ? payload.toString('utf8')
+          : '';
     reply.header('content-security-policy', referencePagePolicy(html));
     return payload;
   });

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipArchive } from '../../src/modules/imports/parsers/zip.ts';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
 import { makeImage, multipart } from '../helpers/images.ts';
-import { parseXml, textOf } from '../helpers/xml.ts';
+import { attribute, child, children, parseXml, textOf } from '../helpers/xml.ts';
 
 let t: TestApp;
 let author: TestUser;
@@ -13,7 +20,10 @@ beforeAll(async () => {
   t = await createTestApp();
   author = await signup(t.app);
   reader = await signup(t.app);
-  await as(t.app, author).put(`/api/authors/${author.id}`, { first_name: 'Émile', last_name: 'Zola' });
+  await as(t.app, author).put(`/api/authors/${author.id}`, {
+    first_name: 'Émile',
+    last_name: 'Zola',
+  });
 });
 afterAll(() => t.close());
 
@@ -36,10 +46,28 @@ async function uploadCover(bookId: number) {
 
 let counter = 0;
 async function book(options: { published: boolean; title?: string }) {
-  const created = await createBook(t.app, author, options.title ?? `Exported ${++counter}`, { published: options.published, summary: 'A tale & more' });
-  const one = await createChapter(t.app, author, created.id, { title: 'The <First> Chapter', content: CONTENT[0] }, { published: true });
-  const draft = await createChapter(t.app, author, created.id, { title: 'Unfinished', content: '<p>draft text</p>' });
-  const two = await createChapter(t.app, author, created.id, { title: 'Second', content: CONTENT[1] }, { published: true });
+  const created = await createBook(t.app, author, options.title ?? `Exported ${++counter}`, {
+    published: options.published,
+    summary: 'A tale & more',
+  });
+  const one = await createChapter(
+    t.app,
+    author,
+    created.id,
+    { title: 'The <First> Chapter', content: CONTENT[0] },
+    { published: true },
+  );
+  const draft = await createChapter(t.app, author, created.id, {
+    title: 'Unfinished',
+    content: '<p>draft text</p>',
+  });
+  const two = await createChapter(
+    t.app,
+    author,
+    created.id,
+    { title: 'Second', content: CONTENT[1] },
+    { published: true },
+  );
   return { book: created, one, two, draft };
 }
 
@@ -55,41 +83,67 @@ async function inspectEpub(bytes: Buffer) {
   const nameLength = bytes.readUInt16LE(26);
   expect(bytes.readUInt16LE(28)).toBe(0); // extra field length
   expect(bytes.subarray(30, 30 + nameLength).toString()).toBe('mimetype');
-  expect(bytes.subarray(30 + nameLength, 30 + nameLength + 20).toString()).toBe('application/epub+zip');
+  expect(bytes.subarray(30 + nameLength, 30 + nameLength + 20).toString()).toBe(
+    'application/epub+zip',
+  );
 
   const zip = await ZipArchive.open(bytes);
   expect(zip.names[0]).toBe('mimetype');
-  for (const name of zip.names.filter((n) => /\.(xml|opf|ncx|xhtml)$/.test(n))) parseXml(await zip.readText(name), name);
+  for (const name of zip.names.filter((n) => /\.(xml|opf|ncx|xhtml)$/.test(n)))
+    parseXml(await zip.readText(name), name);
 
-  const container = parseXml(await zip.readText('META-INF/container.xml')) as any;
-  const opfPath = container.container[0].rootfiles[0].rootfile[0]['@_full-path'];
+  const container = parseXml(await zip.readText('META-INF/container.xml'));
+  const opfPath = attribute(
+    child(child(child(container, 'container'), 'rootfiles'), 'rootfile'),
+    'full-path',
+  )!;
   expect(opfPath).toBe('OEBPS/content.opf');
-  const pkg = (parseXml(await zip.readText(opfPath)) as any).package[0];
-  expect(pkg['@_version']).toBe('3.0');
-  const metadata = pkg.metadata[0];
-  const identifier = metadata['dc:identifier'][0];
-  expect(identifier['@_id']).toBe(pkg['@_unique-identifier']);
-  expect(textOf(identifier)).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  const modified = metadata.meta.find((m: any) => m['@_property'] === 'dcterms:modified');
+  const pkg = child(parseXml(await zip.readText(opfPath)), 'package');
+  expect(attribute(pkg, 'version')).toBe('3.0');
+  const metadata = child(pkg, 'metadata');
+  const identifier = child(metadata, 'dc:identifier');
+  expect(attribute(identifier, 'id')).toBe(attribute(pkg, 'unique-identifier'));
+  expect(textOf(identifier)).toMatch(
+    /^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+  );
+  const modified = children(metadata, 'meta').find(
+    (m) => attribute(m, 'property') === 'dcterms:modified',
+  );
   expect(textOf(modified)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
 
-  const manifest = new Map<string, { href: string; type: string; properties?: string }>(
-    pkg.manifest[0].item.map((i: any) => [i['@_id'], { href: i['@_href'], type: i['@_media-type'], properties: i['@_properties'] }]),
+  const manifest = new Map(
+    children(child(pkg, 'manifest'), 'item').map((i) => [
+      attribute(i, 'id')!,
+      {
+        href: attribute(i, 'href')!,
+        type: attribute(i, 'media-type')!,
+        properties: attribute(i, 'properties'),
+      },
+    ]),
   );
   for (const item of manifest.values()) expect(zip.has(`OEBPS/${item.href}`), item.href).toBe(true);
   const nav = [...manifest.values()].find((i) => i.properties === 'nav');
   expect(nav).toBeDefined();
-  const spine = pkg.spine[0].itemref.map((r: any) => manifest.get(r['@_idref'])!.href);
+  const spine = children(child(pkg, 'spine'), 'itemref').map(
+    (r) => manifest.get(attribute(r, 'idref')!)!.href,
+  );
 
-  const navDoc = parseXml(await zip.readText(`OEBPS/${nav!.href}`)) as any;
-  const tocNav = navDoc.html[0].body[0].nav.find((n: any) => n['@_epub:type'] === 'toc');
-  const toc = tocNav.ol[0].li.map((li: any) => ({ title: textOf(li.a), href: li.a[0]['@_href'] }));
+  const navBody = child(child(parseXml(await zip.readText(`OEBPS/${nav!.href}`)), 'html'), 'body');
+  const tocNav = children(navBody, 'nav').find((n) => attribute(n, 'epub:type') === 'toc');
+  const toc = children(child(tocNav, 'ol'), 'li').map((li) => ({
+    title: textOf(children(li, 'a')),
+    href: attribute(child(li, 'a'), 'href')!,
+  }));
 
   const chapters = [];
-  for (const href of spine.filter((h: string) => h.startsWith('text/'))) {
-    const doc = parseXml(await zip.readText(`OEBPS/${href}`), href) as any;
-    expect(doc.html[0]['@_xmlns']).toBe('http://www.w3.org/1999/xhtml');
-    chapters.push({ href, title: textOf(doc.html[0].head[0].title), xhtml: await zip.readText(`OEBPS/${href}`) });
+  for (const href of spine.filter((h) => h.startsWith('text/'))) {
+    const html = child(parseXml(await zip.readText(`OEBPS/${href}`), href), 'html');
+    expect(attribute(html, 'xmlns')).toBe('http://www.w3.org/1999/xhtml');
+    chapters.push({
+      href,
+      title: textOf(children(child(html, 'head'), 'title')),
+      xhtml: await zip.readText(`OEBPS/${href}`),
+    });
   }
   return { zip, metadata, manifest, spine, toc, chapters };
 }
@@ -113,8 +167,8 @@ describe('EPUB export', () => {
 
     // Published chapters only, in reading order, in the spine and in the nav alike.
     expect(epub.chapters.map((c) => c.title)).toEqual(['The <First> Chapter', 'Second']);
-    expect(epub.toc.map((e: { title: string }) => e.title)).toEqual(['The <First> Chapter', 'Second']);
-    expect(epub.toc.map((e: { href: string }) => e.href)).toEqual(epub.chapters.map((c) => c.href));
+    expect(epub.toc.map((e) => e.title)).toEqual(['The <First> Chapter', 'Second']);
+    expect(epub.toc.map((e) => e.href)).toEqual(epub.chapters.map((c) => c.href));
     expect(epub.chapters.map((c) => c.xhtml).join()).not.toContain('draft text');
 
     // The sanitized HTML became XHTML: void elements closed, entities as characters or XML escapes.
@@ -138,7 +192,11 @@ describe('EPUB export', () => {
     const own = await download(b.id, author);
     expect(own.statusCode).toBe(200);
     const epub = await inspectEpub(own.rawPayload);
-    expect(epub.chapters.map((c) => c.title)).toEqual(['The <First> Chapter', 'Unfinished', 'Second']);
+    expect(epub.chapters.map((c) => c.title)).toEqual([
+      'The <First> Chapter',
+      'Unfinished',
+      'Second',
+    ]);
     expect([...epub.manifest.values()].some((i) => i.properties === 'cover-image')).toBe(false);
   });
 
@@ -157,11 +215,18 @@ describe('EPUB export', () => {
   });
 
   it('gives a safe ASCII file name for any title', async () => {
-    const { book: b } = await book({ published: true, title: 'Ça va? "Quotes"/../ & Ünïcödé 北京' });
+    const { book: b } = await book({
+      published: true,
+      title: 'Ça va? "Quotes"/../ & Ünïcödé 北京',
+    });
     const res = await download(b.id);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="Ca-va-Quotes.-Unicode\.epub"; filename\*=UTF-8''/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="Ca-va-Quotes.-Unicode\.epub"; filename\*=UTF-8''/,
+    );
     const onlyCjk = await createBook(t.app, author, '北京', { published: true });
-    expect((await download(onlyCjk.id)).headers['content-disposition']).toContain(`filename="book-${onlyCjk.id}.epub"`);
+    expect((await download(onlyCjk.id)).headers['content-disposition']).toContain(
+      `filename="book-${onlyCjk.id}.epub"`,
+    );
   });
 
   it('answers 404 for a book that does not exist', async () => {

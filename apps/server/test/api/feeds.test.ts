@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
 import { parseXml, textOf } from '../helpers/xml.ts';
 
@@ -15,7 +22,10 @@ beforeAll(async () => {
   second = await signup(t.app);
   unfollowed = await signup(t.app);
   reader = await signup(t.app);
-  await as(t.app, author).put(`/api/authors/${author.id}`, { first_name: 'Ada', last_name: 'Quill' });
+  await as(t.app, author).put(`/api/authors/${author.id}`, {
+    first_name: 'Ada',
+    last_name: 'Quill',
+  });
 });
 afterAll(() => t.close());
 
@@ -48,13 +58,31 @@ const linkOf = (node: Node, rel: string) =>
   (node.link as Array<Record<string, string>>).find((l) => l['@_rel'] === rel)?.['@_href'];
 
 let counter = 0;
-async function publishedBook(owner: TestUser, chapterTitles: string[], options: { draftBook?: boolean } = {}) {
-  const book = await createBook(t.app, owner, `Feed book ${++counter}`, { published: !options.draftBook, summary: 'About it' });
+async function publishedBook(
+  owner: TestUser,
+  chapterTitles: string[],
+  options: { draftBook?: boolean } = {},
+) {
+  const book = await createBook(t.app, owner, `Feed book ${++counter}`, {
+    published: !options.draftBook,
+    summary: 'About it',
+  });
   const chapters = [];
   for (const title of chapterTitles) {
-    chapters.push(await createChapter(t.app, owner, book.id, { title, content: `<p>${title} begins here &amp; goes on.</p>` }, { published: true }));
+    chapters.push(
+      await createChapter(
+        t.app,
+        owner,
+        book.id,
+        { title, content: `<p>${title} begins here &amp; goes on.</p>` },
+        { published: true },
+      ),
+    );
   }
-  const draft = await createChapter(t.app, owner, book.id, { title: `${book.title} draft`, content: '<p>unfinished</p>' });
+  const draft = await createChapter(t.app, owner, book.id, {
+    title: `${book.title} draft`,
+    content: '<p>unfinished</p>',
+  });
   return { book, chapters, draft };
 }
 
@@ -70,7 +98,9 @@ describe('book feed', () => {
     expect(titles(entries)).toEqual(['Second', 'First <light> & "dawn"']);
     const [newest] = entries;
     expect(textOf(newest!.id)).toBe(`urn:inkwell:chapter:${chapters[1]!.id}`);
-    expect(linkOf(newest!, 'alternate')).toBe(`http://localhost:80/books/${book.id}/chapters/${chapters[1]!.id}`);
+    expect(linkOf(newest!, 'alternate')).toBe(
+      `http://localhost:80/books/${book.id}/chapters/${chapters[1]!.id}`,
+    );
     expect(textOf((newest!.author as Node[])[0]!.name)).toBe('Ada Quill');
     expect(textOf(newest!.summary)).toBe('Second begins here & goes on.');
     expect(textOf(feed.updated)).toBe(textOf(newest!.updated));
@@ -81,9 +111,13 @@ describe('book feed', () => {
     const { entries } = await fetchFeed(`/api/books/${book.id}/feed.atom`, author);
     expect(titles(entries)).toEqual(['Visible']);
     expect(titles(entries)).not.toContain(draft.title);
-    const hidden = await publishedBook(author, ['Published chapter of a draft book'], { draftBook: true });
+    const hidden = await publishedBook(author, ['Published chapter of a draft book'], {
+      draftBook: true,
+    });
     expect((await as(t.app).get(`/api/books/${hidden.book.id}/feed.atom`)).statusCode).toBe(404);
-    expect((await as(t.app, author).get(`/api/books/${hidden.book.id}/feed.atom`)).statusCode).toBe(404);
+    expect((await as(t.app, author).get(`/api/books/${hidden.book.id}/feed.atom`)).statusCode).toBe(
+      404,
+    );
     expect((await as(t.app).get('/api/books/999999/feed.atom')).statusCode).toBe(404);
     expect((await as(t.app).get('/api/books/abc/feed.atom')).statusCode).toBe(404);
   });
@@ -91,11 +125,27 @@ describe('book feed', () => {
   it('uses the proxy-given scheme and host for links when the proxy is trusted', async () => {
     const behindProxy = await createTestApp({ TRUST_PROXY: 'true', BASE_PATH: '/ink' });
     try {
-      const res = await behindProxy.app.inject({ method: 'POST', url: '/ink/api/authors', payload: { username: 'proxied', password: 'correct horse battery' } });
+      const res = await behindProxy.app.inject({
+        method: 'POST',
+        url: '/ink/api/authors',
+        payload: { username: 'proxied', password: 'correct horse battery' },
+      });
       const token = res.json().access_token as string;
       const auth = { authorization: `Bearer ${token}` };
-      const book = (await behindProxy.app.inject({ method: 'POST', url: '/ink/api/books', headers: auth, payload: { title: 'Proxied' } })).json();
-      await behindProxy.app.inject({ method: 'PUT', url: `/ink/api/books/${book.id}`, headers: auth, payload: { title: 'Proxied', is_published: true } });
+      const book = (
+        await behindProxy.app.inject({
+          method: 'POST',
+          url: '/ink/api/books',
+          headers: auth,
+          payload: { title: 'Proxied' },
+        })
+      ).json();
+      await behindProxy.app.inject({
+        method: 'PUT',
+        url: `/ink/api/books/${book.id}`,
+        headers: auth,
+        payload: { title: 'Proxied', is_published: true },
+      });
       const feed = await behindProxy.app.inject({
         method: 'GET',
         url: `/ink/api/books/${book.id}/feed.atom`,
@@ -117,7 +167,11 @@ describe('author feed', () => {
     for (const ref of [String(second.id), second.username]) {
       const { feed, entries } = await fetchFeed(`/api/authors/${ref}/feed.atom`);
       expect(textOf(feed.title)).toBe(`${second.username} on Inkwell`);
-      expect(titles(entries)).toEqual([`${b.book.title}: B one`, `${a.book.title}: A two`, `${a.book.title}: A one`]);
+      expect(titles(entries)).toEqual([
+        `${b.book.title}: B one`,
+        `${a.book.title}: A two`,
+        `${a.book.title}: A one`,
+      ]);
       expect(titles(entries).join()).not.toContain(hidden.book.title);
       expect(titles(entries).join()).not.toContain('draft');
     }
@@ -139,12 +193,18 @@ describe('private reader feed', () => {
     await as(t.app, reader).post('/api/follows', { author_id: author.id });
     await as(t.app, reader).post('/api/follows', { author_id: second.id });
 
-    expect((await as(t.app, reader).get('/api/my/feed-token')).json()).toEqual({ active: false, created_at: null });
+    expect((await as(t.app, reader).get('/api/my/feed-token')).json()).toEqual({
+      active: false,
+      created_at: null,
+    });
     const created = await as(t.app, reader).post('/api/my/feed-token');
     expect(created.statusCode).toBe(201);
     const { url } = created.json();
     expect(url).toMatch(/^http:\/\/localhost:80\/api\/feeds\/[A-Za-z0-9_-]{43}\.atom$/);
-    expect((await as(t.app, reader).get('/api/my/feed-token')).json()).toEqual({ active: true, created_at: created.json().created_at });
+    expect((await as(t.app, reader).get('/api/my/feed-token')).json()).toEqual({
+      active: true,
+      created_at: created.json().created_at,
+    });
 
     // A feed reader carries no session: the secret in the URL is the only credential.
     const path = new URL(url).pathname;

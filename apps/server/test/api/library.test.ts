@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
 
 let t: TestApp;
@@ -18,17 +25,33 @@ afterAll(() => t.close());
 let counter = 0;
 /** A published book with `published` published chapters and one draft chapter. */
 async function bookWithChapters(published = 3) {
-  const book = await createBook(t.app, author, `Shelf book ${++counter}`, { published: true, summary: 'A summary' });
+  const book = await createBook(t.app, author, `Shelf book ${++counter}`, {
+    published: true,
+    summary: 'A summary',
+  });
   const chapters = [];
   for (let i = 1; i <= published; i++) {
-    chapters.push(await createChapter(t.app, author, book.id, { title: `Chapter ${i}`, content: '<p>one</p><p>two</p>' }, { published: true }));
+    chapters.push(
+      await createChapter(
+        t.app,
+        author,
+        book.id,
+        { title: `Chapter ${i}`, content: '<p>one</p><p>two</p>' },
+        { published: true },
+      ),
+    );
   }
-  const draft = await createChapter(t.app, author, book.id, { title: 'Draft chapter', content: '<p>secret</p>' });
+  const draft = await createChapter(t.app, author, book.id, {
+    title: 'Draft chapter',
+    content: '<p>secret</p>',
+  });
   return { book, chapters, draft };
 }
 
-const entryOf = async (user: TestUser, bookId: number) => as(t.app, user).get(`/api/my/library/${bookId}`);
-const shelve = (user: TestUser | null, bookId: number, body: object) => as(t.app, user).put(`/api/my/library/${bookId}`, body);
+const entryOf = async (user: TestUser, bookId: number) =>
+  as(t.app, user).get(`/api/my/library/${bookId}`);
+const shelve = (user: TestUser | null, bookId: number, body: object) =>
+  as(t.app, user).put(`/api/my/library/${bookId}`, body);
 
 describe('shelves', () => {
   it('refuses visitors on every library and progress call', async () => {
@@ -38,7 +61,15 @@ describe('shelves', () => {
     expect((await visitor.get(`/api/my/library/${book.id}`)).statusCode).toBe(401);
     expect((await shelve(null, book.id, { status: 'reading' })).statusCode).toBe(401);
     expect((await visitor.get(`/api/my/progress/${book.id}`)).statusCode).toBe(401);
-    expect((await visitor.put(`/api/my/progress/${book.id}`, { chapter_id: chapters[0]!.id, paragraph: 0, offset: 0 })).statusCode).toBe(401);
+    expect(
+      (
+        await visitor.put(`/api/my/progress/${book.id}`, {
+          chapter_id: chapters[0]!.id,
+          paragraph: 0,
+          offset: 0,
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('answers status none for a book never shelved, with its progress', async () => {
@@ -46,7 +77,13 @@ describe('shelves', () => {
     const res = await entryOf(reader, book.id);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
-      book: { id: book.id, title: book.title, cover: null, author_username: author.username, is_published: true },
+      book: {
+        id: book.id,
+        title: book.title,
+        cover: null,
+        author_username: author.username,
+        is_published: true,
+      },
       status: 'none',
       owned: false,
       progress: { chapters_read: 0, total_chapters: 2 },
@@ -64,7 +101,9 @@ describe('shelves', () => {
 
     let shelves = (await as(t.app, reader).get('/api/my/library')).json().shelves;
     expect(shelves.want_to_read.map((e: { book: { id: number } }) => e.book.id)).toContain(book.id);
-    expect(shelves.want_to_read.find((e: { book: { id: number } }) => e.book.id === book.id).book).toEqual({
+    expect(
+      shelves.want_to_read.find((e: { book: { id: number } }) => e.book.id === book.id).book,
+    ).toEqual({
       id: book.id,
       title: book.title,
       summary: 'A summary',
@@ -86,20 +125,44 @@ describe('shelves', () => {
 
   it('keeps owned apart from the status, and forgets the book when neither is left', async () => {
     const { book } = await bookWithChapters(1);
-    expect((await shelve(reader, book.id, { owned: true })).json()).toMatchObject({ status: 'none', owned: true });
+    expect((await shelve(reader, book.id, { owned: true })).json()).toMatchObject({
+      status: 'none',
+      owned: true,
+    });
     let shelves = (await as(t.app, reader).get('/api/my/library')).json().shelves;
     const has = (list: Array<{ book: { id: number } }>) => list.some((e) => e.book.id === book.id);
     expect(has(shelves.owned)).toBe(true);
-    expect(has(shelves.reading) || has(shelves.finished) || has(shelves.dropped) || has(shelves.want_to_read)).toBe(false);
+    expect(
+      has(shelves.reading) ||
+        has(shelves.finished) ||
+        has(shelves.dropped) ||
+        has(shelves.want_to_read),
+    ).toBe(false);
 
     // Changing the status leaves owned as it was, and the other way round.
-    expect((await shelve(reader, book.id, { status: 'dropped' })).json()).toMatchObject({ status: 'dropped', owned: true });
-    expect((await shelve(reader, book.id, { owned: false })).json()).toMatchObject({ status: 'dropped', owned: false });
-    expect((await shelve(reader, book.id, { status: 'none' })).json()).toMatchObject({ status: 'none', owned: false, updated_at: null });
+    expect((await shelve(reader, book.id, { status: 'dropped' })).json()).toMatchObject({
+      status: 'dropped',
+      owned: true,
+    });
+    expect((await shelve(reader, book.id, { owned: false })).json()).toMatchObject({
+      status: 'dropped',
+      owned: false,
+    });
+    expect((await shelve(reader, book.id, { status: 'none' })).json()).toMatchObject({
+      status: 'none',
+      owned: false,
+      updated_at: null,
+    });
 
     shelves = (await as(t.app, reader).get('/api/my/library')).json().shelves;
-    expect(Object.values(shelves).some((list) => has(list as Array<{ book: { id: number } }>))).toBe(false);
-    const rows = await t.ctx.db.selectFrom('library_entries').selectAll().where('book_id', '=', book.id).execute();
+    expect(
+      Object.values(shelves).some((list) => has(list as Array<{ book: { id: number } }>)),
+    ).toBe(false);
+    const rows = await t.ctx.db
+      .selectFrom('library_entries')
+      .selectAll()
+      .where('book_id', '=', book.id)
+      .execute();
     expect(rows).toEqual([]);
   });
 
@@ -122,9 +185,14 @@ describe('shelves', () => {
   it('hides a shelved book once its author unpublishes it, and shows it again when republished', async () => {
     const { book } = await bookWithChapters(1);
     await shelve(reader, book.id, { status: 'reading' });
-    await as(t.app, author).put(`/api/books/${book.id}`, { title: book.title, is_published: false });
+    await as(t.app, author).put(`/api/books/${book.id}`, {
+      title: book.title,
+      is_published: false,
+    });
     const ids = async () =>
-      (await as(t.app, reader).get('/api/my/library')).json().shelves.reading.map((e: { book: { id: number } }) => e.book.id);
+      (await as(t.app, reader).get('/api/my/library'))
+        .json()
+        .shelves.reading.map((e: { book: { id: number } }) => e.book.id);
     expect(await ids()).not.toContain(book.id);
     expect((await entryOf(reader, book.id)).statusCode).toBe(404);
     await as(t.app, author).put(`/api/books/${book.id}`, { title: book.title, is_published: true });
@@ -135,28 +203,52 @@ describe('shelves', () => {
     const { book } = await bookWithChapters(1);
     await shelve(reader, book.id, { status: 'finished', owned: true });
     await shelve(other, book.id, { status: 'dropped' });
-    expect((await entryOf(reader, book.id)).json()).toMatchObject({ status: 'finished', owned: true });
-    expect((await entryOf(other, book.id)).json()).toMatchObject({ status: 'dropped', owned: false });
+    expect((await entryOf(reader, book.id)).json()).toMatchObject({
+      status: 'finished',
+      owned: true,
+    });
+    expect((await entryOf(other, book.id)).json()).toMatchObject({
+      status: 'dropped',
+      owned: false,
+    });
     await shelve(other, book.id, { status: 'none' });
-    expect((await entryOf(reader, book.id)).json()).toMatchObject({ status: 'finished', owned: true });
+    expect((await entryOf(reader, book.id)).json()).toMatchObject({
+      status: 'finished',
+      owned: true,
+    });
   });
 });
 
 describe('reading progress', () => {
-  const save = (user: TestUser | null, bookId: number, body: object) => as(t.app, user).put(`/api/my/progress/${bookId}`, body);
+  const save = (user: TestUser | null, bookId: number, body: object) =>
+    as(t.app, user).put(`/api/my/progress/${bookId}`, body);
 
   it('saves the position and answers it on any device of the same reader', async () => {
     const { book, chapters } = await bookWithChapters(3);
-    const res = await save(reader, book.id, { chapter_id: chapters[1]!.id, paragraph: 7, offset: 42 });
+    const res = await save(reader, book.id, {
+      chapter_id: chapters[1]!.id,
+      paragraph: 7,
+      offset: 42,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       book_id: book.id,
-      position: { chapter_id: chapters[1]!.id, chapter_title: 'Chapter 2', chapter_order: 2, paragraph: 7, offset: 42 },
+      position: {
+        chapter_id: chapters[1]!.id,
+        chapter_title: 'Chapter 2',
+        chapter_order: 2,
+        paragraph: 7,
+        offset: 42,
+      },
       progress: { chapters_read: 0, total_chapters: 3 },
     });
 
     // A second session of the same account ("another device").
-    const login = await t.app.inject({ method: 'POST', url: '/token', payload: { username: reader.username, password: reader.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/token',
+      payload: { username: reader.username, password: reader.password },
+    });
     expect(login.statusCode).toBe(200);
     const device = { token: login.json().access_token as string };
     const seen = (await as(t.app, device).get(`/api/my/progress/${book.id}`)).json();
@@ -165,7 +257,9 @@ describe('reading progress', () => {
 
     // The last write wins.
     await save(reader, book.id, { chapter_id: chapters[2]!.id, paragraph: 0, offset: 3 });
-    expect((await as(t.app, device).get(`/api/my/progress/${book.id}`)).json().position).toMatchObject({
+    expect(
+      (await as(t.app, device).get(`/api/my/progress/${book.id}`)).json().position,
+    ).toMatchObject({
       chapter_id: chapters[2]!.id,
       paragraph: 0,
       offset: 3,
@@ -177,7 +271,10 @@ describe('reading progress', () => {
   it("puts a book on no shelf on 'reading', and leaves a chosen shelf alone", async () => {
     const a = await bookWithChapters(1);
     await save(reader, a.book.id, { chapter_id: a.chapters[0]!.id, paragraph: 0, offset: 0 });
-    expect((await entryOf(reader, a.book.id)).json()).toMatchObject({ status: 'reading', owned: false });
+    expect((await entryOf(reader, a.book.id)).json()).toMatchObject({
+      status: 'reading',
+      owned: false,
+    });
 
     const b = await bookWithChapters(1);
     await shelve(reader, b.book.id, { status: 'finished' });
@@ -187,26 +284,60 @@ describe('reading progress', () => {
     const c = await bookWithChapters(1);
     await shelve(reader, c.book.id, { owned: true });
     await save(reader, c.book.id, { chapter_id: c.chapters[0]!.id, paragraph: 1, offset: 0 });
-    expect((await entryOf(reader, c.book.id)).json()).toMatchObject({ status: 'reading', owned: true });
+    expect((await entryOf(reader, c.book.id)).json()).toMatchObject({
+      status: 'reading',
+      owned: true,
+    });
   });
 
   it('refuses a chapter of another book, a draft chapter and bad numbers', async () => {
     const { book, draft } = await bookWithChapters(1);
     const elsewhere = await bookWithChapters(1);
-    expect((await save(reader, book.id, { chapter_id: elsewhere.chapters[0]!.id, paragraph: 0, offset: 0 })).statusCode).toBe(404);
-    expect((await save(reader, book.id, { chapter_id: draft.id, paragraph: 0, offset: 0 })).statusCode).toBe(404);
-    expect((await save(reader, book.id, { chapter_id: 999_999, paragraph: 0, offset: 0 })).statusCode).toBe(404);
-    expect((await save(reader, book.id, { chapter_id: elsewhere.chapters[0]!.id, paragraph: -1, offset: 0 })).statusCode).toBe(400);
-    expect((await save(reader, book.id, { chapter_id: elsewhere.chapters[0]!.id, paragraph: 1.5, offset: 0 })).statusCode).toBe(400);
+    expect(
+      (
+        await save(reader, book.id, {
+          chapter_id: elsewhere.chapters[0]!.id,
+          paragraph: 0,
+          offset: 0,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await save(reader, book.id, { chapter_id: draft.id, paragraph: 0, offset: 0 })).statusCode,
+    ).toBe(404);
+    expect(
+      (await save(reader, book.id, { chapter_id: 999_999, paragraph: 0, offset: 0 })).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await save(reader, book.id, {
+          chapter_id: elsewhere.chapters[0]!.id,
+          paragraph: -1,
+          offset: 0,
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await save(reader, book.id, {
+          chapter_id: elsewhere.chapters[0]!.id,
+          paragraph: 1.5,
+          offset: 0,
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await save(reader, book.id, { paragraph: 0, offset: 0 })).statusCode).toBe(400);
     expect((await as(t.app, reader).get(`/api/my/progress/${book.id}`)).json().position).toBeNull();
     // The author may keep a position in their own draft chapter.
-    expect((await save(author, book.id, { chapter_id: draft.id, paragraph: 0, offset: 0 })).statusCode).toBe(200);
+    expect(
+      (await save(author, book.id, { chapter_id: draft.id, paragraph: 0, offset: 0 })).statusCode,
+    ).toBe(200);
   });
 
   it('counts chapters read from the history, published chapters only, and dates the last read', async () => {
     const { book, chapters, draft } = await bookWithChapters(3);
-    const read = (chapterId: number) => as(t.app, reader).post(`/api/books/${book.id}/chapters/${chapterId}/history`);
+    const read = (chapterId: number) =>
+      as(t.app, reader).post(`/api/books/${book.id}/chapters/${chapterId}/history`);
     expect((await read(chapters[0]!.id)).statusCode).toBe(201);
     expect((await read(chapters[0]!.id)).statusCode).toBe(409);
     const second = await read(chapters[2]!.id);
@@ -218,17 +349,22 @@ describe('reading progress', () => {
     expect(progress.position).toBeNull();
 
     // Unpublishing a chapter takes it out of both counts; the author's own draft reads do not count.
-    await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapters[2]!.id}`, { is_published: false });
+    await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapters[2]!.id}`, {
+      is_published: false,
+    });
     progress = (await as(t.app, reader).get(`/api/my/progress/${book.id}`)).json();
     expect(progress.progress).toEqual({ chapters_read: 1, total_chapters: 2 });
     await as(t.app, author).post(`/api/books/${book.id}/chapters/${draft.id}/history`);
-    expect((await as(t.app, author).get(`/api/my/progress/${book.id}`)).json().progress).toEqual({ chapters_read: 0, total_chapters: 2 });
+    expect((await as(t.app, author).get(`/api/my/progress/${book.id}`)).json().progress).toEqual({
+      chapters_read: 0,
+      total_chapters: 2,
+    });
 
     // The library entry carries the same progress.
     await shelve(reader, book.id, { status: 'reading' });
-    const entry = (await as(t.app, reader).get('/api/my/library')).json().shelves.reading.find(
-      (e: { book: { id: number } }) => e.book.id === book.id,
-    );
+    const entry = (await as(t.app, reader).get('/api/my/library'))
+      .json()
+      .shelves.reading.find((e: { book: { id: number } }) => e.book.id === book.id);
     expect(entry.progress).toEqual({ chapters_read: 1, total_chapters: 2 });
     expect(entry.last_read_at).toBe(second.json().read_at);
   });
@@ -236,11 +372,19 @@ describe('reading progress', () => {
   it('drops a saved position whose chapter was unpublished or deleted', async () => {
     const { book, chapters } = await bookWithChapters(2);
     await save(reader, book.id, { chapter_id: chapters[1]!.id, paragraph: 3, offset: 0 });
-    await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapters[1]!.id}`, { is_published: false });
+    await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapters[1]!.id}`, {
+      is_published: false,
+    });
     expect((await as(t.app, reader).get(`/api/my/progress/${book.id}`)).json().position).toBeNull();
-    await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapters[1]!.id}`, { is_published: true });
-    expect((await as(t.app, reader).get(`/api/my/progress/${book.id}`)).json().position).toMatchObject({ paragraph: 3 });
-    expect((await as(t.app, author).delete(`/api/chapters/${chapters[1]!.id}`)).statusCode).toBe(200);
+    await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapters[1]!.id}`, {
+      is_published: true,
+    });
+    expect(
+      (await as(t.app, reader).get(`/api/my/progress/${book.id}`)).json().position,
+    ).toMatchObject({ paragraph: 3 });
+    expect((await as(t.app, author).delete(`/api/chapters/${chapters[1]!.id}`)).statusCode).toBe(
+      200,
+    );
     expect((await as(t.app, reader).get(`/api/my/progress/${book.id}`)).json().position).toBeNull();
   });
 
@@ -251,9 +395,15 @@ describe('reading progress', () => {
     await shelve(fresh, first.book.id, { status: 'reading' });
     await shelve(fresh, second.book.id, { status: 'reading' });
     const order = async () =>
-      (await as(t.app, fresh).get('/api/my/library')).json().shelves.reading.map((e: { book: { id: number } }) => e.book.id);
+      (await as(t.app, fresh).get('/api/my/library'))
+        .json()
+        .shelves.reading.map((e: { book: { id: number } }) => e.book.id);
     expect(await order()).toEqual([second.book.id, first.book.id]);
-    await save(fresh, first.book.id, { chapter_id: first.chapters[0]!.id, paragraph: 0, offset: 0 });
+    await save(fresh, first.book.id, {
+      chapter_id: first.chapters[0]!.id,
+      paragraph: 0,
+      offset: 0,
+    });
     expect(await order()).toEqual([first.book.id, second.book.id]);
   });
 });

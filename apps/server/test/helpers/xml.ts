@@ -22,6 +22,20 @@ export function parseXml(text: string, label = 'document') {
 export function textOf(node: unknown): string {
   const first = Array.isArray(node) ? node[0] : node;
   if (typeof first === 'string' || typeof first === 'number') return String(first);
-  if (first && typeof first === 'object' && '#text' in first) return String((first as { '#text': unknown })['#text']);
+  if (first && typeof first === 'object' && '#text' in first)
+    return String((first as { '#text': unknown })['#text']);
   return '';
 }
+
+/** A parsed element: child elements by name (always arrays), attributes under '@_name'. */
+export type XmlNode = Record<string, unknown>;
+
+export const children = (node: unknown, name: string): XmlNode[] =>
+  ((node as XmlNode | undefined)?.[name] as XmlNode[] | undefined) ?? [];
+export const child = (node: unknown, name: string): XmlNode => {
+  const found = children(node, name)[0];
+  if (!found) throw new Error(`no <${name}> element`);
+  return found;
+};
+export const attribute = (node: unknown, name: string): string | undefined =>
+  (node as XmlNode | undefined)?.[`@_${name}`] as string | undefined;

@@ -5,7 +5,14 @@ import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/da
 import { CLEAN, checkIntegrity } from './helpers/integrity.ts';
 import { Ledger, type StoredChapter } from './helpers/ledger.ts';
 import { startServer, stopAllServers } from './helpers/process.ts';
-import { newStats, setUpBook, signupOver, storedChapters, writeUntil, type Writer } from './helpers/workload.ts';
+import {
+  newStats,
+  setUpBook,
+  signupOver,
+  storedChapters,
+  writeUntil,
+  type Writer,
+} from './helpers/workload.ts';
 
 /**
  * A real server process is killed with SIGKILL while four authors autosave, publish, add and
@@ -40,7 +47,14 @@ describe(`SIGKILL in the middle of a stream of writes (${testEngine()})`, () => 
     const stats = newStats();
     let killed = false;
     const streams = writers.map((writer, i) =>
-      writeUntil(first.http, writer, ledger, () => stats, () => killed, { name: `w${i}` }),
+      writeUntil(
+        first.http,
+        writer,
+        ledger,
+        () => stats,
+        () => killed,
+        { name: `w${i}` },
+      ),
     );
     const before = ledger.acknowledged;
     await waitFor(() => ledger.acknowledged - before >= WRITES_BEFORE_KILL, 20_000);
@@ -51,11 +65,17 @@ describe(`SIGKILL in the middle of a stream of writes (${testEngine()})`, () => 
     expect(exit.signal).toBe('SIGKILL');
     expect(ledger.acknowledged - before).toBeGreaterThanOrEqual(WRITES_BEFORE_KILL);
     // Every answer before the kill was a success: the stream itself was sound.
-    expect([...stats.statuses.keys()].filter((status) => status !== 0 && (status < 200 || status >= 300))).toEqual([]);
+    expect(
+      [...stats.statuses.keys()].filter(
+        (status) => status !== 0 && (status < 200 || status >= 300),
+      ),
+    ).toEqual([]);
 
     const second = await startServer(env);
     const stored = new Map<number, StoredChapter | undefined>();
-    for (const writer of writers) for (const [id, chapter] of await storedChapters(second.http, writer)) stored.set(id, chapter);
+    for (const writer of writers)
+      for (const [id, chapter] of await storedChapters(second.http, writer))
+        stored.set(id, chapter);
     expect(ledger.verify(stored)).toEqual([]);
     expect(await checkIntegrity(database.url)).toEqual(CLEAN);
     expect((await second.stop('SIGTERM')).code).toBe(0);

@@ -19,8 +19,13 @@ async function sample(name: string, labels: Record<string, string>): Promise<num
   for (const line of text.split('\n')) {
     const match = /^([a-z_:]+)\{(.*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.keys(labels).length === Object.keys(found).length && Object.entries(labels).every(([k, v]) => found[k] === v)) {
+    const found = Object.fromEntries(
+      [...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]),
+    );
+    if (
+      Object.keys(labels).length === Object.keys(found).length &&
+      Object.entries(labels).every(([k, v]) => found[k] === v)
+    ) {
       return Number(match[3]);
     }
   }
@@ -44,7 +49,11 @@ describe(`health probes (${testEngine()})`, () => {
     await broken.ctx.db.destroy();
     const ready = await broken.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ detail: 'Not ready: database unreachable', code: 'unavailable', checks: { database: 'down' } });
+    expect(ready.json()).toEqual({
+      detail: 'Not ready: database unreachable',
+      code: 'unavailable',
+      checks: { database: 'down' },
+    });
     expect((await broken.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     await broken.app.close().catch(() => undefined);
     await broken.database.drop();
@@ -55,7 +64,11 @@ describe('request ids', () => {
   it('gives every answer an id, and keeps a well-formed one sent by a proxy', async () => {
     const fresh = await t.app.inject({ method: 'GET', url: '/api/genres' });
     expect(fresh.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    const kept = await t.app.inject({ method: 'GET', url: '/api/genres', headers: { 'x-request-id': 'edge-42.a:b' } });
+    const kept = await t.app.inject({
+      method: 'GET',
+      url: '/api/genres',
+      headers: { 'x-request-id': 'edge-42.a:b' },
+    });
     expect(kept.headers['x-request-id']).toBe('edge-42.a:b');
   });
 
@@ -64,7 +77,11 @@ describe('request ids', () => {
     ['with spaces and quotes', 'a b"c'],
     ['with a forged log line', 'id\\n{"level":60}'],
   ])('replaces an id that is %s', async (_what, id) => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/genres', headers: { 'x-request-id': id } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/genres',
+      headers: { 'x-request-id': id },
+    });
     expect(res.headers['x-request-id']).not.toBe(id);
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -73,16 +90,27 @@ describe('request ids', () => {
 describe('metrics', () => {
   it('counts requests and their latency by route pattern, never by raw URL', async () => {
     const user = await signup(t.app);
-    const books = await Promise.all([1, 2, 3].map((n) => createBook(t.app, user, `Metered ${n}`, { published: true })));
-    for (const book of books) expect((await as(t.app).get(`/api/books/${book.id}`)).statusCode).toBe(200);
+    const books = await Promise.all(
+      [1, 2, 3].map((n) => createBook(t.app, user, `Metered ${n}`, { published: true })),
+    );
+    for (const book of books)
+      expect((await as(t.app).get(`/api/books/${book.id}`)).statusCode).toBe(200);
     await as(t.app).get('/api/books/999999');
     await as(t.app).get('/no/such/page/at/all');
 
     const route = { method: 'GET', route: '/api/books/:id' };
     expect(await sample('http_requests_total', { ...route, status_code: '200' })).toBe(3);
     expect(await sample('http_requests_total', { ...route, status_code: '404' })).toBe(1);
-    expect(await sample('http_request_duration_seconds_count', { ...route, status_code: '200' })).toBe(3);
-    expect(await sample('http_request_duration_seconds_bucket', { ...route, status_code: '200', le: '+Inf' })).toBe(3);
+    expect(
+      await sample('http_request_duration_seconds_count', { ...route, status_code: '200' }),
+    ).toBe(3);
+    expect(
+      await sample('http_request_duration_seconds_bucket', {
+        ...route,
+        status_code: '200',
+        le: '+Inf',
+      }),
+    ).toBe(3);
     const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
     expect(text).not.toContain(`/api/books/${books[0].id}"`);
     expect(text).not.toContain('/no/such/page');
@@ -106,7 +134,9 @@ describe('metrics', () => {
 
     await stream.close();
     await chat.close();
-    await expect.poll(() => sample('websocket_connections_open', { endpoint: 'notifications' })).toBe(0);
+    await expect
+      .poll(() => sample('websocket_connections_open', { endpoint: 'notifications' }))
+      .toBe(0);
     await expect.poll(() => sample('websocket_connections_open', { endpoint: 'chat' })).toBe(0);
   });
 });

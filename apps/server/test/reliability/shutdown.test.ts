@@ -16,13 +16,21 @@ afterAll(async () => {
 });
 
 /** An upload whose body the test sends in two halves, so the request is in flight for as long as it likes. */
-function startUpload(server: ServerProcess, token: string, form: { payload: Buffer; headers: Record<string, string> }) {
+function startUpload(
+  server: ServerProcess,
+  token: string,
+  form: { payload: Buffer; headers: Record<string, string> },
+) {
   // Keep-alive on purpose: the server must not wait for an idle client connection to go away.
   const agent = new http.Agent({ keepAlive: true });
   const request = http.request(`${server.http}/api/authors/avatar`, {
     method: 'POST',
     agent,
-    headers: { ...form.headers, authorization: `Bearer ${token}`, 'content-length': String(form.payload.length) },
+    headers: {
+      ...form.headers,
+      authorization: `Bearer ${token}`,
+      'content-length': String(form.payload.length),
+    },
   });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     request.once('response', (res) => {
@@ -47,12 +55,20 @@ describe(`SIGTERM (${testEngine()})`, () => {
     const server = await startServer({ DATABASE_URL: database.url, LOG_LEVEL: 'info' });
     const user = await signupOver(server.http, `leaver_${crypto.randomBytes(3).toString('hex')}`);
     const socket = await connect(`${server.ws}/ws?token=${user.token}`);
-    const traced = await fetch(`${server.http}/api/genres`, { headers: { 'x-request-id': 'trace-me-1' } });
+    const traced = await fetch(`${server.http}/api/genres`, {
+      headers: { 'x-request-id': 'trace-me-1' },
+    });
     expect(traced.headers.get('x-request-id')).toBe('trace-me-1');
 
     const noise = crypto.randomBytes(600 * 600 * 3);
-    const image = await sharp(noise, { raw: { width: 600, height: 600, channels: 3 } }).png().toBuffer();
-    const upload = startUpload(server, user.token, multipart('image', image, 'me.png', 'image/png'));
+    const image = await sharp(noise, { raw: { width: 600, height: 600, channels: 3 } })
+      .png()
+      .toBuffer();
+    const upload = startUpload(
+      server,
+      user.token,
+      multipart('image', image, 'me.png', 'image/png'),
+    );
     // The server has the headers and half the body: the request is in flight.
     await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -75,9 +91,18 @@ describe(`SIGTERM (${testEngine()})`, () => {
     expect(Date.now() - signalled).toBeLessThan(10_000);
 
     // Logs are JSON lines (pino) carrying the request id, and never the session token of a socket URL.
-    const lines = server.output.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-    expect(lines.find((line) => line.reqId === 'trace-me-1' && line.req)?.req).toMatchObject({ method: 'GET', url: '/api/genres' });
-    expect(lines.find((line) => line.req?.url?.startsWith('/ws'))?.req.url).toBe('/ws?token=[redacted]');
+    const lines = server.output
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(lines.find((line) => line.reqId === 'trace-me-1' && line.req)?.req).toMatchObject({
+      method: 'GET',
+      url: '/api/genres',
+    });
+    expect(lines.find((line) => line.req?.url?.startsWith('/ws'))?.req.url).toBe(
+      '/ws?token=[redacted]',
+    );
     expect(server.output.join('')).not.toContain(user.token);
   });
 });

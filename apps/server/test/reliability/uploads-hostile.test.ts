@@ -5,7 +5,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngine, type TestDatabase } from '../helpers/database.ts';
 import { makeImage, multipart } from '../helpers/images.ts';
-import { memoryOf, startServer, stopAllServers, type ServerProcess } from './helpers/process.ts';
+import {
+  memoryOf,
+  resetPeakMemory,
+  startServer,
+  stopAllServers,
+  type ServerProcess,
+} from './helpers/process.ts';
 import { call, signupOver } from './helpers/workload.ts';
 
 /**
@@ -23,7 +29,8 @@ let token: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   server = await startServer({ DATABASE_URL: database.url });
-  token = (await signupOver(server.http, `uploader_${crypto.randomBytes(3).toString('hex')}`)).token;
+  token = (await signupOver(server.http, `uploader_${crypto.randomBytes(3).toString('hex')}`))
+    .token;
 });
 afterAll(async () => {
   await stopAllServers();
@@ -32,7 +39,10 @@ afterAll(async () => {
 
 interface Answer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON, like light-my-request's json()
   body: any;
+  /** For streamed uploads: how much of the body had been sent when the answer came. */
+  sentBytes?: number;
 }
 
 /**
@@ -40,7 +50,13 @@ interface Answer {
  * in memory, and stops sending as soon as the server answers: a server that refuses early must not
  * have to read the rest.
  */
-function streamUpload(url: string, head: Buffer, size: number, headers: Record<string, string>): Promise<Answer> {
+function streamUpload(
+  url: string,
+  head: Buffer,
+  size: number,
+  headers: Record<string, string>,
+  { declareLength = true } = {},
+): Promise<Answer> {
   const boundary = `----hostile${crypto.randomBytes(8).toString('hex')}`;
   const opening = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`,
@@ -51,13 +67,28 @@ function streamUpload(url: string, head: Buffer, size: number, headers: Record<s
     let answered = false;
     const request = http.request(url, {
       method: 'POST',
-      headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(total) },
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        ...headers,
+        ...(declareLength
+          ? { 'content-length': String(total) }
+          : { 'transfer-encoding': 'chunked' }),
+      },
     });
     request.on('response', (res) => {
       answered = true;
+      const sentBytes = sent;
       let text = '';
       res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+      res.on('end', () => {
+        // Stop the upload: the answer is in.
+        request.destroy();
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text ? JSON.parse(text) : undefined,
+          sentBytes,
+        });
+      });
     });
     request.on('error', (error) => (answered ? undefined : reject(error)));
     const filler = Buffer.alloc(MB, 0x41);
@@ -105,57 +136,149 @@ function pngBomb(width: number, height: number): Buffer {
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
   // 64 rows of zeros: 9.6 MB of pixels in a few kilobytes; the header claims 7.5 GB.
   const rows = zlib.deflateSync(Buffer.alloc((width * 3 + 1) * 64), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe(`hostile uploads against a running server (${testEngine()})`, () => {
   it('refuses each with a clear 4xx, keeps its peak memory bounded and keeps serving', async () => {
     // Warm up: the first real image loads the image library, which is not what is measured.
-    expect((await upload('/api/authors/avatar', await makeImage('png', 200, 200), 'warm.png', 'image/png')).status).toBe(200);
+    expect(
+      (
+        await upload(
+          '/api/authors/avatar',
+          await makeImage('png', 200, 200),
+          'warm.png',
+          'image/png',
+        )
+      ).status,
+    ).toBe(200);
+    resetPeakMemory(server.child.pid!);
     const before = memoryOf(server.child.pid!);
 
     const noise = crypto.randomBytes(300 * 200 * 3);
-    const jpeg = await sharp(noise, { raw: { width: 300, height: 200, channels: 3 } }).jpeg().toBuffer();
+    const jpeg = await sharp(noise, { raw: { width: 300, height: 200, channels: 3 } })
+      .jpeg()
+      .toBuffer();
     const html = Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>');
     const cases: Array<[string, () => Promise<Answer>, number, RegExp]> = [
-      ['a JPEG header followed by HTML', () => upload('/api/authors/avatar', Buffer.concat([jpeg.subarray(0, 20), html]), 'x.jpg', 'image/jpeg'), 400, /damaged|PNG or JPEG/],
+      [
+        'a JPEG header followed by HTML',
+        () =>
+          upload(
+            '/api/authors/avatar',
+            Buffer.concat([jpeg.subarray(0, 20), html]),
+            'x.jpg',
+            'image/jpeg',
+          ),
+        400,
+        /damaged|PNG or JPEG/,
+      ],
       [
         'an SVG with a script',
-        () => upload('/api/authors/avatar', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'x.svg', 'image/svg+xml'),
+        () =>
+          upload(
+            '/api/authors/avatar',
+            Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+            'x.svg',
+            'image/svg+xml',
+          ),
         400,
         /PNG or JPEG/,
       ],
-      ['a PNG bomb declaring 50,000 x 50,000 pixels', () => upload('/api/authors/avatar', pngBomb(50_000, 50_000), 'bomb.png', 'image/png'), 400, /too large in pixels/],
-      ['a truncated JPEG', () => upload('/api/authors/avatar', jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'cut.jpg', 'image/jpeg'), 400, /damaged or truncated/],
+      [
+        'a PNG bomb declaring 50,000 x 50,000 pixels',
+        () => upload('/api/authors/avatar', pngBomb(50_000, 50_000), 'bomb.png', 'image/png'),
+        400,
+        /too large in pixels/,
+      ],
+      [
+        'a truncated JPEG',
+        () =>
+          upload(
+            '/api/authors/avatar',
+            jpeg.subarray(0, Math.floor(jpeg.length / 2)),
+            'cut.jpg',
+            'image/jpeg',
+          ),
+        400,
+        /damaged or truncated/,
+      ],
       [
         'a 50 MB file',
-        () => streamUpload(`${server.http}/api/authors/avatar`, jpeg.subarray(0, 20), 50 * MB, { authorization: `Bearer ${token}` }),
+        () =>
+          streamUpload(`${server.http}/api/authors/avatar`, jpeg.subarray(0, 20), 50 * MB, {
+            authorization: `Bearer ${token}`,
+          }),
         413,
         /./,
       ],
       [
         'a 50 MB JSON body',
-        () => streamUpload(`${server.http}/api/books`, Buffer.alloc(0), 50 * MB, { authorization: `Bearer ${token}`, 'content-type': 'application/json' }),
+        () =>
+          streamUpload(`${server.http}/api/books`, Buffer.alloc(0), 50 * MB, {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+          }),
         413,
         /./,
       ],
     ];
     for (const [what, send, status, detail] of cases) {
       const answer = await send();
-      expect(answer.status, what).toBe(status);
-      expect(answer.body, what).toEqual({ detail: expect.stringMatching(detail), code: status === 413 ? 'payload_too_large' : 'validation' });
+      // Refused on its declared length, not after reading it: the answer came long before the end.
+      if (answer.sentBytes !== undefined) expect(answer.sentBytes, what).toBeLessThan(10 * MB);
+      expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBe(status);
+      expect(answer.body, what).toEqual({
+        detail: expect.stringMatching(detail),
+        code: status === 413 ? 'payload_too_large' : 'validation',
+      });
     }
     // The same series again, four at a time, as a client in a hurry would.
     const again = await Promise.all(cases.map(([, send]) => send()));
     expect(again.map((answer) => answer.status)).toEqual(cases.map(([, , status]) => status));
 
     const after = memoryOf(server.child.pid!);
-    const peakGrowthMb = (after.peakKb - before.peakKb) / 1024;
-    expect(peakGrowthMb, `peak RSS ${before.peakKb} -> ${after.peakKb} kB`).toBeLessThan(PEAK_GROWTH_LIMIT_MB);
+    const peakGrowthMb = (after.peakKb - before.rssKb) / 1024;
+    expect(peakGrowthMb, `RSS ${before.rssKb} kB, then a peak of ${after.peakKb} kB`).toBeLessThan(
+      PEAK_GROWTH_LIMIT_MB,
+    );
 
     expect((await call(server.http, 'GET', '/healthz')).status).toBe(200);
     expect((await call(server.http, 'GET', '/api/books')).status).toBe(200);
-    expect((await upload('/api/authors/avatar', await makeImage('jpeg', 120, 90), 'ok.jpg', 'image/jpeg')).status).toBe(200);
+    expect(
+      (
+        await upload(
+          '/api/authors/avatar',
+          await makeImage('jpeg', 120, 90),
+          'ok.jpg',
+          'image/jpeg',
+        )
+      ).status,
+    ).toBe(200);
+  });
+
+  it('cuts off an upload that does not declare its length (411), long before it ends', async () => {
+    const answer = await streamUpload(
+      `${server.http}/api/authors/avatar`,
+      Buffer.alloc(0),
+      50 * MB,
+      { authorization: `Bearer ${token}` },
+      { declareLength: false },
+    ).catch((error: Error) => ({ status: 0, body: error.message, sentBytes: undefined }));
+    // The server answers 411 and closes; a client still writing may see the close before the answer.
+    if (answer.status !== 0) {
+      expect(answer.status).toBe(411);
+      expect(answer.body).toEqual({
+        detail: 'An upload must declare its Content-Length',
+        code: 'validation',
+      });
+    }
+    expect((await call(server.http, 'GET', '/healthz')).status).toBe(200);
   });
 
   it('accepts a real JPEG with HTML hidden after it only as re-encoded pixels, without the HTML', async () => {
@@ -163,7 +286,9 @@ describe(`hostile uploads against a running server (${testEngine()})`, () => {
     const polyglot = Buffer.concat([image, Buffer.from('<html><script>alert(1)</script></html>')]);
     const answer = await upload('/api/authors/avatar', polyglot, 'poly.jpg', 'image/jpeg');
     expect(answer.status).toBe(200);
-    const stored = Buffer.from(await (await fetch(`${server.http}${answer.body.href}`)).arrayBuffer());
+    const stored = Buffer.from(
+      await (await fetch(`${server.http}${answer.body.href}`)).arrayBuffer(),
+    );
     expect(stored.includes(Buffer.from('<script'))).toBe(false);
     expect(stored.includes(Buffer.from('<html'))).toBe(false);
     expect((await sharp(stored).metadata()).width).toBe(64);

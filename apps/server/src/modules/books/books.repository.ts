@@ -56,6 +56,15 @@ function visibleTo(visibility: Visibility) {
 
 const PUBLIC: Visibility = { viewerId: null };
 
+/** What access rules need of a book: its author and whether it is published (no joins, no counts). */
+export async function findBookAccess(db: DbHandle, id: number) {
+  return db
+    .selectFrom('books')
+    .select(['id', 'author_id', 'title', 'is_published', 'published_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** A book by id regardless of publication; callers decide visibility (to answer 404 vs 403). */
 export async function findBookById(db: DbHandle, id: number, visibility: Visibility) {
   return bookSelect(db, visibility).where('books.id', '=', id).executeTakeFirst();
@@ -173,21 +182,18 @@ export async function deleteBook(db: DbHandle, id: number) {
   await db.deleteFrom('books').where('id', '=', id).execute();
 }
 
-/** Books ranked by distinct readers in read history; published books only. */
+/**
+ * Published books ranked by distinct readers in read history. The count is kept on the book by
+ * triggers (migration 0004), so this reads `limit` index entries instead of the whole history.
+ */
 export async function popularBooks(db: DbHandle, limit: number) {
   return db
-    .selectFrom('read_history')
-    .innerJoin('books', 'books.id', 'read_history.book_id')
-    .where('books.is_published', '=', 1)
-    .groupBy(['books.id', 'books.title', 'books.cover'])
-    .select([
-      'books.id as book_id',
-      'books.title',
-      'books.cover',
-      sql<number>`count(distinct read_history.user_id)`.as('readers'),
-    ])
-    .orderBy('readers', 'desc')
-    .orderBy('books.id', 'desc')
+    .selectFrom('books')
+    .select(['id as book_id', 'title', 'cover', 'reader_count as readers'])
+    .where('is_published', '=', 1)
+    .where('reader_count', '>', 0)
+    .orderBy('reader_count', 'desc')
+    .orderBy('id', 'desc')
     .limit(limit)
     .execute();
 }

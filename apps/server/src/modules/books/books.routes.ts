@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { publicRead } from '../../plugins/public-read.ts';
 import { searchBooks } from '../search/search.service.ts';
 import * as service from './books.service.ts';
 
@@ -27,13 +28,14 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/books',
-    { schema: { ...TAG, summary: 'Published books, newest first', querystring: BookListQuery, response: { 200: BookList } } },
+    { ...publicRead, schema: { ...TAG, summary: 'Published books, newest first', querystring: BookListQuery, response: { 200: BookList } } },
     async (request) => service.listBooks(ctx, request.query),
   );
 
   app.get(
     '/api/books/search',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         summary: 'Full-text search over titles, summaries, authors, genres and chapter text',
@@ -46,13 +48,14 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/api/books/genres/:genre',
-    { schema: { ...TAG, summary: 'Published books in a genre (by name)', params: GenreParams, response: { 200: BookList } } },
+    { ...publicRead, schema: { ...TAG, summary: 'Published books in a genre (by name)', params: GenreParams, response: { 200: BookList } } },
     async (request) => service.listBooksInGenre(ctx, request.params.genre),
   );
 
   app.get(
     '/api/recent/books',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         summary: 'Recently published books, newest first',
@@ -66,6 +69,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/popular/books',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         summary: 'Books ranked by distinct readers',
@@ -84,7 +88,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/api/books/:id',
-    { schema: { ...TAG, summary: 'A book (drafts only for their author)', params: IdParams, response: { 200: Book, 404: ErrorBody } } },
+    { ...publicRead, schema: { ...TAG, summary: 'A book (drafts only for their author)', params: IdParams, response: { 200: Book, 404: ErrorBody } } },
     async (request) => service.getBook(ctx, request.viewer, request.params.id),
   );
 

@@ -19,20 +19,36 @@ export async function presentBooks(db: DbHandle, rows: readonly BookRow[]): Prom
   return rows.map((row) => toBook(row, genres.get(row.id) ?? []));
 }
 
-/** A book the viewer may see. Drafts of others answer 404, as if they did not exist. */
-export async function getVisibleBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  const row = await books.findBookById(ctx.db, bookId, visibilityFor(viewer));
+type BookAccess = Pick<BookRow, 'author_id' | 'is_published'>;
+
+/** Drafts of others answer 404, as if they did not exist. */
+export function assertVisible<T extends BookAccess>(row: T | undefined, viewer: Viewer | null): T {
   if (!row || (!fromFlag(row.is_published) && row.author_id !== viewer?.id)) {
     throw notFound('Book not found');
   }
   return row;
 }
 
-/** A book the viewer owns: 404 when it is not theirs to see, 403 when they see it but do not own it. */
+/** 404 when the book is not the viewer's to see, 403 when they see it but do not own it. */
+export function assertOwned<T extends BookAccess>(row: T | undefined, viewer: Viewer): T {
+  const visible = assertVisible(row, viewer);
+  if (visible.author_id !== viewer.id) throw forbidden('Only the author may change this book');
+  return visible;
+}
+
+/** A book the viewer may see, with its author's names and chapter count. */
+export async function getVisibleBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
+  return assertVisible(await books.findBookById(ctx.db, bookId, visibilityFor(viewer)), viewer);
+}
+
+/** The access facts of a book the viewer may see (for checks that need no names or counts). */
+export async function getVisibleBookAccess(ctx: AppContext, viewer: Viewer | null, bookId: number) {
+  return assertVisible(await books.findBookAccess(ctx.db, bookId), viewer);
+}
+
+/** The access facts of a book the viewer owns: 404 when not theirs to see, 403 when not theirs. */
 export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: number) {
-  const row = await getVisibleBook(ctx, viewer, bookId);
-  if (row.author_id !== viewer.id) throw forbidden('Only the author may change this book');
-  return row;
+  return assertOwned(await books.findBookAccess(ctx.db, bookId), viewer);
 }
 
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {

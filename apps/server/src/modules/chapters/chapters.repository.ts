@@ -35,6 +35,11 @@ export async function findChapter(db: DbHandle, id: number) {
   return chapterSelect(db).where('chapters.id', '=', id).executeTakeFirst();
 }
 
+/** What a write needs to know of a chapter before changing it; not its (long) content. */
+export async function findChapterHead(db: DbHandle, id: number) {
+  return db.selectFrom('chapters').select(['id', 'book_id', 'version']).where('id', '=', id).executeTakeFirst();
+}
+
 /** A book's chapters in reading order, without their content; drafts only when asked for. */
 export async function listChapters(
   db: DbHandle,
@@ -59,7 +64,7 @@ export type ChapterSummaryRow = Awaited<ReturnType<typeof listChapters>>[number]
 export async function lockBook(db: DbHandle, bookId: number) {
   const query = db
     .selectFrom('books')
-    .select(['id', 'title', 'is_published'])
+    .select(['id', 'title', 'author_id', 'is_published'])
     .where('id', '=', bookId);
   return (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
 }

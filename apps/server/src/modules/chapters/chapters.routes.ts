@@ -13,6 +13,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { fastAnswer, publicRead } from '../../plugins/public-read.ts';
 import * as service from './chapters.service.ts';
 
 const TAG = { tags: ['chapters'] };
@@ -42,6 +43,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/books/:id/chapters',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         summary:
@@ -58,6 +60,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/books/:id/chapters',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         ...auth,
@@ -78,6 +81,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.put(
     '/api/books/:id/chapters',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         ...auth,
@@ -100,6 +104,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/chapters/:id',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         summary: 'A chapter with its content (drafts only for their author)',
@@ -113,6 +118,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.put(
     '/api/books/:bookId/chapters/:chapterId',
     {
+      ...fastAnswer,
       schema: {
         ...TAG,
         ...auth,
@@ -135,6 +141,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.delete(
     '/api/chapters/:id',
     {
+      ...publicRead,
       schema: {
         ...TAG,
         ...auth,

@@ -14,7 +14,8 @@ import { countWords, htmlToText, isBlankHtml, sanitizeContent } from '../../html
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
-import { getOwnedBook, getVisibleBook } from '../books/books.service.ts';
+import { writeTransaction } from '../../db/kysely.ts';
+import { assertOwned, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ChapterRow, ContentColumns } from './chapters.repository.ts';
 
@@ -47,7 +48,7 @@ async function listAll(db: DbHandle, bookId: number): Promise<ChapterSummary[]> 
 
 /** The reader's list: published chapters of a visible book; its author also sees the drafts. */
 export async function listBookChapters(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  const book = await getVisibleBook(ctx, viewer, bookId);
+  const book = await getVisibleBookAccess(ctx, viewer, bookId);
   const includeDrafts = book.author_id === viewer?.id;
   return (await chapters.listChapters(ctx.db, bookId, { includeDrafts })).map(toChapterSummary);
 }
@@ -60,15 +61,19 @@ export async function listAuthorChapters(ctx: AppContext, viewer: Viewer, bookId
 
 type LockedBook = NonNullable<Awaited<ReturnType<typeof chapters.lockBook>>>;
 
-/** Every write to a book's chapters runs here: one transaction holding that book's write lock. */
+/**
+ * Every write to a book's chapters runs here: one transaction holding that book's write lock,
+ * for the book's author only (404 when they cannot see it, 403 when it is not theirs). On SQLite
+ * the transaction may share its commit with other writes (writeTransaction).
+ */
 async function writeChaptersOf<T>(
   ctx: AppContext,
+  viewer: Viewer,
   bookId: number,
   work: (trx: DbHandle, book: LockedBook) => Promise<T>,
 ): Promise<T> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const book = await chapters.lockBook(trx, bookId);
-    if (!book) throw notFound('Book not found');
+  return writeTransaction(ctx.db, async (trx) => {
+    const book = assertOwned(await chapters.lockBook(trx, bookId), viewer);
     return work(trx, book);
   });
 }
@@ -102,7 +107,7 @@ export async function createChapter(
     throw badRequest('book_id must name the book in the path');
   }
   const content = contentColumns(input.content ?? '');
-  const id = await writeChaptersOf(ctx, bookId, async (trx) => {
+  const id = await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
     const outline = await chapters.chapterOutline(trx, bookId);
     if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
       throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
@@ -147,8 +152,7 @@ export async function reorderChapters(
   bookId: number,
   items: ReorderChaptersBody['chapters'],
 ): Promise<ChapterSummary[]> {
-  await getOwnedBook(ctx, viewer, bookId);
-  await writeChaptersOf(ctx, bookId, async (trx) => {
+  await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
     const outline = await chapters.chapterOutline(trx, bookId);
     const current = new Map(outline.map((c) => [c.id, c.chapter_order]));
     const ids = newReadingOrder([...current.keys()], items);
@@ -166,7 +170,6 @@ export async function updateChapter(
   chapterId: number,
   input: UpdateChapterBody,
 ): Promise<Chapter> {
-  await getOwnedBook(ctx, viewer, bookId);
   const now = nowIso();
   const changes: chapters.ChapterChanges = {
     ...(input.content !== undefined && contentColumns(input.content)),
@@ -174,8 +177,8 @@ export async function updateChapter(
     ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
     updated_at: now,
   };
-  const { chapter, announce } = await writeChaptersOf(ctx, bookId, async (trx, book) => {
-    const current = await chapters.findChapter(trx, chapterId);
+  const { chapter, announce } = await writeChaptersOf(ctx, viewer, bookId, async (trx, book) => {
+    const current = await chapters.findChapterHead(trx, chapterId);
     if (!current || current.book_id !== bookId) throw notFound('Chapter not found');
     // Every chapter write holds the book lock, so the version read here cannot move before our update.
     if (input.version !== undefined && input.version !== current.version)
@@ -209,7 +212,7 @@ export async function deleteChapter(
 ): Promise<void> {
   const chapter = await getVisibleChapter(ctx, viewer, chapterId);
   if (chapter.author_id !== viewer.id) throw forbidden('Only the author may change this chapter');
-  await writeChaptersOf(ctx, chapter.book_id, async (trx) => {
+  await writeChaptersOf(ctx, viewer, chapter.book_id, async (trx) => {
     const order = await chapters.deleteChapter(trx, chapterId, chapter.book_id);
     if (order === undefined) throw notFound('Chapter not found');
     await chapters.shiftChapters(trx, chapter.book_id, order + 1, -1);

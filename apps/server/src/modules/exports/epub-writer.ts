@@ -73,7 +73,10 @@ function opf(book: EpubSource, coverFile: string | null): string {
         ]
       : []),
     '<item id="title-page" href="title.xhtml" media-type="application/xhtml+xml"/>',
-    ...book.chapters.map((_, i) => `<item id="chapter-${i + 1}" href="${chapterFile(i)}" media-type="application/xhtml+xml"/>`),
+    ...book.chapters.map(
+      (_, i) =>
+        `<item id="chapter-${i + 1}" href="${chapterFile(i)}" media-type="application/xhtml+xml"/>`,
+    ),
   ];
   const spine = [
     ...(coverFile ? ['<itemref idref="cover"/>'] : []),
@@ -101,7 +104,9 @@ ${spine.join('\n')}
 }
 
 function nav(book: EpubSource): string {
-  const entries = book.chapters.map((c, i) => `<li><a href="${chapterFile(i)}">${x(c.title)}</a></li>`);
+  const entries = book.chapters.map(
+    (c, i) => `<li><a href="${chapterFile(i)}">${x(c.title)}</a></li>`,
+  );
   const body = `<nav epub:type="toc" id="toc">
 <h1>Contents</h1>
 <ol>
@@ -161,11 +166,17 @@ export async function buildEpub(book: EpubSource): Promise<Buffer> {
     // Images are compressed already; storing them saves work for nothing lost.
     items.push({ name: `OEBPS/${coverFile}`, data: book.cover.bytes, store: true });
     const body = `<section epub:type="cover" class="cover"><img src="${coverFile}" alt="${x(book.title)}"/></section>`;
-    items.push({ name: 'OEBPS/cover.xhtml', data: xhtmlPage(book.title, book.language, body, 'style.css') });
+    items.push({
+      name: 'OEBPS/cover.xhtml',
+      data: xhtmlPage(book.title, book.language, body, 'style.css'),
+    });
   }
   book.chapters.forEach((chapter, i) => {
     const body = `<section epub:type="chapter">\n<h1>${x(chapter.title)}</h1>\n${chapter.xhtml}\n</section>`;
-    items.push({ name: `OEBPS/${chapterFile(i)}`, data: xhtmlPage(chapter.title, book.language, body, '../style.css') });
+    items.push({
+      name: `OEBPS/${chapterFile(i)}`,
+      data: xhtmlPage(chapter.title, book.language, body, '../style.css'),
+    });
   });
   return writeZip(items);
 }

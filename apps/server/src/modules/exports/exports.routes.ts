@@ -14,13 +14,19 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           'Download a published book as an EPUB 3 file (cover, metadata, table of contents, published chapters); its author may also export drafts, with every chapter',
         params: IdParams,
         produces: ['application/epub+zip'],
-        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'The EPUB file' }), 404: ErrorBody },
+        response: {
+          200: z.any().meta({ type: 'string', format: 'binary', description: 'The EPUB file' }),
+          404: ErrorBody,
+        },
       },
     },
     async (request, reply) => {
       const file = await service.exportEpub(ctx, request.viewer, request.params.id);
       // The ASCII name for old clients, the exact title (RFC 5987) for the rest.
-      const exact = encodeURIComponent(`${file.title}.epub`).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+      const exact = encodeURIComponent(`${file.title}.epub`).replace(
+        /['()*]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      );
       const disposition = `attachment; filename="${file.filename}"; filename*=UTF-8''${exact}`;
       return reply
         .type('application/epub+zip')

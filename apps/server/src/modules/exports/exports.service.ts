@@ -39,7 +39,10 @@ async function readCover(directory: string, href: string | null) {
   const match = UPLOAD_NAME.exec(name);
   if (!match) return null;
   try {
-    return { bytes: await fs.readFile(path.join(directory, name)), extension: match[1] as 'jpg' | 'png' | 'webp' };
+    return {
+      bytes: await fs.readFile(path.join(directory, name)),
+      extension: match[1] as 'jpg' | 'png' | 'webp',
+    };
   } catch {
     return null;
   }
@@ -55,7 +58,8 @@ export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId:
   const book = await getVisibleBook(ctx, viewer, bookId);
   const includeDrafts = viewer !== null && book.author_id === viewer.id;
   const chapters = await exportsRepo.chapterContents(ctx.db, bookId, { includeDrafts });
-  const creator = `${book.author_first_name} ${book.author_last_name}`.trim() || book.author_username;
+  const creator =
+    `${book.author_first_name} ${book.author_last_name}`.trim() || book.author_username;
   const bytes = await buildEpub({
     identifier: bookIdentifier(book.id, book.created_at),
     title: book.title,
@@ -68,5 +72,9 @@ export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId:
     cover: await readCover(ctx.uploads.directory, book.cover),
     chapters: chapters.map((c) => ({ title: c.title, xhtml: htmlToXhtml(c.content) })),
   });
-  return { bytes, filename: `${safeFilename(book.title, `book-${book.id}`)}.epub`, title: book.title };
+  return {
+    bytes,
+    filename: `${safeFilename(book.title, `book-${book.id}`)}.epub`,
+    title: book.title,
+  };
 }

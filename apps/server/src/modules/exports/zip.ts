@@ -15,7 +15,8 @@ export interface ZipItem {
 export async function writeZip(items: readonly ZipItem[], mtime = new Date()): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const item of items) {
-    const data = typeof item.data === 'string' ? Buffer.from(item.data, 'utf8') : Buffer.from(item.data);
+    const data =
+      typeof item.data === 'string' ? Buffer.from(item.data, 'utf8') : Buffer.from(item.data);
     zip.addBuffer(data, item.name, { compress: !item.store, forceDosTimestamp: true, mtime });
   }
   zip.end();

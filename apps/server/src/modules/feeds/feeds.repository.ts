@@ -30,7 +30,9 @@ function publishedChapters(db: DbHandle) {
     .limit(FEED_MAX_ENTRIES);
 }
 
-export type FeedChapterRow = Awaited<ReturnType<ReturnType<typeof publishedChapters>['execute']>>[number];
+export type FeedChapterRow = Awaited<
+  ReturnType<ReturnType<typeof publishedChapters>['execute']>
+>[number];
 
 export async function chaptersOfBook(db: DbHandle, bookId: number) {
   return publishedChapters(db).where('chapters.book_id', '=', bookId).execute();
@@ -43,7 +45,10 @@ export async function chaptersOfAuthor(db: DbHandle, authorId: number) {
 export async function chaptersFollowedBy(db: DbHandle, userId: number) {
   return publishedChapters(db)
     .where('books.author_id', 'in', (eb) =>
-      eb.selectFrom('follows').select('follows.author_id').where('follows.follower_id', '=', userId),
+      eb
+        .selectFrom('follows')
+        .select('follows.author_id')
+        .where('follows.follower_id', '=', userId),
     )
     .execute();
 }
@@ -58,15 +63,26 @@ export async function findFeedOwner(db: DbHandle, tokenHash: string) {
 }
 
 export async function findFeedToken(db: DbHandle, userId: number) {
-  return db.selectFrom('feed_tokens').select('created_at').where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('feed_tokens')
+    .select('created_at')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** One token per reader: a new one replaces the old, which stops working at once. */
-export async function replaceFeedToken(db: DbHandle, userId: number, tokenHash: string, now: string) {
+export async function replaceFeedToken(
+  db: DbHandle,
+  userId: number,
+  tokenHash: string,
+  now: string,
+) {
   await db
     .insertInto('feed_tokens')
     .values({ user_id: userId, token_hash: tokenHash, created_at: now })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet({ token_hash: tokenHash, created_at: now }))
+    .onConflict((oc) =>
+      oc.column('user_id').doUpdateSet({ token_hash: tokenHash, created_at: now }),
+    )
     .execute();
 }
 

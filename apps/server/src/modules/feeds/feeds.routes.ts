@@ -1,4 +1,12 @@
-import { Ack, AuthorRefParams, ErrorBody, FeedTokenCreated, FeedTokenParams, FeedTokenStatus, IdParams } from '@inkwell/contract';
+import {
+  Ack,
+  AuthorRefParams,
+  ErrorBody,
+  FeedTokenCreated,
+  FeedTokenParams,
+  FeedTokenStatus,
+  IdParams,
+} from '@inkwell/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -32,11 +40,17 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         ...atomDocs,
-        summary: "Atom feed of a published book's published chapters, newest first (a draft book answers 404)",
+        summary:
+          "Atom feed of a published book's published chapters, newest first (a draft book answers 404)",
         params: IdParams,
       },
     },
-    async (request, reply) => sendAtom(reply, await service.bookFeed(ctx, siteOf(request, base), request.params.id), 'public'),
+    async (request, reply) =>
+      sendAtom(
+        reply,
+        await service.bookFeed(ctx, siteOf(request, base), request.params.id),
+        'public',
+      ),
   );
 
   app.get(
@@ -45,11 +59,17 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         ...atomDocs,
-        summary: "Atom feed of new chapters across an author's published books (author by id or username)",
+        summary:
+          "Atom feed of new chapters across an author's published books (author by id or username)",
         params: AuthorRefParams,
       },
     },
-    async (request, reply) => sendAtom(reply, await service.authorFeed(ctx, siteOf(request, base), request.params.id), 'public'),
+    async (request, reply) =>
+      sendAtom(
+        reply,
+        await service.authorFeed(ctx, siteOf(request, base), request.params.id),
+        'public',
+      ),
   );
 
   app.get(
@@ -64,7 +84,11 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (request, reply) =>
-      sendAtom(reply, await service.readerFeed(ctx, siteOf(request, base), request.params.token), 'private'),
+      sendAtom(
+        reply,
+        await service.readerFeed(ctx, siteOf(request, base), request.params.token),
+        'private',
+      ),
   );
 
   app.get(
@@ -73,7 +97,8 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         ...auth,
-        summary: 'Whether the signed-in reader has an active private feed address (the address is shown only when made)',
+        summary:
+          'Whether the signed-in reader has an active private feed address (the address is shown only when made)',
         response: { 200: FeedTokenStatus, 401: ErrorBody },
       },
     },
@@ -86,12 +111,15 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         ...auth,
-        summary: 'Create or rotate the private feed address; the previous address stops working. Answers {url}',
+        summary:
+          'Create or rotate the private feed address; the previous address stops working. Answers {url}',
         response: { 201: FeedTokenCreated, 401: ErrorBody },
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.rotateFeedToken(ctx, siteOf(request, base), requireViewer(request))),
+      reply
+        .status(201)
+        .send(await service.rotateFeedToken(ctx, siteOf(request, base), requireViewer(request))),
   );
 
   app.delete(

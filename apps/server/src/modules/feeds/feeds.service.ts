@@ -25,7 +25,10 @@ function displayName(who: Names): string {
 }
 
 function personOf(site: Site, who: Names): AtomPerson {
-  return { name: displayName(who), uri: `${site.root}/authors/${encodeURIComponent(who.username)}` };
+  return {
+    name: displayName(who),
+    uri: `${site.root}/authors/${encodeURIComponent(who.username)}`,
+  };
 }
 
 function excerpt(text: string): string {
@@ -33,7 +36,11 @@ function excerpt(text: string): string {
   return flat.length <= SUMMARY_LENGTH ? flat : `${flat.slice(0, SUMMARY_LENGTH - 1).trimEnd()}…`;
 }
 
-function toEntry(site: Site, row: FeedChapterRow, titled: 'chapter' | 'book and chapter'): AtomEntry {
+function toEntry(
+  site: Site,
+  row: FeedChapterRow,
+  titled: 'chapter' | 'book and chapter',
+): AtomEntry {
   return {
     id: `urn:inkwell:chapter:${row.id}`,
     title: titled === 'chapter' ? row.title : `${row.book_title}: ${row.title}`,
@@ -56,7 +63,9 @@ const newest = (entries: AtomEntry[], fallback: string) => entries[0]?.updated ?
 /** New chapters of a published book. A draft book has no feed, not even for its author. */
 export async function bookFeed(ctx: AppContext, site: Site, bookId: number): Promise<string> {
   const book = await getVisibleBook(ctx, null, bookId);
-  const entries = (await feeds.chaptersOfBook(ctx.db, bookId)).map((r) => toEntry(site, r, 'chapter'));
+  const entries = (await feeds.chaptersOfBook(ctx.db, bookId)).map((r) =>
+    toEntry(site, r, 'chapter'),
+  );
   return renderAtom({
     id: `urn:inkwell:book:${book.id}`,
     title: book.title,
@@ -76,7 +85,9 @@ export async function bookFeed(ctx: AppContext, site: Site, bookId: number): Pro
 /** New chapters across an author's published books; the author is named by id or username. */
 export async function authorFeed(ctx: AppContext, site: Site, ref: string): Promise<string> {
   const author = await findAuthor(ctx.db, ref);
-  const entries = (await feeds.chaptersOfAuthor(ctx.db, author.id)).map((r) => toEntry(site, r, 'book and chapter'));
+  const entries = (await feeds.chaptersOfAuthor(ctx.db, author.id)).map((r) =>
+    toEntry(site, r, 'book and chapter'),
+  );
   const name = displayName(author);
   return renderAtom({
     id: `urn:inkwell:author:${author.id}`,
@@ -96,7 +107,9 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
 export async function readerFeed(ctx: AppContext, site: Site, token: string): Promise<string> {
   const owner = await feeds.findFeedOwner(ctx.db, hashToken(token));
   if (!owner) throw notFound('Feed not found');
-  const entries = (await feeds.chaptersFollowedBy(ctx.db, owner.id)).map((r) => toEntry(site, r, 'book and chapter'));
+  const entries = (await feeds.chaptersFollowedBy(ctx.db, owner.id)).map((r) =>
+    toEntry(site, r, 'book and chapter'),
+  );
   return renderAtom({
     id: `urn:inkwell:reader:${owner.id}:following`,
     title: `New chapters for ${displayName(owner)}`,
@@ -108,7 +121,11 @@ export async function readerFeed(ctx: AppContext, site: Site, token: string): Pr
 }
 
 /** Makes a new secret feed address; any previous one stops working. Only its hash is kept. */
-export async function rotateFeedToken(ctx: AppContext, site: Site, viewer: Viewer): Promise<FeedTokenCreated> {
+export async function rotateFeedToken(
+  ctx: AppContext,
+  site: Site,
+  viewer: Viewer,
+): Promise<FeedTokenCreated> {
   const token = crypto.randomBytes(32).toString('base64url');
   const now = nowIso();
   await feeds.replaceFeedToken(ctx.db, viewer.id, hashToken(token), now);

@@ -69,7 +69,9 @@ function entrySelect(db: DbHandle, userId: number) {
     ]);
 }
 
-export type LibraryRow = Awaited<ReturnType<ReturnType<typeof entrySelect>['executeTakeFirstOrThrow']>>;
+export type LibraryRow = Awaited<
+  ReturnType<ReturnType<typeof entrySelect>['executeTakeFirstOrThrow']>
+>;
 
 /** One visible book with the reader's state, or undefined when the reader may not see it. */
 export async function findEntry(db: DbHandle, userId: number, bookId: number) {
@@ -115,14 +117,30 @@ export async function upsertShelfState(
 }
 
 export async function deleteShelfState(db: DbHandle, userId: number, bookId: number) {
-  await db.deleteFrom('library_entries').where('user_id', '=', userId).where('book_id', '=', bookId).execute();
+  await db
+    .deleteFrom('library_entries')
+    .where('user_id', '=', userId)
+    .where('book_id', '=', bookId)
+    .execute();
 }
 
 /** Puts the book on the 'reading' shelf unless the reader already chose a shelf for it. */
-export async function shelveAsReadingUnlessShelved(db: DbHandle, userId: number, bookId: number, now: string) {
+export async function shelveAsReadingUnlessShelved(
+  db: DbHandle,
+  userId: number,
+  bookId: number,
+  now: string,
+) {
   await db
     .insertInto('library_entries')
-    .values({ user_id: userId, book_id: bookId, status: 'reading', owned: 0, created_at: now, updated_at: now })
+    .values({
+      user_id: userId,
+      book_id: bookId,
+      status: 'reading',
+      owned: 0,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) =>
       oc
         .columns(['user_id', 'book_id'])
@@ -134,7 +152,14 @@ export async function shelveAsReadingUnlessShelved(db: DbHandle, userId: number,
 
 export async function upsertPosition(
   db: DbHandle,
-  position: { userId: number; bookId: number; chapterId: number; paragraph: number; offset: number; now: string },
+  position: {
+    userId: number;
+    bookId: number;
+    chapterId: number;
+    paragraph: number;
+    offset: number;
+    now: string;
+  },
 ) {
   const values = {
     chapter_id: position.chapterId,

@@ -36,7 +36,8 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         ...TAG,
         ...auth,
-        summary: "One book's status, owned flag and progress for the signed-in reader (status 'none' when not shelved)",
+        summary:
+          "One book's status, owned flag and progress for the signed-in reader (status 'none' when not shelved)",
         params: BookIdParams,
         response: { 200: LibraryEntry, ...errors },
       },
@@ -67,7 +68,8 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         ...TAG,
         ...auth,
-        summary: 'The saved reading position in a book (null when none) and chapters read of total, for "Continue reading"',
+        summary:
+          'The saved reading position in a book (null when none) and chapters read of total, for "Continue reading"',
         params: BookIdParams,
         response: { 200: ReadingProgress, ...errors },
       },
@@ -88,6 +90,7 @@ export const libraryRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: { 200: ReadingProgress, ...errors },
       },
     },
-    async (request) => service.saveProgress(ctx, requireViewer(request), request.params.bookId, request.body),
+    async (request) =>
+      service.saveProgress(ctx, requireViewer(request), request.params.bookId, request.body),
   );
 };

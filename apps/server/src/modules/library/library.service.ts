@@ -21,7 +21,9 @@ async function visibleRow(ctx: AppContext, viewer: Viewer, bookId: number) {
 }
 
 export async function listLibrary(ctx: AppContext, viewer: Viewer): Promise<LibraryResponse> {
-  const entries = (await library.listEntries(ctx.db, viewer.id)).map(toLibraryEntry).sort(byRecentActivity);
+  const entries = (await library.listEntries(ctx.db, viewer.id))
+    .map(toLibraryEntry)
+    .sort(byRecentActivity);
   const shelf = (status: string) => entries.filter((e) => e.status === status);
   const [reading, want_to_read, finished, dropped] = SHELF_STATUSES.map(shelf);
   return {
@@ -35,7 +37,11 @@ export async function listLibrary(ctx: AppContext, viewer: Viewer): Promise<Libr
   };
 }
 
-export async function getLibraryEntry(ctx: AppContext, viewer: Viewer, bookId: number): Promise<LibraryEntry> {
+export async function getLibraryEntry(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+): Promise<LibraryEntry> {
   return toLibraryEntry(await visibleRow(ctx, viewer, bookId));
 }
 
@@ -52,18 +58,33 @@ export async function updateLibraryEntry(
   await visibleRow(ctx, viewer, bookId);
   await ctx.db.transaction().execute(async (trx) => {
     const current = await library.findShelfState(trx, viewer.id, bookId);
-    const status = input.status === undefined ? (current?.status ?? null) : input.status === 'none' ? null : input.status;
+    const status =
+      input.status === undefined
+        ? (current?.status ?? null)
+        : input.status === 'none'
+          ? null
+          : input.status;
     const owned = input.owned ?? fromFlag(current?.owned ?? 0);
     if (status === null && !owned) {
       await library.deleteShelfState(trx, viewer.id, bookId);
     } else {
-      await library.upsertShelfState(trx, { userId: viewer.id, bookId, status, owned: toFlag(owned), now: nowIso() });
+      await library.upsertShelfState(trx, {
+        userId: viewer.id,
+        bookId,
+        status,
+        owned: toFlag(owned),
+        now: nowIso(),
+      });
     }
   });
   return getLibraryEntry(ctx, viewer, bookId);
 }
 
-export async function getProgress(ctx: AppContext, viewer: Viewer, bookId: number): Promise<ReadingProgress> {
+export async function getProgress(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+): Promise<ReadingProgress> {
   return toReadingProgress(await visibleRow(ctx, viewer, bookId));
 }
 

@@ -48,7 +48,8 @@ export async function listNotes(
 ) {
   let query = noteSelect(db, userId);
   if (filter.bookId !== undefined) query = query.where('notes.book_id', '=', filter.bookId);
-  if (filter.chapterId !== undefined) query = query.where('notes.chapter_id', '=', filter.chapterId);
+  if (filter.chapterId !== undefined)
+    query = query.where('notes.chapter_id', '=', filter.chapterId);
   const inReadingOrder = filter.bookId !== undefined || filter.chapterId !== undefined;
   query = inReadingOrder
     ? query
@@ -89,7 +90,13 @@ export async function insertNote(
   return id;
 }
 
-export async function updateNoteBody(db: DbHandle, userId: number, id: number, body: string, now: string) {
+export async function updateNoteBody(
+  db: DbHandle,
+  userId: number,
+  id: number,
+  body: string,
+  now: string,
+) {
   await db
     .updateTable('notes')
     .set({ body, updated_at: now })

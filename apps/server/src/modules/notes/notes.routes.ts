@@ -1,4 +1,13 @@
-import { Ack, CreateNoteBody, ErrorBody, IdParams, Note, NotesQuery, NotesResponse, UpdateNoteBody } from '@inkwell/contract';
+import {
+  Ack,
+  CreateNoteBody,
+  ErrorBody,
+  IdParams,
+  Note,
+  NotesQuery,
+  NotesResponse,
+  UpdateNoteBody,
+} from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
@@ -20,7 +29,9 @@ export const notesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: NotesResponse, 400: ErrorBody, 401: ErrorBody },
       },
     },
-    async (request) => ({ notes: await service.listNotes(ctx, requireViewer(request), request.query) }),
+    async (request) => ({
+      notes: await service.listNotes(ctx, requireViewer(request), request.query),
+    }),
   );
 
   app.post(
@@ -35,7 +46,8 @@ export const notesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 201: Note, ...errors },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.createNote(ctx, requireViewer(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await service.createNote(ctx, requireViewer(request), request.body)),
   );
 
   app.get(
@@ -64,7 +76,8 @@ export const notesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         response: { 200: Note, ...errors },
       },
     },
-    async (request) => service.updateNote(ctx, requireViewer(request), request.params.id, request.body.body),
+    async (request) =>
+      service.updateNote(ctx, requireViewer(request), request.params.id, request.body.body),
   );
 
   app.delete(

@@ -36,7 +36,11 @@ export async function getNote(ctx: AppContext, viewer: Viewer, id: number): Prom
   return toNote(await ownNote(ctx, viewer, id));
 }
 
-export async function listNotes(ctx: AppContext, viewer: Viewer, query: NotesQuery): Promise<Note[]> {
+export async function listNotes(
+  ctx: AppContext,
+  viewer: Viewer,
+  query: NotesQuery,
+): Promise<Note[]> {
   const rows = await notes.listNotes(ctx.db, viewer.id, {
     ...(query.book_id !== undefined && { bookId: query.book_id }),
     ...(query.chapter_id !== undefined && { chapterId: query.chapter_id }),
@@ -47,7 +51,11 @@ export async function listNotes(ctx: AppContext, viewer: Viewer, query: NotesQue
 }
 
 /** Notes go on books and chapters the writer may open; a chapter must belong to the book named. */
-export async function createNote(ctx: AppContext, viewer: Viewer, input: CreateNoteBody): Promise<Note> {
+export async function createNote(
+  ctx: AppContext,
+  viewer: Viewer,
+  input: CreateNoteBody,
+): Promise<Note> {
   await getVisibleBook(ctx, viewer, input.book_id);
   const chapterId = input.chapter_id ?? null;
   if (chapterId !== null) {
@@ -67,7 +75,12 @@ export async function createNote(ctx: AppContext, viewer: Viewer, input: CreateN
   return getNote(ctx, viewer, id);
 }
 
-export async function updateNote(ctx: AppContext, viewer: Viewer, id: number, body: string): Promise<Note> {
+export async function updateNote(
+  ctx: AppContext,
+  viewer: Viewer,
+  id: number,
+  body: string,
+): Promise<Note> {
   await ownNote(ctx, viewer, id);
   await notes.updateNoteBody(ctx.db, viewer.id, id, body, nowIso());
   return getNote(ctx, viewer, id);

@@ -76,8 +76,18 @@ function toTsQuery(q: string): string | null {
 }
 
 /**
- * Ids of published books matching the query, best first. A book matches on its own document or
- * on the text of any of its published chapters; metadata matches weigh more than body text.
+ * How many of the newest matching chapters a query looks at. A common word is in nearly every
+ * chapter; ranking all of them costs time in proportion to the whole library, so body-text matches
+ * are taken from this window only (docs/decisions/0009-bounded-search.md).
+ */
+export const CHAPTER_WINDOW = 1000;
+
+/**
+ * Ids of published books matching the query, best first. A book matches on its own document
+ * (title, summary, author, genres) or on the text of its published chapters. Books with a
+ * document match come first, by relevance; then books matching in their chapters only, by how
+ * many of the newest matching chapters (CHAPTER_WINDOW) are theirs; ties go to the newer book.
+ * Only published chapters are in the chapter index (migration 0004).
  */
 export async function searchBookIds(
   db: DbHandle,
@@ -90,40 +100,42 @@ export async function searchBookIds(
     const rows = await sql<{ book_id: number }>`
       with query as (select to_tsquery('english', ${tsq}) as tsq),
       hits as (
-        select bs.book_id, ts_rank(bs.document_tsv, query.tsq) * 4 as score
+        select bs.book_id, ts_rank(bs.document_tsv, query.tsq) as document, 0 as chapters
           from book_search bs, query
          where bs.document_tsv @@ query.tsq
         union all
-        select c.book_id, max(ts_rank(c.content_tsv, query.tsq)) as score
-          from chapters c, query
-         where c.content_tsv @@ query.tsq and c.is_published = 1
-         group by c.book_id
+        select w.book_id, 0 as document, count(*) as chapters
+          from (select c.book_id from chapters c, query
+                 where c.content_tsv @@ query.tsq
+                 order by c.id desc limit ${CHAPTER_WINDOW}) w
+         group by w.book_id
       )
       select hits.book_id from hits
         join books b on b.id = hits.book_id and b.is_published = 1
        group by hits.book_id
-       order by sum(hits.score) desc, hits.book_id desc
+       order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
        limit ${page.limit} offset ${page.offset}`.execute(db);
     return rows.rows.map((r) => r.book_id);
   }
   const ftsq = toFtsQuery(q);
   if (!ftsq) return [];
-  // bm25() is lower-is-better; negate so both halves add up as "more is better".
+  // bm25() is lower-is-better; negated, more is better. FTS5 walks a term's documents newest
+  // (highest rowid) first and stops at the window, without scoring the rest.
   const rows = await sql<{ book_id: number }>`
     with hits as (
-      select rowid as book_id, -bm25(book_fts) * 4 as score
+      select rowid as book_id, -bm25(book_fts) as document, 0 as chapters
         from book_fts where book_fts match ${ftsq}
       union all
-      -- bm25() may not be called inside an aggregate; the rank column holds the same bm25 score.
-      select c.book_id, max(-chapter_fts.rank) as score
-        from chapter_fts join chapters c on c.id = chapter_fts.rowid
-       where chapter_fts match ${ftsq} and c.is_published = 1
+      select c.book_id, 0 as document, count(*) as chapters
+        from (select rowid as id from chapter_fts where chapter_fts match ${ftsq}
+               order by rowid desc limit ${CHAPTER_WINDOW}) w
+        join chapters c on c.id = w.id
        group by c.book_id
     )
     select hits.book_id from hits
       join books b on b.id = hits.book_id and b.is_published = 1
      group by hits.book_id
-     order by sum(hits.score) desc, hits.book_id desc
+     order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
      limit ${page.limit} offset ${page.offset}`.execute(db);
   return rows.rows.map((r) => r.book_id);
 }

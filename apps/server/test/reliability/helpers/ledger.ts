@@ -81,13 +81,20 @@ export class Ledger {
         published: chapter?.published,
       };
       const exists = fields.get('exists');
-      const mayBeGone = exists !== undefined && (exists.acked === false || exists.later.includes(false));
+      const mayBeGone =
+        exists !== undefined && (exists.acked === false || exists.later.includes(false));
       for (const [field, track] of fields) {
         if (field !== 'exists' && chapter === undefined && mayBeGone) continue;
         if (track.acked === undefined) continue;
         const value = values[field];
         if (value !== track.acked && !track.later.includes(value as Value)) {
-          violations.push({ chapterId, field, stored: value, acked: track.acked, later: track.later });
+          violations.push({
+            chapterId,
+            field,
+            stored: value,
+            acked: track.acked,
+            later: track.later,
+          });
         }
       }
     }

@@ -43,7 +43,10 @@ const running = new Set<ServerProcess>();
  * Starts the server with the given environment on a free port and waits until /healthz answers.
  * UPLOAD_DIR and WEB_DIST_DIR default to a fresh temporary folder and to no web build.
  */
-export async function startServer(env: Record<string, string>, { timeoutMs = 30_000 } = {}): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  { timeoutMs = 30_000 } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-rel-'));
   // process.execPath is the Node 24 that runs the tests (the system node may be older).
@@ -63,7 +66,9 @@ export async function startServer(env: Record<string, string>, { timeoutMs = 30_
   const output: string[] = [];
   child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   void exited.then(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   const server: ServerProcess = {
@@ -98,7 +103,9 @@ export async function startServer(env: Record<string, string>, { timeoutMs = 30_
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   await server.stop('SIGKILL');
-  throw new Error(`server did not start (${JSON.stringify(gone ?? 'timeout')}):\n${output.join('')}`);
+  throw new Error(
+    `server did not start (${JSON.stringify(gone ?? 'timeout')}):\n${output.join('')}`,
+  );
 }
 
 /** Kills whatever a test left running; call it in afterAll. */
@@ -109,6 +116,12 @@ export async function stopAllServers(): Promise<void> {
 /** Resident memory of a process (kB): now, and the peak since it started (Linux /proc). */
 export function memoryOf(pid: number): { rssKb: number; peakKb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
   return { rssKb: field('VmRSS'), peakKb: field('VmHWM') };
+}
+
+/** Starts a new peak-memory measurement: VmHWM drops to the current RSS (Linux clear_refs "5"). */
+export function resetPeakMemory(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }

@@ -34,12 +34,17 @@ export async function startRedis(): Promise<ThrowawayRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const launch = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: 'ignore',
+      },
+    );
     const deadline = Date.now() + 10_000;
     while (!(await answersPing(port))) {
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not start on ${port}`);
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`redis-server did not start on ${port}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };

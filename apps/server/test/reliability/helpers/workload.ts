@@ -3,6 +3,7 @@ import { Ledger, type StoredChapter } from './ledger.ts';
 /** One HTTP answer as the workloads see it: a status, or a network failure (status 0). */
 export interface Answer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON of any endpoint, like light-my-request's json()
   body: any;
 }
 
@@ -44,16 +45,29 @@ export interface Writer {
 }
 
 /** Signs up a user over HTTP and answers its id and token. */
-export async function signupOver(base: string, username: string): Promise<{ id: number; token: string; username: string }> {
-  const answer = await call(base, 'POST', '/api/authors', { body: { username, password: 'correct horse battery' } });
-  if (answer.status !== 201) throw new Error(`signup ${username}: ${answer.status} ${JSON.stringify(answer.body)}`);
+export async function signupOver(
+  base: string,
+  username: string,
+): Promise<{ id: number; token: string; username: string }> {
+  const answer = await call(base, 'POST', '/api/authors', {
+    body: { username, password: 'correct horse battery' },
+  });
+  if (answer.status !== 201)
+    throw new Error(`signup ${username}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return { id: answer.body.account.id, token: answer.body.access_token, username };
 }
 
 /** A published book with `chapters` chapters (the first ones published), for a writer to work on. */
-export async function setUpBook(base: string, token: string, title: string, chapters: number, ledger: Ledger): Promise<Writer> {
+export async function setUpBook(
+  base: string,
+  token: string,
+  title: string,
+  chapters: number,
+  ledger: Ledger,
+): Promise<Writer> {
   const book = await call(base, 'POST', '/api/books', { token, body: { title } });
-  if (book.status !== 201) throw new Error(`create book: ${book.status} ${JSON.stringify(book.body)}`);
+  if (book.status !== 201)
+    throw new Error(`create book: ${book.status} ${JSON.stringify(book.body)}`);
   const published = await call(base, 'PUT', `/api/books/${book.body.id}`, {
     token,
     body: { title, summary: '', is_published: true },
@@ -61,17 +75,30 @@ export async function setUpBook(base: string, token: string, title: string, chap
   if (published.status !== 200) throw new Error(`publish book: ${published.status}`);
   const writer = { token, bookId: book.body.id as number };
   for (let i = 0; i < chapters; i++) {
-    const created = await call(base, 'POST', `/api/books/${writer.bookId}/chapters`, { token, body: { content: `<p>start ${i}</p>` } });
+    const created = await call(base, 'POST', `/api/books/${writer.bookId}/chapters`, {
+      token,
+      body: { content: `<p>start ${i}</p>` },
+    });
     if (created.status !== 201) throw new Error(`create chapter: ${created.status}`);
-    ledger.created(created.body.id, { content: created.body.content, published: false }, writer.bookId);
+    ledger.created(
+      created.body.id,
+      { content: created.body.content, published: false },
+      writer.bookId,
+    );
   }
   return writer;
 }
 
 /** The book's chapters as the author sees them, with their content: what is stored now. */
-export async function storedChapters(base: string, writer: Writer): Promise<Map<number, StoredChapter>> {
-  const list = await call(base, 'GET', `/api/authors/books/${writer.bookId}/chapters`, { token: writer.token });
-  if (list.status !== 200) throw new Error(`list chapters: ${list.status} ${JSON.stringify(list.body)}`);
+export async function storedChapters(
+  base: string,
+  writer: Writer,
+): Promise<Map<number, StoredChapter>> {
+  const list = await call(base, 'GET', `/api/authors/books/${writer.bookId}/chapters`, {
+    token: writer.token,
+  });
+  if (list.status !== 200)
+    throw new Error(`list chapters: ${list.status} ${JSON.stringify(list.body)}`);
   const stored = new Map<number, StoredChapter>();
   for (const { id } of list.body.chapters as Array<{ id: number }>) {
     const chapter = await call(base, 'GET', `/api/chapters/${id}`, { token: writer.token });
@@ -113,7 +140,9 @@ export async function writeUntil(
   until: () => boolean,
   { name, pauseMs = 0 }: { name: string; pauseMs?: number },
 ): Promise<void> {
-  const chapters = new Set(ledger.chapterIds().filter((id) => ledger.ownedBy(id) === writer.bookId));
+  const chapters = new Set(
+    ledger.chapterIds().filter((id) => ledger.ownedBy(id) === writer.bookId),
+  );
   const published = new Map<number, boolean>();
   // Asked at each answer, so a test may count the phases of a scenario apart.
   const count = (answer: Answer) => tally(stats(), answer);
@@ -124,11 +153,18 @@ export async function writeUntil(
       const created = count(
         await call(base, 'POST', `/api/books/${writer.bookId}/chapters`, {
           token: writer.token,
-          body: { content: `<p>${name} new ${n}</p>`, chapter_order: 1 + Math.floor(Math.random() * (ids.length + 1)) },
+          body: {
+            content: `<p>${name} new ${n}</p>`,
+            chapter_order: 1 + Math.floor(Math.random() * (ids.length + 1)),
+          },
         }),
       );
       if (created.status === 201) {
-        ledger.created(created.body.id, { content: created.body.content, published: false }, writer.bookId);
+        ledger.created(
+          created.body.id,
+          { content: created.body.content, published: false },
+          writer.bookId,
+        );
         chapters.add(created.body.id);
       }
     } else if (roll < 0.18 && ids.length > 2) {
@@ -136,13 +172,17 @@ export async function writeUntil(
       const ack = ledger.attempt(id, 'exists', false);
       // Gone from the writer's hands whatever the answer: a delete in doubt is not retried.
       chapters.delete(id);
-      if (ok(count(await call(base, 'DELETE', `/api/chapters/${id}`, { token: writer.token })))) ack();
+      if (ok(count(await call(base, 'DELETE', `/api/chapters/${id}`, { token: writer.token }))))
+        ack();
     } else if (roll < 0.3) {
       const id = pick(ids);
       const next = !published.get(id);
       const ack = ledger.attempt(id, 'published', next);
       const answer = count(
-        await call(base, 'PUT', `/api/books/${writer.bookId}/chapters/${id}`, { token: writer.token, body: { is_published: next } }),
+        await call(base, 'PUT', `/api/books/${writer.bookId}/chapters/${id}`, {
+          token: writer.token,
+          body: { is_published: next },
+        }),
       );
       if (ok(answer)) {
         ack();
@@ -152,7 +192,16 @@ export async function writeUntil(
       const id = pick(ids);
       const content = `<p>${name} save ${n}</p>`;
       const ack = ledger.attempt(id, 'content', content);
-      if (ok(count(await call(base, 'PUT', `/api/books/${writer.bookId}/chapters/${id}`, { token: writer.token, body: { content } })))) {
+      if (
+        ok(
+          count(
+            await call(base, 'PUT', `/api/books/${writer.bookId}/chapters/${id}`, {
+              token: writer.token,
+              body: { content },
+            }),
+          ),
+        )
+      ) {
         ack();
       }
     }

@@ -54,7 +54,14 @@ describe('a PostgreSQL outage under load', () => {
     let stats = phases.before;
     let stopped = false;
     const streams = writers.map((writer, i) =>
-      writeUntil(server.http, writer, ledger, () => stats, () => stopped, { name: `w${i}`, pauseMs: 10 }),
+      writeUntil(
+        server.http,
+        writer,
+        ledger,
+        () => stats,
+        () => stopped,
+        { name: `w${i}`, pauseMs: 10 },
+      ),
     );
     const readers = [0, 1, 2].map(async (i) => {
       const token = writers[i]!.token;
@@ -81,7 +88,12 @@ describe('a PostgreSQL outage under load', () => {
     expect((await call(server.http, 'GET', '/healthz')).status).toBe(200);
 
     await proxy.restore();
-    await expect.poll(async () => (await call(server.http, 'GET', '/readyz')).status, { timeout: 15_000, interval: 100 }).toBe(200);
+    await expect
+      .poll(async () => (await call(server.http, 'GET', '/readyz')).status, {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBe(200);
     // Requests sent just before the database came back may still answer 503; count from here on.
     await sleep(300);
     stats = phases.after;
@@ -90,18 +102,29 @@ describe('a PostgreSQL outage under load', () => {
     await Promise.all([...streams, ...readers]);
 
     // Before and after the outage everything succeeds; during it, only clear 503s (never a 500).
-    expect(statusesOf(phases.before).every((s) => s >= 200 && s < 300), JSON.stringify(phases.before.refusals.slice(0, 3))).toBe(true);
-    expect(statusesOf(phases.after).every((s) => s >= 200 && s < 300), JSON.stringify(phases.after.refusals.slice(0, 3))).toBe(true);
+    expect(
+      statusesOf(phases.before).every((s) => s >= 200 && s < 300),
+      JSON.stringify(phases.before.refusals.slice(0, 3)),
+    ).toBe(true);
+    expect(
+      statusesOf(phases.after).every((s) => s >= 200 && s < 300),
+      JSON.stringify(phases.after.refusals.slice(0, 3)),
+    ).toBe(true);
     expect(phases.after.requests).toBeGreaterThan(20);
     const downStatuses = statusesOf(phases.down);
     expect(downStatuses).toContain(503);
-    expect(downStatuses.every((s) => s === 503 || (s >= 200 && s < 300)), JSON.stringify(phases.down.refusals.slice(0, 3))).toBe(true);
+    expect(
+      downStatuses.every((s) => s === 503 || (s >= 200 && s < 300)),
+      JSON.stringify(phases.down.refusals.slice(0, 3)),
+    ).toBe(true);
     for (const refusal of phases.down.refusals) {
       expect(refusal.body).toEqual({ detail: expect.any(String), code: 'unavailable' });
     }
 
     const stored = new Map<number, StoredChapter | undefined>();
-    for (const writer of writers) for (const [id, chapter] of await storedChapters(server.http, writer)) stored.set(id, chapter);
+    for (const writer of writers)
+      for (const [id, chapter] of await storedChapters(server.http, writer))
+        stored.set(id, chapter);
     expect(ledger.verify(stored)).toEqual([]);
     expect(await checkIntegrity(database.url)).toEqual(CLEAN);
     expect((await server.stop()).code).toBe(0);

@@ -12,7 +12,9 @@ export { BookDetails as WorkspaceBookDetails } from '../../features/workspace/co
 
 // The rich-text editor is the workspace's heaviest part: only the chapter route downloads it.
 const ChapterEditorPage = lazy(() =>
-  loadChunk(() => import('../../features/editor/components/ChapterEditorPage.tsx')).then((m) => ({ default: m.ChapterEditorPage })),
+  loadChunk(() => import('../../features/editor/components/ChapterEditorPage.tsx')).then((m) => ({
+    default: m.ChapterEditorPage,
+  })),
 );
 
 /** /my/workspace/books/{bookId}/chapters/{chapterId}: the editor, wired to the book workspace around it. */
@@ -21,9 +23,16 @@ export function WorkspaceChapterPage() {
   const { requestChapterDelete } = useWorkspaceBook();
   return (
     <Suspense fallback={<Loading />}>
-      <ChapterEditorPage key={chapterId} bookId={Number(bookId)} chapterId={Number(chapterId)} onDelete={requestChapterDelete} />
+      <ChapterEditorPage
+        key={chapterId}
+        bookId={Number(bookId)}
+        chapterId={Number(chapterId)}
+        onDelete={requestChapterDelete}
+      />
     </Suspense>
   );
 }
 
-export const WorkspaceNoMatch = () => <NoMatch back={{ to: paths.workspace, label: 'Back to Workspace' }} />;
+export const WorkspaceNoMatch = () => (
+  <NoMatch back={{ to: paths.workspace, label: 'Back to Workspace' }} />
+);

@@ -233,9 +233,9 @@ describe('failed saves', () => {
     expect(sync.snapshot.status).toBe('saved');
   });
 
-  it('grows the retry delay up to 30 s', () => {
-    expect([1, 2, 3, 4, 5, 6, 7, 20].map(retryDelay)).toEqual([
-      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000,
+  it('grows the retry delay up to 15 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 20].map(retryDelay)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 15_000,
     ]);
   });
 

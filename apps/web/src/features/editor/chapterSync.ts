@@ -75,9 +75,9 @@ export interface ChapterSyncOptions {
   now?(): number;
 }
 
-/** 1 s, 2 s, 4 s, ... up to 30 s between retries. */
+/** 1 s, 2 s, 4 s, 8 s, then every 15 s: soon after a blip, and never long after the network returns. */
 export const retryDelay = (attempt: number): number =>
-  Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
+  Math.min(15_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 
 /** Failures worth retrying by themselves: the network, the session, an overloaded or failing server. */
 const RETRYABLE = (status: number) =>
@@ -222,6 +222,16 @@ export class ChapterSync {
     }
     this.set({ status: 'dirty' });
     await this.save('manual');
+  }
+
+  /** Fetches the server's copy again when a conflict's first fetch failed. */
+  async reloadTheirs(): Promise<void> {
+    if (this.state.status !== 'conflict') return;
+    try {
+      this.set({ theirs: await this.opts.load(), failure: null });
+    } catch {
+      // the failure line stays
+    }
   }
 
   /** Restores a local draft into the editor (the author chose it over the server's copy) and saves it. */
@@ -370,15 +380,5 @@ export class ChapterSync {
     const failure = { message, signedOut, retryAt };
     this.set({ status: 'failed', failure });
     this.opts.onFailed?.(failure, this.attempts === 1);
-  }
-
-  /** Fetches the server's copy again when a conflict's first fetch failed. */
-  async reloadTheirs(): Promise<void> {
-    if (this.state.status !== 'conflict') return;
-    try {
-      this.set({ theirs: await this.opts.load(), failure: null });
-    } catch {
-      // the failure line stays
-    }
   }
 }

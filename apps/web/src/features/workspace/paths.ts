@@ -4,5 +4,6 @@ import { paths } from '../../lib/paths.ts';
 export const workspacePaths = {
   home: paths.workspace,
   book: (bookId: number) => `${paths.workspace}/books/${bookId}`,
-  chapter: (bookId: number, chapterId: number) => `${paths.workspace}/books/${bookId}/chapters/${chapterId}`,
+  chapter: (bookId: number, chapterId: number) =>
+    `${paths.workspace}/books/${bookId}/chapters/${chapterId}`,
 };

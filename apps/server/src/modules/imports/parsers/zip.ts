@@ -33,18 +33,28 @@ export class ZipArchive {
     this.lowerCase = new Map([...entries.keys()].map((name) => [name.toLowerCase(), name]));
   }
 
-  static async open(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<ZipArchive> {
+  static async open(
+    bytes: Uint8Array,
+    limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+  ): Promise<ZipArchive> {
     let zip: yauzl.ZipFile;
     try {
-      zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-        lazyEntries: true,
-        validateEntrySizes: true,
-      });
+      zip = await yauzl.fromBufferPromise(
+        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        {
+          lazyEntries: true,
+          validateEntrySizes: true,
+        },
+      );
     } catch {
-      throw new ImportFileError('The file is not a readable zip archive: it may be damaged or truncated');
+      throw new ImportFileError(
+        'The file is not a readable zip archive: it may be damaged or truncated',
+      );
     }
     if (zip.entryCount > limits.maxEntries) {
-      throw new ImportFileError(`The archive holds ${zip.entryCount} files; at most ${limits.maxEntries} are accepted`);
+      throw new ImportFileError(
+        `The archive holds ${zip.entryCount} files; at most ${limits.maxEntries} are accepted`,
+      );
     }
     const entries = new Map<string, yauzl.Entry>();
     let total = 0;
@@ -83,17 +93,24 @@ export class ZipArchive {
     const name = this.resolve(path);
     const entry = name === undefined ? undefined : this.entries.get(name);
     if (!entry) throw new ImportFileError(`The archive has no file ${path}`);
-    if (entry.isEncrypted()) throw new ImportFileError(`${path} is encrypted; encrypted archives cannot be imported`);
+    if (entry.isEncrypted())
+      throw new ImportFileError(`${path} is encrypted; encrypted archives cannot be imported`);
     if (!entry.canDecodeFileData()) {
-      throw new ImportFileError(`${path} uses a compression method that cannot be read (only stored and deflated files)`);
+      throw new ImportFileError(
+        `${path} uses a compression method that cannot be read (only stored and deflated files)`,
+      );
     }
     try {
       return await buffer(await this.zip.openReadStreamPromise(entry));
     } catch (error) {
       if (/too many bytes/i.test(describe(error))) {
-        throw new ImportFileError(`${path} holds more data than the archive declares: refusing what looks like a zip bomb`);
+        throw new ImportFileError(
+          `${path} holds more data than the archive declares: refusing what looks like a zip bomb`,
+        );
       }
-      throw new ImportFileError(`${path} could not be unpacked; the archive is damaged (${describe(error)})`);
+      throw new ImportFileError(
+        `${path} could not be unpacked; the archive is damaged (${describe(error)})`,
+      );
     }
   }
 
@@ -111,9 +128,12 @@ function describe(error: unknown): string {
  * when the bytes are valid UTF-8, then Windows-1252, the usual encoding of older text files.
  */
 export function decodeText(bytes: Uint8Array): string {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes.subarray(3));
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return new TextDecoder('utf-8').decode(bytes.subarray(3));
+  if (bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder('utf-16le').decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder('utf-16be').decode(bytes.subarray(2));
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

@@ -37,8 +37,15 @@ export interface ChapterEditorPageProps {
 
 /** The chapter editor route: 'Loading...' until the chapter's content is here (SPEC section 2). */
 export function ChapterEditorPage({ bookId, chapterId, onDelete }: ChapterEditorPageProps) {
-  const chapter = useQuery({ ...chapterQuery(chapterId), enabled: Number.isInteger(chapterId) && chapterId > 0 });
-  if (isApiError(chapter.error, 404) || (chapter.data && chapter.data.book_id !== bookId) || !(chapterId > 0)) {
+  const chapter = useQuery({
+    ...chapterQuery(chapterId),
+    enabled: Number.isInteger(chapterId) && chapterId > 0,
+  });
+  if (
+    isApiError(chapter.error, 404) ||
+    (chapter.data && chapter.data.book_id !== bookId) ||
+    !(chapterId > 0)
+  ) {
     return (
       <div className="chapter-editor-page">
         <PageTitle>Chapter not found</PageTitle>
@@ -67,10 +74,11 @@ function useDraftOffer(chapterId: number, serverHtml: () => string | undefined) 
     const shown = found && serverHtml();
     return found && shown !== undefined && found.content !== shown ? found : null;
   });
+  const offered = useRef(draft !== null);
   useEffect(() => {
     // A draft equal to the server's text was saved after all.
-    if (!draft) drafts.clear(chapterId);
-  }, [draft, chapterId]);
+    if (!offered.current) drafts.clear(chapterId);
+  }, [chapterId]);
   return [draft, setDraft] as const;
 }
 
@@ -94,7 +102,13 @@ function useLength(editor: ReturnType<typeof useEditor>) {
   return describeLength(words);
 }
 
-function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: ChapterEditorPageProps['onDelete'] }) {
+function ChapterEditor({
+  initial,
+  onDelete,
+}: {
+  initial: Chapter;
+  onDelete: ChapterEditorPageProps['onDelete'];
+}) {
   const [start] = useState(initial);
   const { push } = useToasts();
   const client = useQueryClient();
@@ -135,7 +149,10 @@ function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: Chap
 
   const write = async (body: { title?: string; is_published?: boolean }) => {
     if (!sync) throw new Error('not ready');
-    const chapter = await sync.write(() => updateChapter(start.book_id, start.id, body), body.title !== undefined);
+    const chapter = await sync.write(
+      () => updateChapter(start.book_id, start.id, body),
+      body.title !== undefined,
+    );
     setMeta({ title: chapter.title, is_published: chapter.is_published });
     refreshChapterLists(client, start.book_id);
     return chapter;
@@ -197,7 +214,11 @@ function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: Chap
           <span id="chapter-publish-state" className="visually-hidden">
             {meta.is_published ? 'This chapter is published.' : 'This chapter is a draft.'}
           </span>
-          <button type="button" className="button button-danger" onClick={() => onDelete({ id: start.id, title: meta.title })}>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => onDelete({ id: start.id, title: meta.title })}
+          >
             <Icon name="trash" />
             Delete
           </button>
@@ -210,15 +231,22 @@ function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: Chap
 
       {state.status === 'gone' && (
         <p className="save-warning" role="alert">
-          This chapter was deleted, so this text can no longer be saved. Copy anything you want to keep.
+          This chapter was deleted, so this text can no longer be saved. Copy anything you want to
+          keep.
         </p>
       )}
 
       {draft && sync && (
         <VersionChoice
           heading="Unsaved changes were found on this device"
-          mine={{ label: `Draft on this device (${formatDateTime(new Date(draft.savedAt).toISOString())})`, html: draft.content }}
-          theirs={{ label: `Saved version (${formatDateTime(state.savedAt)})`, html: start.content }}
+          mine={{
+            label: `Draft on this device (${formatDateTime(new Date(draft.savedAt).toISOString())})`,
+            html: draft.content,
+          }}
+          theirs={{
+            label: `Saved version (${formatDateTime(state.savedAt)})`,
+            html: start.content,
+          }}
           keepMine="Restore my draft"
           keepTheirs="Keep the saved version"
           busy={choosing}
@@ -226,12 +254,15 @@ function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: Chap
             void choose(async () => {
               setDraft(null);
               if (choice === 'mine') await sync.restore(draft.content);
+              else drafts.clear(start.id);
             })
           }
         >
           <p>
             The last changes made here did not reach the server.
-            {draft.baseVersion < start.version && ' The chapter was also saved somewhere else since then.'} Which version do you want to keep?
+            {draft.baseVersion < start.version &&
+              ' The chapter was also saved somewhere else since then.'}{' '}
+            Which version do you want to keep?
           </p>
         </VersionChoice>
       )}
@@ -240,19 +271,29 @@ function ChapterEditor({ initial, onDelete }: { initial: Chapter; onDelete: Chap
         <VersionChoice
           heading="This chapter was changed somewhere else"
           mine={{ label: 'Your version (this tab)', html: editor.getHTML() }}
-          theirs={{ label: state.theirs ? `Saved version (${formatDateTime(state.theirs.updated_at)})` : 'Saved version (loading...)', html: state.theirs?.content ?? '' }}
+          theirs={{
+            label: state.theirs
+              ? `Saved version (${formatDateTime(state.theirs.updated_at)})`
+              : 'Saved version (loading...)',
+            html: state.theirs?.content ?? '',
+          }}
           keepMine="Keep my version"
           keepTheirs="Use the saved version"
           busy={choosing || !state.theirs}
           onChoose={(choice) => void choose(() => sync.resolve(choice))}
         >
           <p>
-            Another tab or device saved this chapter after you started editing here. Nothing has been overwritten: choose the version to keep.
+            Another tab or device saved this chapter after you started editing here. Nothing has
+            been overwritten: choose the version to keep.
           </p>
           {state.failure && (
             <p className="form-error">
               {state.failure.message}{' '}
-              <button type="button" className="button button-small" onClick={() => void sync.reloadTheirs()}>
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => void sync.reloadTheirs()}
+              >
                 Try again
               </button>
             </p>

@@ -6,11 +6,17 @@ import { Modal } from '../../../components/Modal.tsx';
  * (a failed save, an open conflict). Plain unsaved typing needs no question: leaving saves it.
  */
 export function LeaveGuard({ when }: { when: boolean }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      when && currentLocation.pathname !== nextLocation.pathname,
+  );
   const open = blocker.state === 'blocked';
   return (
     <Modal open={open} title="Leave without saving?" onClose={() => blocker.reset?.()}>
-      <p>Your latest changes are not on the server yet. They stay on this device, and you will be offered them when you open this chapter again.</p>
+      <p>
+        Your latest changes are not on the server yet. They stay on this device, and you will be
+        offered them when you open this chapter again.
+      </p>
       <div className="modal-actions">
         <button type="button" className="button button-quiet" onClick={() => blocker.reset?.()}>
           Stay

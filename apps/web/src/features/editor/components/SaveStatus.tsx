@@ -18,7 +18,9 @@ export function SaveStatus({ state, length }: { state: SyncState; length: string
     <div className="editor-status">
       <p className={`save-state save-state-${state.status}`}>
         <span>{LABELS[state.status]}</span>
-        {state.savedAt && <span className="muted">Autosaved on: {formatDateTime(state.savedAt)}</span>}
+        {state.savedAt && (
+          <span className="muted">Autosaved on: {formatDateTime(state.savedAt)}</span>
+        )}
       </p>
       <p className="editor-length muted">{length}</p>
     </div>
@@ -43,7 +45,10 @@ export function SaveWarning({ state, onRetry }: { state: SyncState; onRetry(): v
           <strong>Your latest changes are not saved.</strong> {failure?.message}
         </p>
         <p>
-          {where}. {failure?.retryAt ? 'Saving is retried automatically.' : 'Save again when the problem is fixed.'}
+          {where}.{' '}
+          {failure?.retryAt
+            ? 'Saving is retried automatically.'
+            : 'Save again when the problem is fixed.'}
           {failure?.signedOut && (
             <>
               {' '}
@@ -55,7 +60,12 @@ export function SaveWarning({ state, onRetry }: { state: SyncState; onRetry(): v
           )}
         </p>
       </div>
-      <button type="button" className="button button-small" onClick={onRetry} disabled={state.status === 'saving'}>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={onRetry}
+        disabled={state.status === 'saving'}
+      >
         {state.status === 'saving' ? 'Retrying...' : 'Retry now'}
       </button>
     </div>

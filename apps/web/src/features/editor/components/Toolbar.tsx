@@ -1,6 +1,6 @@
 import type { Editor } from '@tiptap/core';
 import { useEditorState } from '@tiptap/react';
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { HEADING_LEVELS, type HeadingLevel } from '../extensions.ts';
 import { Icon } from './icons.tsx';
 
@@ -30,6 +30,17 @@ function Toggle({ label, shortcut, active, disabled, onClick, children }: Toggle
       {children}
     </button>
   );
+}
+
+/** Arrow keys, Home and End move between the toolbar's buttons (Tab still reaches each one). */
+function moveFocus(e: KeyboardEvent<HTMLDivElement>) {
+  const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button:not(:disabled)')];
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  if (at < 0) return;
+  const next = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: buttons.length - 1 }[e.key];
+  if (next === undefined) return;
+  e.preventDefault();
+  buttons[(next + buttons.length) % buttons.length]!.focus();
 }
 
 interface ToolbarProps {
@@ -63,6 +74,7 @@ export function Toolbar({ editor, onSave, disabled: saveDisabled }: ToolbarProps
       role="toolbar"
       aria-label="Formatting"
       aria-controls="chapter-text"
+      onKeyDown={moveFocus}
     >
       <div className="toolbar-group">
         <Toggle

@@ -21,7 +21,16 @@ interface VersionChoiceProps {
  * Two versions of the chapter side by side, and a button under each to keep it: used when another
  * tab saved first (conflict) and when a local draft outlived its tab (restore).
  */
-export function VersionChoice({ heading, children, mine, theirs, keepMine, keepTheirs, busy = false, onChoose }: VersionChoiceProps) {
+export function VersionChoice({
+  heading,
+  children,
+  mine,
+  theirs,
+  keepMine,
+  keepTheirs,
+  busy = false,
+  onChoose,
+}: VersionChoiceProps) {
   const id = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   // Editing is paused until the author chooses, so take them (and their screen reader) here.
@@ -40,10 +49,20 @@ export function VersionChoice({ heading, children, mine, theirs, keepMine, keepT
         ].map(({ version, choice, action, primary }) => (
           <figure key={choice} className="version">
             <figcaption id={`${id}-${choice}`}>{version.label}</figcaption>
-            <div className="version-text" role="document" tabIndex={0} aria-labelledby={`${id}-${choice}`}>
+            <div
+              className="version-text"
+              role="document"
+              tabIndex={0}
+              aria-labelledby={`${id}-${choice}`}
+            >
               <SafeHtml className="prose" html={version.html} />
             </div>
-            <button type="button" className={`button${primary ? '' : ' button-secondary'}`} disabled={busy} onClick={() => onChoose(choice)}>
+            <button
+              type="button"
+              className={`button${primary ? '' : ' button-secondary'}`}
+              disabled={busy}
+              onClick={() => onChoose(choice)}
+            >
               {action}
             </button>
           </figure>

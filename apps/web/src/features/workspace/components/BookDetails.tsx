@@ -1,6 +1,14 @@
 import type { Book, Genre, UpdateBookBody } from '@inkwell/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent, type TextareaHTMLAttributes } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+  type TextareaHTMLAttributes,
+} from 'react';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
@@ -40,7 +48,15 @@ function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & {
     const borders = el.offsetHeight - el.clientHeight;
     el.style.height = `${Math.max(SUMMARY_MIN_HEIGHT, el.scrollHeight + borders)}px`;
   }, [props.value]);
-  return <textarea ref={ref} rows={1} {...props} className="auto-grow" style={{ minHeight: SUMMARY_MIN_HEIGHT }} />;
+  return (
+    <textarea
+      ref={ref}
+      rows={1}
+      {...props}
+      className="auto-grow"
+      style={{ minHeight: SUMMARY_MIN_HEIGHT }}
+    />
+  );
 }
 
 function DetailsForm({ book }: { book: Book }) {
@@ -61,7 +77,11 @@ function DetailsForm({ book }: { book: Book }) {
     onError: (err) => {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
-      setError(isApiError(err, 409) ? 'You already have a book with this title.' : 'The book details could not be saved. Please try again.');
+      setError(
+        isApiError(err, 409)
+          ? 'You already have a book with this title.'
+          : 'The book details could not be saved. Please try again.',
+      );
     },
   });
 
@@ -82,14 +102,29 @@ function DetailsForm({ book }: { book: Book }) {
       <form className="form" onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="book-title">Title</label>
-          <input id="book-title" value={title} maxLength={200} onChange={(e) => setTitle(e.target.value)} aria-invalid={error === 'The title cannot be empty.' || undefined} />
+          <input
+            id="book-title"
+            value={title}
+            maxLength={200}
+            onChange={(e) => setTitle(e.target.value)}
+            aria-invalid={error === 'The title cannot be empty.' || undefined}
+          />
         </div>
         <div className="field">
           <label htmlFor="book-summary">Summary</label>
-          <AutoGrowTextarea id="book-summary" value={summary} maxLength={10_000} onChange={(e) => setSummary(e.target.value)} />
+          <AutoGrowTextarea
+            id="book-summary"
+            value={summary}
+            maxLength={10_000}
+            onChange={(e) => setSummary(e.target.value)}
+          />
         </div>
         <label className="checkbox-field">
-          <input type="checkbox" checked={published} onChange={(e) => setPublished(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={published}
+            onChange={(e) => setPublished(e.target.checked)}
+          />
           Published
         </label>
         {error && (
@@ -152,19 +187,34 @@ function CoverEditor({ book }: { book: Book }) {
     setFile(chosen);
   };
 
-  const caption = file ? `Preview of ${file.name}: not uploaded yet` : book.cover ? 'Current cover' : 'No cover yet';
+  const caption = file
+    ? `Preview of ${file.name}: not uploaded yet`
+    : book.cover
+      ? 'Current cover'
+      : 'No cover yet';
   return (
     <section className="workspace-panel" aria-labelledby="cover-title">
       <h2 id="cover-title">Cover</h2>
       <div className="cover-editor">
         <figure className="cover-figure">
-          <CoverImage src={preview ?? book.cover} title={book.title} className="cover-medium" decorative={false} />
+          <CoverImage
+            src={preview ?? book.cover}
+            title={book.title}
+            className="cover-medium"
+            decorative={false}
+          />
           <figcaption className="field-help">{caption}</figcaption>
         </figure>
         <div className="cover-actions">
           <label className="button button-secondary file-button">
             Choose Image
-            <input type="file" accept={UPLOAD_TYPES.join(',')} onChange={pick} disabled={upload.isPending} className="visually-hidden" />
+            <input
+              type="file"
+              accept={UPLOAD_TYPES.join(',')}
+              onChange={pick}
+              disabled={upload.isPending}
+              className="visually-hidden"
+            />
           </label>
           <p className="field-help">PNG or JPEG, up to 5 MB.</p>
           {problem && (
@@ -174,10 +224,20 @@ function CoverEditor({ book }: { book: Book }) {
           )}
           {file && (
             <div className="button-row">
-              <button type="button" className="button" onClick={() => upload.mutate(file)} disabled={upload.isPending}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => upload.mutate(file)}
+                disabled={upload.isPending}
+              >
                 {upload.isPending ? 'Uploading...' : 'Upload Cover'}
               </button>
-              <button type="button" className="button button-quiet" onClick={() => setFile(null)} disabled={upload.isPending}>
+              <button
+                type="button"
+                className="button button-quiet"
+                onClick={() => setFile(null)}
+                disabled={upload.isPending}
+              >
                 Cancel
               </button>
             </div>
@@ -248,7 +308,12 @@ function GenreEditor({ bookId }: { bookId: number }) {
       <form className="genre-add" onSubmit={submit}>
         <label htmlFor="genre-choice">Add a genre</label>
         <div className="add-book-row">
-          <select id="genre-choice" value={choice} onChange={(e) => setChoice(e.target.value)} disabled={!all.data || !attached.data}>
+          <select
+            id="genre-choice"
+            value={choice}
+            onChange={(e) => setChoice(e.target.value)}
+            disabled={!all.data || !attached.data}
+          >
             <option value="">Choose a genre</option>
             {options.map((genre) => (
               <option key={genre.id} value={genre.id}>

@@ -54,10 +54,12 @@ export function BookWorkspace() {
     [book.data],
   );
 
-  if (!valid || isApiError(book.error, 404)) return <Notice title="Book not found">This book does not exist.</Notice>;
+  if (!valid || isApiError(book.error, 404))
+    return <Notice title="Book not found">This book does not exist.</Notice>;
   if (book.isError) return <Status kind="error">Could not load this book.</Status>;
   if (!context) return <Loading />;
-  if (context.book.author_id !== account?.id) return <Notice title="Not your book">You can only edit your own books.</Notice>;
+  if (context.book.author_id !== account?.id)
+    return <Notice title="Not your book">You can only edit your own books.</Notice>;
 
   const confirmDelete = async () => {
     if (!deleting) return;

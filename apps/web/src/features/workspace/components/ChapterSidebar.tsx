@@ -10,7 +10,12 @@ import {
   type DragEndEvent,
   type UniqueIdentifier,
 } from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useState } from 'react';
@@ -19,7 +24,13 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query.ts';
 import { newChapterTitle } from '../../../lib/titles.ts';
-import { authorChaptersQuery, createChapter, readChaptersQuery, refreshChapters, reorderChapters } from '../api/workspace.ts';
+import {
+  authorChaptersQuery,
+  createChapter,
+  readChaptersQuery,
+  refreshChapters,
+  reorderChapters,
+} from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
 import { initialReorder, isDirty, reorderPayload, reorderReducer } from '../reorder.ts';
 
@@ -35,7 +46,15 @@ interface RowProps {
 
 /** One chapter: a drag handle (mouse or keyboard), its 1-based position, the link, draft and read marks. */
 function SortableChapter({ chapter, position, bookId, isRead }: RowProps) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: chapter.id });
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id: chapter.id });
   return (
     <li
       ref={setNodeRef}
@@ -43,8 +62,25 @@ function SortableChapter({ chapter, position, bookId, isRead }: RowProps) {
       style={{ transform: CSS.Translate.toString(transform), transition }}
       data-testid="workspace-chapter"
     >
-      <button type="button" ref={setActivatorNodeRef} className="drag-handle" {...attributes} {...listeners} aria-label={`Move ${chapter.title}`}>
-        <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round">
+      <button
+        type="button"
+        ref={setActivatorNodeRef}
+        className="drag-handle"
+        {...attributes}
+        {...listeners}
+        aria-label={`Move ${chapter.title}`}
+      >
+        <svg
+          aria-hidden="true"
+          focusable="false"
+          viewBox="0 0 24 24"
+          width="18"
+          height="18"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="3"
+          strokeLinecap="round"
+        >
           <path d={GRIP} />
         </svg>
       </button>
@@ -80,7 +116,8 @@ export function ChapterSidebar({ book }: { book: Book }) {
   // The server's order, as a stable value: a refetch with the same order changes nothing.
   const serverIds = chapters.data?.map((c) => c.id).join(',');
   useEffect(() => {
-    if (serverIds !== undefined) dispatch({ type: 'sync', ids: serverIds ? serverIds.split(',').map(Number) : [] });
+    if (serverIds !== undefined)
+      dispatch({ type: 'sync', ids: serverIds ? serverIds.split(',').map(Number) : [] });
   }, [serverIds]);
 
   const byId = useMemo(() => new Map((chapters.data ?? []).map((c) => [c.id, c])), [chapters.data]);
@@ -92,8 +129,13 @@ export function ChapterSidebar({ book }: { book: Book }) {
       const list = chapters.data ?? [];
       return createChapter(book.id, newChapterTitle(list.map((c) => c.title)), list.length + 1);
     },
-    onSuccess: (chapter) => {
+    onSuccess: ({ content: _content, ...chapter }) => {
       setAnnouncement(`Added ${chapter.title}.`);
+      // In the list at once, so a quick second click already counts it for its title and order.
+      client.setQueryData<{ chapters: ChapterSummary[] }>(
+        keys.authorChapters(book.id),
+        (old) => old && { chapters: [...old.chapters, chapter] },
+      );
       refreshChapters(client, book.id);
     },
     onError: (error) => console.error('Could not add a chapter', error),
@@ -118,12 +160,18 @@ export function ChapterSidebar({ book }: { book: Book }) {
   );
 
   const titleOf = (id: UniqueIdentifier) => byId.get(Number(id))?.title ?? 'The chapter';
-  const positionOf = (id: UniqueIdentifier) => `position ${shown.indexOf(Number(id)) + 1} of ${shown.length}`;
+  const positionOf = (id: UniqueIdentifier) =>
+    `position ${shown.indexOf(Number(id)) + 1} of ${shown.length}`;
   const announcements: Announcements = {
     onDragStart: ({ active }) => `Picked up ${titleOf(active.id)}, at ${positionOf(active.id)}.`,
-    onDragOver: ({ active, over }) => (over ? `${titleOf(active.id)} is over ${positionOf(over.id)}.` : `${titleOf(active.id)} is outside the list.`),
+    onDragOver: ({ active, over }) =>
+      over
+        ? `${titleOf(active.id)} is over ${positionOf(over.id)}.`
+        : `${titleOf(active.id)} is outside the list.`,
     onDragEnd: ({ active, over }) =>
-      over ? `${titleOf(active.id)} dropped at ${positionOf(over.id)}. Save the order to keep it.` : `${titleOf(active.id)} dropped back in place.`,
+      over
+        ? `${titleOf(active.id)} dropped at ${positionOf(over.id)}. Save the order to keep it.`
+        : `${titleOf(active.id)} dropped back in place.`,
     onDragCancel: ({ active }) => `Moving ${titleOf(active.id)} was cancelled.`,
   };
 
@@ -144,14 +192,21 @@ export function ChapterSidebar({ book }: { book: Book }) {
         accessibility={{
           announcements,
           screenReaderInstructions: {
-            draggable: 'To move a chapter, press Space or Enter, move it with the arrow keys, then press Space or Enter to drop it, or Escape to cancel.',
+            draggable:
+              'To move a chapter, press Space or Enter, move it with the arrow keys, then press Space or Enter to drop it, or Escape to cancel.',
           },
         }}
       >
         <SortableContext items={shown} strategy={verticalListSortingStrategy}>
           <ol className="workspace-chapters" aria-label="Chapters in reading order">
             {shown.map((id, i) => (
-              <SortableChapter key={id} chapter={byId.get(id)!} position={i + 1} bookId={book.id} isRead={read.data?.has(id) ?? false} />
+              <SortableChapter
+                key={id}
+                chapter={byId.get(id)!}
+                position={i + 1}
+                bookId={book.id}
+                isRead={read.data?.has(id) ?? false}
+              />
             ))}
           </ol>
         </SortableContext>
@@ -179,17 +234,32 @@ export function ChapterSidebar({ book }: { book: Book }) {
       <section className="workspace-chapter-section" aria-labelledby="workspace-chapters-title">
         <div className="workspace-chapters-head">
           <h2 id="workspace-chapters-title">Chapters</h2>
-          <button type="button" className="button button-small" onClick={() => add.mutate()} disabled={!chapters.data || add.isPending}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => add.mutate()}
+            disabled={!chapters.data || add.isPending}
+          >
             Add Chapter
           </button>
         </div>
         {list}
         {dirty && (
           <div className="reorder-actions">
-            <button type="button" className="button button-small" onClick={() => save.mutate()} disabled={save.isPending}>
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => save.mutate()}
+              disabled={save.isPending}
+            >
               {save.isPending ? 'Saving...' : 'Save Order'}
             </button>
-            <button type="button" className="button button-quiet button-small" onClick={() => dispatch({ type: 'reset' })} disabled={save.isPending}>
+            <button
+              type="button"
+              className="button button-quiet button-small"
+              onClick={() => dispatch({ type: 'reset' })}
+              disabled={save.isPending}
+            >
               Reset
             </button>
           </div>

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
+import { keys } from '../../../lib/query.ts';
 import { newBookTitle } from '../../../lib/titles.ts';
 import { createBook, deleteBook, myBooksQuery, refreshBooks } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
@@ -23,6 +24,8 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
     mutationFn: createBook,
     onSuccess: (book) => {
       setNote(`Added “${book.title}”.`);
+      // In the list at once, so a quick second 'Untitled Book' already counts this one.
+      client.setQueryData<Book[]>(keys.myBooks, (old) => old && [book, ...old]);
       refreshBooks(client);
     },
     // Book creation fails silently in the spec (section 8): logged only.
@@ -47,7 +50,14 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
       <div className="field">
         <label htmlFor="new-book-title">New book title</label>
         <div className="add-book-row">
-          <input id="new-book-title" value={value} onChange={(e) => setValue(e.target.value)} maxLength={200} placeholder="Untitled Book" autoComplete="off" />
+          <input
+            id="new-book-title"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            maxLength={200}
+            placeholder="Untitled Book"
+            autoComplete="off"
+          />
           <button type="submit" className="button" disabled={!titles || create.isPending}>
             Add Book
           </button>
@@ -69,12 +79,23 @@ function BookCard({ book, onDelete }: { book: Book; onDelete(book: Book): void }
         <h3 id={titleId} className="workspace-card-title">
           {book.title}
         </h3>
-        <p className="workspace-card-status">Book Status: {book.is_published ? 'Published' : 'Unpublished'}</p>
+        <p className="workspace-card-status">
+          Book Status: {book.is_published ? 'Published' : 'Unpublished'}
+        </p>
         <div className="workspace-card-actions">
-          <button type="button" className="button button-danger button-small" aria-describedby={titleId} onClick={() => onDelete(book)}>
+          <button
+            type="button"
+            className="button button-danger button-small"
+            aria-describedby={titleId}
+            onClick={() => onDelete(book)}
+          >
             Delete
           </button>
-          <Link className="button button-small" to={workspacePaths.book(book.id)} aria-describedby={titleId}>
+          <Link
+            className="button button-small"
+            to={workspacePaths.book(book.id)}
+            aria-describedby={titleId}
+          >
             Edit
           </Link>
         </div>
@@ -99,7 +120,8 @@ export function WorkspacePage() {
   let list;
   if (books.isPending) list = <Loading />;
   else if (books.isError) list = <Status kind="error">Could not load your books.</Status>;
-  else if (books.data.length === 0) list = <Status kind="empty">No books yet: give your first one a title above.</Status>;
+  else if (books.data.length === 0)
+    list = <Status kind="empty">No books yet: give your first one a title above.</Status>;
   else
     list = (
       <ul className="workspace-books">

@@ -1,0 +1,119 @@
+import {
+  ErrorBody,
+  IdParams,
+  IMPORT_MAX_BYTES,
+  ImportFields,
+  ImportJob,
+  ImportJobList,
+} from '@inkwell/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest } from '../../lib/errors.ts';
+import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { ImportRunner, type RunnerOptions } from './runner.ts';
+import * as service from './imports.service.ts';
+
+const TAG = { tags: ['imports'] };
+const FILE_FIELD = 'file';
+const MB = 1024 * 1024;
+
+/** Reads the multipart upload: the field `file`, and the optional text fields of ImportFields. */
+async function readUpload(request: FastifyRequest): Promise<service.Upload> {
+  const missing = `Send the file as multipart/form-data in the field "${FILE_FIELD}"`;
+  if (!request.isMultipart()) throw badRequest(missing);
+  const fields: Record<string, string> = {};
+  let file: { bytes: Buffer; filename: string } | null = null;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: IMPORT_MAX_BYTES } })) {
+      if (part.type === 'field') fields[part.fieldname] = String(part.value);
+      else if (part.fieldname === FILE_FIELD && !file)
+        file = { bytes: await part.toBuffer(), filename: part.filename };
+      else part.file.resume();
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError(
+        'payload_too_large',
+        `The file is larger than ${IMPORT_MAX_BYTES / MB} MB, the most an import accepts`,
+      );
+    }
+    throw error;
+  }
+  if (!file) throw badRequest(missing);
+  const parsed = ImportFields.safeParse(fields);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badRequest(`${issue?.path.join('.') ?? 'fields'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return { ...file, fields: parsed.data };
+}
+
+export const importsRoutes: FastifyPluginAsyncZod<{
+  ctx: AppContext;
+  runner?: Partial<RunnerOptions>;
+}> = async (app, { ctx, runner: runnerOptions }) => {
+  const runner = new ImportRunner(ctx, { ...runnerOptions, log: app.log });
+  await runner.start();
+  // preClose, not onClose: the jobs in hand must be failed while the database is still open,
+  // and the app's own onClose (which closes it) runs before a child plugin's.
+  app.addHook('preClose', () => runner.close());
+
+  app.post(
+    '/api/imports',
+    {
+      // Tells the upload guard this route takes files up to the import limit, not the image limit.
+      config: { maxUploadBytes: IMPORT_MAX_BYTES },
+      schema: {
+        ...TAG,
+        ...auth,
+        summary:
+          'Import a story into a new unpublished book, as a job: multipart field "file" (EPUB, DOCX, Markdown, HTML or text, 20 MB at most), optional fields keep_front_matter (true/false) and format (epub|docx|markdown|html|text). Answers 202 with the queued job; poll GET /api/imports/{id}',
+        consumes: ['multipart/form-data'],
+        response: {
+          202: ImportJob,
+          400: ErrorBody,
+          401: ErrorBody,
+          413: ErrorBody,
+          415: ErrorBody,
+          429: ErrorBody,
+          503: ErrorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      const viewer = requireViewer(request);
+      await service.checkCanImport(ctx, runner, viewer);
+      const job = await service.startImport(ctx, runner, viewer, await readUpload(request));
+      return reply.status(202).send(job);
+    },
+  );
+
+  app.get(
+    '/api/imports',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: "The signed-in user's 20 most recent imports, newest first",
+        response: { 200: ImportJobList, 401: ErrorBody },
+      },
+    },
+    async (request) => ({ imports: await service.listImports(ctx, requireViewer(request)) }),
+  );
+
+  app.get(
+    '/api/imports/:id',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary:
+          'An import job: status queued|running|done|failed, progress 0..1, message, and book_id of the new book (only its owner may read it)',
+        params: IdParams,
+        response: { 200: ImportJob, 401: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (request) => service.getImport(ctx, requireViewer(request), request.params.id),
+  );
+};

@@ -1,0 +1,94 @@
+import { IMPORT_MAX_ACTIVE_PER_USER, type ImportFields, type ImportJob } from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import { nowIso, toFlag } from '../../lib/convert.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import * as jobs from './imports.repository.ts';
+import { toImportJob } from './imports.presenter.ts';
+import { detectFormat } from './parsers/index.ts';
+import type { ImportRunner } from './runner.ts';
+import type { ImportDeps } from './save-book.ts';
+
+export interface Upload {
+  bytes: Buffer;
+  filename: string;
+  fields: ImportFields;
+}
+
+/** Refuses a new import before its upload is read: too many of the user's own, or a full queue here. */
+export async function checkCanImport(
+  ctx: AppContext,
+  runner: ImportRunner,
+  viewer: Viewer,
+): Promise<void> {
+  if ((await jobs.countActiveJobs(ctx.db, viewer.id)) >= IMPORT_MAX_ACTIVE_PER_USER) {
+    throw new AppError(
+      'rate_limited',
+      `You already have ${IMPORT_MAX_ACTIVE_PER_USER} imports in progress; wait for one to finish`,
+    );
+  }
+  if (!runner.hasRoom()) {
+    throw new AppError(
+      'unavailable',
+      'The server is busy with other imports; please retry in a minute',
+      { 'retry-after': '30' },
+    );
+  }
+}
+
+/**
+ * Records a queued job for `userId` and hands the file to the runner; answers before any
+ * parsing. The API and the CLI both come through here.
+ */
+export async function queueImport(
+  deps: ImportDeps,
+  runner: ImportRunner,
+  userId: number,
+  upload: Upload,
+): Promise<ImportJob> {
+  const format = detectFormat(upload.bytes, upload.filename, upload.fields.format);
+  if (!format) {
+    throw new AppError(
+      'unsupported_media_type',
+      'Unsupported file type: send an EPUB, a Word document (DOCX), Markdown, HTML or plain text',
+    );
+  }
+  const filename = upload.filename.slice(0, 255) || 'upload';
+  const row = await jobs.insertJob(deps.db, {
+    userId,
+    filename,
+    format,
+    keepFrontMatter: toFlag(upload.fields.keep_front_matter),
+    runner: runner.id,
+    now: nowIso(),
+  });
+  runner.enqueue({
+    jobId: row.id,
+    userId,
+    filename,
+    format,
+    keepFrontMatter: upload.fields.keep_front_matter,
+    bytes: upload.bytes,
+  });
+  return toImportJob(row);
+}
+
+export async function startImport(
+  ctx: AppContext,
+  runner: ImportRunner,
+  viewer: Viewer,
+  upload: Upload,
+): Promise<ImportJob> {
+  await checkCanImport(ctx, runner, viewer);
+  return queueImport(ctx, runner, viewer.id, upload);
+}
+
+/** A job of the viewer's; anyone else's is 404, as if it did not exist. */
+export async function getImport(ctx: AppContext, viewer: Viewer, id: number): Promise<ImportJob> {
+  const row = await jobs.findJob(ctx.db, id);
+  if (!row || row.user_id !== viewer.id) throw notFound('Import not found');
+  return toImportJob(row);
+}
+
+export async function listImports(ctx: AppContext, viewer: Viewer): Promise<ImportJob[]> {
+  return (await jobs.listJobs(ctx.db, viewer.id, 20)).map(toImportJob);
+}

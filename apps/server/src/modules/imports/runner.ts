@@ -1,0 +1,226 @@
+import crypto from 'node:crypto';
+import type { ImportFormat } from '@inkwell/contract';
+import { nowIso } from '../../lib/convert.ts';
+import { deleteBook } from '../books/books.repository.ts';
+import * as jobs from './imports.repository.ts';
+import {
+  DEFAULT_PARSE_LIMITS,
+  ParseCrash,
+  parseInWorker,
+  type ParseLimits,
+  type RunningParse,
+} from './parse-in-worker.ts';
+import { ImportFileError } from './parsers/index.ts';
+import { saveParsedBook, type ImportDeps } from './save-book.ts';
+
+export interface ImportTask {
+  jobId: number;
+  userId: number;
+  filename: string;
+  format: ImportFormat;
+  keepFrontMatter: boolean;
+  bytes: Uint8Array;
+}
+
+export interface RunnerOptions {
+  /** Imports parsed at once by this process (each in its own worker thread). */
+  concurrency: number;
+  /** Imports waiting in this process's memory; beyond, new imports are refused until one starts. */
+  maxQueued: number;
+  /** How often this process proves its jobs alive. */
+  heartbeatMs: number;
+  /** A job unheard of for this long belongs to a process that died: it is failed. */
+  staleMs: number;
+  parseLimits: ParseLimits;
+  log?: { error(object: object, message: string): void };
+  /** Listeners for a caller that shows progress itself (the CLI); every report, not just those written. */
+  events?: {
+    progress?(jobId: number, fraction: number, message: string): void;
+    finished?(
+      jobId: number,
+      outcome: { status: 'done' | 'failed'; message: string; bookId: number | null },
+    ): void;
+  };
+}
+
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
+  concurrency: 2,
+  maxQueued: 10,
+  heartbeatMs: 5_000,
+  staleMs: 30_000,
+  parseLimits: DEFAULT_PARSE_LIMITS,
+};
+
+export const INTERRUPTED =
+  'The import was interrupted because the server stopped; please try again';
+const PROGRESS_WRITE_MS = 250;
+
+/**
+ * Runs import jobs off the request path. Each process has its own runner, queue and id; job
+ * rows carry the runner's id and heartbeat, so any process can tell a live job from an orphan
+ * left by a process that died (and fail it) without touching the jobs of processes still alive.
+ */
+export class ImportRunner {
+  readonly id = crypto.randomUUID();
+  private readonly deps: ImportDeps;
+  private readonly options: RunnerOptions;
+  private readonly queue: ImportTask[] = [];
+  private readonly running = new Map<number, { parse: RunningParse | null; done: Promise<void> }>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private closed = false;
+
+  constructor(deps: ImportDeps, options: Partial<RunnerOptions> = {}) {
+    this.deps = deps;
+    this.options = { ...DEFAULT_RUNNER_OPTIONS, ...options };
+  }
+
+  /** Fails orphaned jobs now (the server is starting), then keeps heartbeats and sweeps going. */
+  async start(): Promise<void> {
+    await this.sweep();
+    const every = (ms: number, work: () => Promise<unknown>) => {
+      const timer = setInterval(
+        () =>
+          void work().catch((error) =>
+            this.options.log?.error({ err: error }, 'import runner upkeep failed'),
+          ),
+        ms,
+      );
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.options.heartbeatMs, () => jobs.touchJobs(this.deps.db, this.id, nowIso()));
+    every(Math.max(1_000, this.options.staleMs / 2), () => this.sweep());
+  }
+
+  hasRoom(): boolean {
+    return !this.closed && this.queue.length < this.options.maxQueued;
+  }
+
+  enqueue(task: ImportTask): void {
+    this.queue.push(task);
+    this.pump();
+  }
+
+  /** Fails every active job whose runner fell silent, and removes the half-made book it left. */
+  async sweep(): Promise<number> {
+    const before = new Date(Date.now() - this.options.staleMs).toISOString();
+    let failed = 0;
+    for (const job of await jobs.findStaleJobs(this.deps.db, before)) {
+      if (await jobs.failStaleJob(this.deps.db, job.id, before, INTERRUPTED, nowIso())) {
+        failed++;
+        if (job.book_id !== null) await deleteBook(this.deps.db, job.book_id);
+      }
+    }
+    return failed;
+  }
+
+  /** Stops taking work; jobs in hand stop at their next step and fail saying why, before the database closes. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    const waiting = this.queue.splice(0);
+    for (const task of waiting) {
+      await jobs.finishJob(this.deps.db, task.jobId, {
+        status: 'failed',
+        message: INTERRUPTED,
+        warnings: [],
+        now: nowIso(),
+      });
+    }
+    for (const job of this.running.values()) job.parse?.cancel(INTERRUPTED);
+    await Promise.all([...this.running.values()].map((job) => job.done));
+  }
+
+  private pump(): void {
+    while (!this.closed && this.running.size < this.options.concurrency && this.queue.length > 0) {
+      const task = this.queue.shift()!;
+      const slot: { parse: RunningParse | null; done: Promise<void> } = {
+        parse: null,
+        done: Promise.resolve(),
+      };
+      this.running.set(task.jobId, slot);
+      slot.done = this.run(task, slot).finally(() => {
+        this.running.delete(task.jobId);
+        this.pump();
+      });
+    }
+  }
+
+  private async run(task: ImportTask, slot: { parse: RunningParse | null }): Promise<void> {
+    const { db } = this.deps;
+    let pending: Promise<void> | null = null;
+    let lastWrite = 0;
+    // Progress is advisory: at most a few writes a second, never more than one in flight.
+    const events = this.options.events;
+    const progress = (fraction: number, message: string) => {
+      events?.progress?.(task.jobId, fraction, message);
+      if (pending || Date.now() - lastWrite < PROGRESS_WRITE_MS) return;
+      lastWrite = Date.now();
+      pending = jobs
+        .updateProgress(db, task.jobId, {
+          progress: Math.round(Math.min(1, fraction) * 1000),
+          message,
+          now: nowIso(),
+        })
+        .catch(() => {})
+        .finally(() => {
+          pending = null;
+        });
+    };
+    try {
+      await jobs.updateProgress(db, task.jobId, {
+        status: 'running',
+        progress: 0,
+        message: 'Reading the file',
+        now: nowIso(),
+      });
+      slot.parse = parseInWorker(
+        {
+          bytes: task.bytes,
+          format: task.format,
+          options: { filename: task.filename, keepFrontMatter: task.keepFrontMatter },
+        },
+        (fraction, message) => progress(0.6 * fraction, message),
+        this.options.parseLimits,
+      );
+      const parsed = await slot.parse.result;
+      slot.parse = null;
+      if (this.closed) throw new ImportFileError(INTERRUPTED);
+      const saved = await saveParsedBook(this.deps, task.userId, parsed, task.filename, {
+        onBook: (bookId) => jobs.setJobBook(db, task.jobId, bookId),
+        progress: (fraction, message) => progress(0.6 + 0.4 * fraction, message),
+        stopReason: () => (this.closed ? INTERRUPTED : null),
+      });
+      await pending;
+      const chapters = `${saved.chapterCount} chapter${saved.chapterCount === 1 ? '' : 's'}`;
+      const message = `Imported "${saved.title}" with ${chapters}`;
+      await jobs.finishJob(db, task.jobId, {
+        status: 'done',
+        message,
+        progress: 1000,
+        chapterCount: saved.chapterCount,
+        sourceTitle: parsed.title,
+        sourceAuthor: parsed.author,
+        warnings: [...parsed.warnings, ...saved.warnings],
+        now: nowIso(),
+      });
+      events?.finished?.(task.jobId, { status: 'done', message, bookId: saved.bookId });
+    } catch (error) {
+      await pending;
+      if (!(error instanceof ImportFileError)) {
+        this.options.log?.error(
+          { err: error, detail: error instanceof ParseCrash ? error.detail : undefined },
+          'import failed',
+        );
+      }
+      const message =
+        error instanceof ImportFileError || error instanceof ParseCrash
+          ? error.message
+          : 'The import failed because of an unexpected error; please try again';
+      await jobs
+        .finishJob(db, task.jobId, { status: 'failed', message, warnings: [], now: nowIso() })
+        .catch(() => {});
+      events?.finished?.(task.jobId, { status: 'failed', message, bookId: null });
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { SUMMARY_MAX_LENGTH } from '@inkwell/contract';
+import sharp from 'sharp';
+import type { AppContext } from '../../context.ts';
+import { nowIso } from '../../lib/convert.ts';
+import { processImage } from '../../lib/images.ts';
+import {
+  deleteBook,
+  insertBook,
+  listBooksByAuthor,
+  updateBook,
+} from '../books/books.repository.ts';
+import { insertChapter, lockBook, type ContentColumns } from '../chapters/chapters.repository.ts';
+import { contentColumns, uniqueTitle } from '../chapters/chapters.service.ts';
+import { refreshBookSearchDocument } from '../search/search.repository.ts';
+import { clampTitle } from './parsers/chapters.ts';
+import { ImportFileError, type ParsedBook } from './parsers/index.ts';
+
+/** What saving an import needs from the app: the database and the upload store. */
+export type ImportDeps = Pick<AppContext, 'db' | 'uploads'>;
+
+export interface SavedBook {
+  bookId: number;
+  title: string;
+  chapterCount: number;
+  warnings: string[];
+}
+
+/**
+ * Chapters written per transaction, bounded by count and by size: on SQLite every write (and its
+ * full-text indexing) runs on this thread, and a transaction holds the only writer.
+ */
+const BATCH_CHAPTERS = 10;
+const BATCH_CONTENT_CHARS = 64 * 1024;
+const MAX_COVER_PIXELS = 40_000_000;
+
+/** PNG and JPEG go straight to processImage; SVG, GIF and WebP covers are first drawn as an opaque JPEG. */
+async function coverImage(cover: NonNullable<ParsedBook['cover']>) {
+  const bytes = Buffer.from(cover.bytes);
+  if (cover.mediaType === 'image/jpeg' || cover.mediaType === 'image/png')
+    return processImage(bytes, 'cover');
+  const jpeg = await sharp(bytes, { limitInputPixels: MAX_COVER_PIXELS, density: 96 })
+    .resize({ width: 600, height: 900, fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return processImage(jpeg, 'cover');
+}
+
+/**
+ * Makes the parsed book an unpublished book of `userId`: title made unique among their books,
+ * summary, cover, then chapters in order through the chapters module's own write path (the
+ * book's write lock, the editor's sanitizer and derived text). A failure part way removes the
+ * book, so a failed import leaves nothing behind.
+ */
+export async function saveParsedBook(
+  deps: ImportDeps,
+  userId: number,
+  parsed: ParsedBook,
+  filename: string,
+  hooks: {
+    onBook(bookId: number): Promise<void>;
+    progress(fraction: number, message: string): void;
+    /** Asked between batches: a reason to stop (the server is shutting down), or null to go on. */
+    stopReason?(): string | null;
+  },
+): Promise<SavedBook> {
+  const warnings: string[] = [];
+  const baseTitle = clampTitle(
+    parsed.title?.trim() || filename.replace(/\.[^.]+$/, '') || 'Imported book',
+  );
+  const summary = (parsed.description ?? '').slice(0, SUMMARY_MAX_LENGTH);
+  const { bookId, title } = await deps.db.transaction().execute(async (trx) => {
+    const taken = (await listBooksByAuthor(trx, userId, { viewerId: userId })).map((b) => b.title);
+    const unique = uniqueTitle(baseTitle, taken);
+    const id = await insertBook(trx, { authorId: userId, title: unique, now: nowIso() });
+    if (summary) await updateBook(trx, id, { summary });
+    await refreshBookSearchDocument(trx, id);
+    return { bookId: id, title: unique };
+  });
+  try {
+    await hooks.onBook(bookId);
+    if (parsed.cover) {
+      hooks.progress(0.02, 'Saving the cover');
+      try {
+        const { bytes, extension } = await coverImage(parsed.cover);
+        await updateBook(deps.db, bookId, { cover: await deps.uploads.save(bytes, extension) });
+      } catch {
+        warnings.push('The cover image could not be read and was left out');
+      }
+    }
+    const total = parsed.chapters.length;
+    let saved = 0;
+    while (saved < total) {
+      const stop = hooks.stopReason?.();
+      if (stop) throw new ImportFileError(stop);
+      // Each chapter goes through the editor's write path (sanitizer, text, word count) on this
+      // thread; yielding between chapters and writing small batches keeps every pause short.
+      const batch: Array<ContentColumns & { title: string }> = [];
+      let size = 0;
+      while (
+        saved + batch.length < total &&
+        (batch.length === 0 || (size < BATCH_CONTENT_CHARS && batch.length < BATCH_CHAPTERS))
+      ) {
+        const chapter = parsed.chapters[saved + batch.length]!;
+        batch.push({ title: chapter.title, ...contentColumns(chapter.html) });
+        size += chapter.html.length;
+        await yieldToEventLoop();
+      }
+      const first = saved + 1;
+      await deps.db.transaction().execute(async (trx) => {
+        if (!(await lockBook(trx, bookId)))
+          throw new Error('The book was deleted during the import');
+        const now = nowIso();
+        for (const [i, row] of batch.entries())
+          await insertChapter(trx, { ...row, bookId, order: first + i, now });
+      });
+      saved += batch.length;
+      hooks.progress(0.05 + (0.95 * saved) / total, `Saved ${saved} of ${total} chapters`);
+      await yieldToEventLoop();
+    }
+    await updateBook(deps.db, bookId, { updated_at: nowIso() });
+    return { bookId, title, chapterCount: total, warnings };
+  } catch (error) {
+    await deleteBook(deps.db, bookId).catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import crypto from 'node:crypto';
+import fastJson from 'fast-json-stringify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+
+/**
+ * Route options for hot JSON reads (docs/decisions/0010-fast-serialization-and-caching-headers.md):
+ * - `serializerCompiler`: fast-json-stringify, compiled once per route and status from the same
+ *   zod schema the contract declares (as JSON Schema), instead of a zod encode plus
+ *   JSON.stringify on every answer. It writes exactly the schema's properties, as zod's strip did.
+ * - `onSend`: a weak ETag on every 200, a 304 when the client already has it, and Cache-Control:
+ *   visitors' answers may be kept by any cache but must be revalidated (a chapter may be edited at
+ *   any moment); a signed-in viewer's answer, which may hold their drafts, only by their browser.
+ */
+const fastSerializer = {
+  serializerCompiler: ({ schema }: { schema: unknown }) => {
+    const stringify = fastJson(z.toJSONSchema(schema as z.ZodType, { io: 'output', target: 'draft-7' }) as object);
+    return (data: unknown) => stringify(data);
+  },
+};
+
+/** For hot writes that answer a large object (the autosave answers the whole chapter). */
+export const fastAnswer = fastSerializer;
+
+export const publicRead = {
+  ...fastSerializer,
+  onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
+    reply.header('etag', etag);
+    reply.header('cache-control', request.viewer ? 'private, no-cache' : 'public, no-cache');
+    // The same URL answers differently to a signed-in author (drafts): caches must tell them apart.
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${String(vary)}, Authorization, Cookie` : 'Authorization, Cookie');
+    if (request.headers['if-none-match'] === etag) {
+      reply.code(304);
+      return '';
+    }
+    return payload;
+  },
+};

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { badRequest } from '../lib/errors.ts';
+
+/**
+ * Text that cannot be stored as sent: PostgreSQL refuses U+0000 in text (the write would fail
+ * with a 500), and a lone UTF-16 surrogate ("\ud800" in JSON) becomes U+FFFD on its way to
+ * UTF-8 in either engine, so it would read back changed. Both are refused up front with a 400.
+ */
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what this looks for
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function isStorableText(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
+/** The first string (value or key) in `value` that is not storable text; iterative, so any depth is fine. */
+function findUnstorable(value: unknown): string | undefined {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (!isStorableText(next)) return next;
+    } else if (Array.isArray(next)) {
+      for (const item of next) pending.push(item);
+    } else if (next !== null && typeof next === 'object') {
+      for (const [key, inner] of Object.entries(next)) {
+        if (!isStorableText(key)) return key;
+        pending.push(inner);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Checks the path parameters, the query string and the JSON or form body of every request. */
+async function textGuardPlugin(app: FastifyInstance) {
+  app.addHook('preValidation', async (request) => {
+    for (const part of [request.params, request.query, request.body]) {
+      if (findUnstorable(part) !== undefined) {
+        throw badRequest('Text must be valid Unicode without NUL (U+0000) characters');
+      }
+    }
+  });
+}
+
+export const textGuard = fp(textGuardPlugin, { name: 'inkwell-text-guard' });

@@ -1,0 +1,165 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { IMPORT_FORMATS, IMPORT_MAX_BYTES, ImportFormat } from '@inkwell/contract';
+import { loadConfig } from '../config.ts';
+import { createDb } from '../db/kysely.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { AppError } from '../lib/errors.ts';
+import { findUserByUsername } from '../modules/accounts/accounts.repository.ts';
+import { queueImport } from '../modules/imports/imports.service.ts';
+import { ImportRunner } from '../modules/imports/runner.ts';
+import type { ImportDeps } from '../modules/imports/save-book.ts';
+import { createFolderUploadStore } from '../plugins/upload-store.ts';
+
+/**
+ * `npm run import -- --user NAME [--keep-front-matter] [--format FMT] FILE...`
+ * Imports files as new unpublished books of user NAME, straight into the configured database
+ * (DATABASE_URL, UPLOAD_DIR), through the same job pipeline as POST /api/imports. Prints a
+ * progress bar per file: redrawn in place on a terminal, one line per tenth otherwise.
+ * Exits 0 when every file was imported, 1 when any failed, 2 on a usage error.
+ */
+const USAGE = `Usage: npm run import -- --user NAME [--keep-front-matter] [--format ${IMPORT_FORMATS.join('|')}] FILE...`;
+
+function usage(problem: string): never {
+  process.stderr.write(`${problem}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+let args: ReturnType<typeof parseArguments>;
+function parseArguments() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      user: { type: 'string', short: 'u' },
+      'keep-front-matter': { type: 'boolean', default: false },
+      format: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+try {
+  args = parseArguments();
+} catch (error) {
+  usage(error instanceof Error ? error.message : String(error));
+}
+if (args.values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const username = args.values.user;
+if (!username) usage('Missing --user NAME');
+if (args.positionals.length === 0) usage('Name at least one file to import');
+const format =
+  args.values.format === undefined ? undefined : ImportFormat.safeParse(args.values.format);
+if (format && !format.success) usage(`Unknown format "${args.values.format}"`);
+
+const BAR_WIDTH = 30;
+const tty = process.stdout.isTTY === true;
+
+/** One file's progress line: `[#######.......]  45% name: what is happening`. */
+function bar(name: string, fraction: number, message: string): string {
+  const filled = Math.round(fraction * BAR_WIDTH);
+  const percent = `${Math.round(fraction * 100)}%`.padStart(4);
+  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${percent} ${name}: ${message}`;
+}
+
+const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+const db = createDb(config.DATABASE_URL);
+let failures = 0;
+try {
+  await migrateToLatest(db);
+  const user = await findUserByUsername(db, username);
+  if (!user) {
+    process.stderr.write(`No user named "${username}"\n`);
+    process.exitCode = 2;
+  } else {
+    const uploads = createFolderUploadStore(config.UPLOAD_DIR, `${config.BASE_PATH}/uploads`);
+    const deps = { db, uploads };
+    const listeners = new Map<number, Listener>();
+    const runner = new ImportRunner(deps, {
+      concurrency: 1,
+      maxQueued: Number.MAX_SAFE_INTEGER,
+      events: {
+        progress: (jobId, fraction, message) => listeners.get(jobId)?.progress(fraction, message),
+        finished: (jobId, outcome) => listeners.get(jobId)?.finished(outcome),
+      },
+    });
+    await runner.start();
+    // One file after the other, so each keeps its own progress line.
+    for (const file of args.positionals) {
+      const name = path.basename(file);
+      const ok = await importOne(deps, runner, listeners, user.id, file, name);
+      if (!ok) failures++;
+    }
+    await runner.close();
+  }
+} finally {
+  await db.destroy();
+}
+if (failures > 0) {
+  process.stderr.write(
+    `${failures} of ${args.positionals.length} file${args.positionals.length === 1 ? '' : 's'} failed\n`,
+  );
+  process.exitCode = 1;
+}
+
+interface Listener {
+  progress(fraction: number, message: string): void;
+  finished(outcome: { status: 'done' | 'failed'; message: string; bookId: number | null }): void;
+}
+
+async function importOne(
+  deps: ImportDeps,
+  runner: ImportRunner,
+  listeners: Map<number, Listener>,
+  userId: number,
+  file: string,
+  name: string,
+): Promise<boolean> {
+  const clearLine = tty ? '\r\x1b[2K' : '';
+  const fail = (message: string) => {
+    process.stdout.write(`${clearLine}${bar(name, 0, 'failed')}\n  ✗ ${message}\n`);
+    return false;
+  };
+  let bytes: Buffer;
+  try {
+    if ((await fs.stat(file)).size > IMPORT_MAX_BYTES) {
+      return fail(
+        `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most an import accepts`,
+      );
+    }
+    bytes = await fs.readFile(file);
+  } catch (error) {
+    return fail(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let lastTenth = -1;
+  const draw = (fraction: number, message: string) => {
+    if (tty) process.stdout.write(`${clearLine}${bar(name, fraction, message)}`);
+    else if (Math.floor(fraction * 10) > lastTenth) {
+      lastTenth = Math.floor(fraction * 10);
+      process.stdout.write(`${bar(name, fraction, message)}\n`);
+    }
+  };
+  const fields = {
+    keep_front_matter: args.values['keep-front-matter'] === true,
+    ...(format?.success && { format: format.data }),
+  };
+  try {
+    const outcome = await new Promise<Parameters<Listener['finished']>[0]>((resolve, reject) => {
+      queueImport(deps, runner, userId, { bytes, filename: name, fields })
+        .then((job) => {
+          draw(0, 'queued');
+          listeners.set(job.id, { progress: draw, finished: resolve });
+        })
+        .catch(reject);
+    });
+    if (outcome.status === 'failed') return fail(outcome.message);
+    process.stdout.write(
+      `${clearLine}${bar(name, 1, 'done')}\n  ✓ ${outcome.message} (book ${outcome.bookId})\n`,
+    );
+    return true;
+  } catch (error) {
+    return fail(error instanceof AppError ? error.message : String(error));
+  }
+}

@@ -1,0 +1,522 @@
+import crypto from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { INTERRUPTED } from '../../src/modules/imports/runner.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
+import { createChapter } from '../helpers/chapters.ts';
+import { declareSize, docx, epub2, epub3, prose, type TestDoc } from '../helpers/ebooks.ts';
+import { makeImage } from '../helpers/images.ts';
+
+let t: TestApp;
+let author: TestUser;
+let stranger: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  author = await signup(t.app);
+  stranger = await signup(t.app);
+});
+afterAll(() => t.close());
+
+/** A multipart body with the file in `file` and any text fields. */
+function form(file: Buffer, filename: string, fields: Record<string, string> = {}) {
+  const boundary = `----inkwell${crypto.randomUUID()}`;
+  const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+    ),
+  );
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+async function upload(
+  who: TestUser | null,
+  file: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+) {
+  const body = form(file, filename, fields);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/imports',
+    payload: body.payload,
+    headers: { ...body.headers, ...(who && { authorization: `Bearer ${who.token}` }) },
+  });
+}
+
+interface Job {
+  id: number;
+  status: string;
+  progress: number;
+  message: string;
+  book_id: number | null;
+  chapter_count: number | null;
+  source_title: string | null;
+  source_author: string | null;
+  warnings: string[];
+  format: string;
+  keep_front_matter: boolean;
+}
+
+async function waitFor(jobId: number, who: TestUser = author): Promise<Job> {
+  const deadline = Date.now() + 25_000;
+  for (;;) {
+    const job = (await as(t.app, who).get(`/api/imports/${jobId}`)).json<Job>();
+    if (job.status === 'done' || job.status === 'failed') return job;
+    if (Date.now() > deadline) throw new Error(`import ${jobId} still ${job.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+async function importFile(
+  file: Buffer,
+  filename: string,
+  fields: Record<string, string> = {},
+  who: TestUser = author,
+) {
+  const res = await upload(who, file, filename, fields);
+  expect(res.statusCode, res.body).toBe(202);
+  return waitFor(res.json().id, who);
+}
+
+async function chaptersOf(bookId: number) {
+  const list = (await as(t.app, author).get(`/api/authors/books/${bookId}/chapters`)).json()
+    .chapters as Array<{ id: number; title: string; is_published: boolean }>;
+  return Promise.all(
+    list.map(async (c) => ({
+      ...c,
+      content: (await as(t.app, author).get(`/api/chapters/${c.id}`)).json().content as string,
+    })),
+  );
+}
+
+const storyDocs = (): TestDoc[] => [
+  { file: 'cover.xhtml', body: '<img src="../images/cover.png"/>' },
+  {
+    file: 'title.xhtml',
+    toc: 'Title Page',
+    bodyType: 'frontmatter',
+    body: '<h1>Imported Tale</h1>',
+  },
+  { file: 'copyright.xhtml', toc: 'Copyright', body: '<p>All rights reserved.</p>' },
+  {
+    file: 'one.xhtml',
+    toc: 'Arrival',
+    body: '<h2>Arrival</h2><p>They <em>arrived</em>.</p><script>document.cookie</script><p onmouseover="x()">Safe.</p>',
+  },
+  { file: 'two.xhtml', toc: 'Departure', body: '<p>They left &amp; never came back.</p>' },
+];
+
+let titleCounter = 0;
+const uniqueTitle = (base: string) => `${base} ${++titleCounter}`;
+
+describe('importing', () => {
+  it('answers 202 with a queued job at once, then builds an unpublished book from an EPUB 3', async () => {
+    const cover = await makeImage('png', 40, 60);
+    const title = uniqueTitle('Imported Tale');
+    const file = await epub3({
+      title,
+      author: 'Original Writer',
+      description: 'A <b>tale</b> told.',
+      docs: storyDocs(),
+      cover: { bytes: cover, mediaType: 'image/png' },
+      landmarks: [['cover', 'cover.xhtml']],
+    });
+    const res = await upload(author, file, 'tale.epub');
+    expect(res.statusCode).toBe(202);
+    expect(res.json()).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      book_id: null,
+      filename: 'tale.epub',
+      format: 'epub',
+      keep_front_matter: false,
+    });
+
+    const job = await waitFor(res.json().id);
+    expect(job).toMatchObject({
+      status: 'done',
+      progress: 1,
+      chapter_count: 2,
+      source_title: title,
+      source_author: 'Original Writer',
+    });
+    expect(job.message).toBe(`Imported "${title}" with 2 chapters`);
+    expect(job.warnings.join()).toMatch(/Skipped 2 front or back matter sections/);
+
+    const book = (await as(t.app, author).get(`/api/books/${job.book_id}`)).json();
+    expect(book).toMatchObject({
+      title,
+      summary: 'A tale told.',
+      is_published: false,
+      author_id: author.id,
+    });
+    expect(book.cover).toMatch(/^\/uploads\/[a-f0-9]{32}\.(png|jpg)$/);
+    expect((await t.app.inject({ method: 'GET', url: book.cover })).statusCode).toBe(200);
+
+    const chapters = await chaptersOf(job.book_id!);
+    expect(chapters.map((c) => [c.title, c.is_published])).toEqual([
+      ['Arrival', false],
+      ['Departure', false],
+    ]);
+    // Through the editor's sanitizer: no script, no handler.
+    expect(chapters[0]!.content).toBe('<p>They <em>arrived</em>.</p><p>Safe.</p>');
+    expect(chapters[1]!.content).toBe('<p>They left &amp; never came back.</p>');
+    // Drafts stay private.
+    expect((await as(t.app, stranger).get(`/api/books/${job.book_id}`)).statusCode).toBe(404);
+  });
+
+  it('imports an EPUB 2 with its front matter when asked', async () => {
+    const job = await importFile(
+      await epub2({ title: uniqueTitle('Old'), docs: storyDocs() }),
+      'old.epub',
+      { keep_front_matter: 'true' },
+    );
+    expect(job).toMatchObject({ status: 'done', keep_front_matter: true });
+    expect((await chaptersOf(job.book_id!)).map((c) => c.title)).toEqual([
+      'Title Page',
+      'Copyright',
+      'Arrival',
+      'Departure',
+    ]);
+  });
+
+  it('imports DOCX split at headings, and Markdown (also when named otherwise, with a format hint)', async () => {
+    const word = await importFile(
+      await docx({
+        title: uniqueTitle('Word Book'),
+        paragraphs: [
+          { style: 'Heading1', runs: [{ text: 'First' }] },
+          { runs: [{ text: 'Bold', bold: true }, { text: ' start.' }] },
+          { style: 'Heading2', runs: [{ text: 'Second' }] },
+          { list: 'bullet', runs: [{ text: 'point' }] },
+        ],
+      }),
+      'book.docx',
+    );
+    expect(word.status).toBe('done');
+    expect((await chaptersOf(word.book_id!)).map((c) => [c.title, c.content])).toEqual([
+      ['First', '<p><strong>Bold</strong> start.</p>'],
+      ['Second', '<ul><li>point</li></ul>'],
+    ]);
+
+    const title = uniqueTitle('Marked Down');
+    const md = await importFile(
+      Buffer.from(`# ${title}\n\n## One\n\nHello *there*.\n\n## Two\n\nBye.\n`),
+      'notes.txt',
+      { format: 'markdown' },
+    );
+    expect(md).toMatchObject({ status: 'done', format: 'markdown', chapter_count: 2 });
+    expect((await as(t.app, author).get(`/api/books/${md.book_id}`)).json().title).toBe(title);
+  });
+
+  it('names the book uniquely among the author’s books', async () => {
+    const title = uniqueTitle('Twice');
+    await createBook(t.app, author, title);
+    const job = await importFile(Buffer.from('Chapter 1\n\nOnce.\n'), 'x.txt', { format: 'text' });
+    expect(job.status).toBe('done');
+    const file = await epub3({ title, docs: storyDocs() });
+    const again = await importFile(file, 'twice.epub');
+    expect((await as(t.app, author).get(`/api/books/${again.book_id}`)).json().title).toBe(
+      `${title} (1)`,
+    );
+  });
+
+  it('round-trips an exported book', async () => {
+    const book = await createBook(t.app, author, uniqueTitle('Round Trip'), {
+      published: true,
+      summary: 'Both ways',
+    });
+    await createChapter(
+      t.app,
+      author,
+      book.id,
+      {
+        title: 'Out',
+        content: '<p>There &amp; <strong>back</strong><br>again</p><hr><ul><li>x</li></ul>',
+      },
+      { published: true },
+    );
+    await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Back', content: '<h3>Home</h3><p>“Quoted”</p>' },
+      { published: true },
+    );
+    const exported = await as(t.app).get(`/api/books/${book.id}/export.epub`);
+    const job = await importFile(exported.rawPayload, 'round.epub');
+    expect(job).toMatchObject({ status: 'done', chapter_count: 2, source_title: book.title });
+    expect((await chaptersOf(job.book_id!)).map((c) => [c.title, c.content])).toEqual([
+      ['Out', '<p>There &amp; <strong>back</strong><br />again</p><hr /><ul><li>x</li></ul>'],
+      ['Back', '<h3>Home</h3><p>“Quoted”</p>'],
+    ]);
+  });
+});
+
+describe('bad files', () => {
+  const failed = async (file: Buffer, filename: string) => {
+    const job = await importFile(file, filename);
+    expect(job.status).toBe('failed');
+    expect(job.book_id).toBeNull();
+    return job.message;
+  };
+
+  it('fails a corrupt zip, a zip bomb and a missing spine with a clear message, and keeps serving', async () => {
+    const before = (await as(t.app, author).get('/api/my/books')).json().length;
+    expect(
+      await failed(Buffer.from('PK\u0003\u0004 this is not really a zip'), 'broken.epub'),
+    ).toMatch(/not a readable zip archive/);
+    const file = await epub3({
+      title: 'Bomb',
+      docs: [{ file: 'bomb.xhtml', toc: 'Bomb', body: `<p>${'a'.repeat(4 * 1024 * 1024)}</p>` }],
+    });
+    expect(await failed(declareSize(file, 'OPS/text/bomb.xhtml', 500), 'bomb.epub')).toMatch(
+      /zip bomb/,
+    );
+    expect(
+      await failed(declareSize(file, 'OPS/text/bomb.xhtml', 2_000_000_000), 'bomb2.epub'),
+    ).toMatch(/zip bomb/);
+    const noSpine = `<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata/><manifest/></package>`;
+    expect(await failed(await epub3({ docs: [], opf: noSpine }), 'nospine.epub')).toMatch(
+      /no spine/,
+    );
+    // No half-made book was left behind, and the server still answers.
+    expect((await as(t.app, author).get('/api/my/books')).json().length).toBe(before);
+    expect((await as(t.app).get('/api/genres')).statusCode).toBe(200);
+  });
+
+  it('refuses uploads over 20 MB with 413, unknown types with 415, and malformed requests with 400', async () => {
+    const huge = await upload(author, Buffer.alloc(20 * 1024 * 1024 + 1, 'a'), 'huge.txt');
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json()).toEqual({
+      detail: 'The file is larger than 20 MB, the most an import accepts',
+      code: 'payload_too_large',
+    });
+    const pdf = await upload(
+      author,
+      Buffer.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0, 0, 1, 2]),
+      'paper.pdf',
+    );
+    expect(pdf.statusCode).toBe(415);
+    expect(pdf.json().code).toBe('unsupported_media_type');
+    expect(
+      (await upload(author, Buffer.from('x'), 'a.txt', { keep_front_matter: 'maybe' })).statusCode,
+    ).toBe(400);
+    expect((await upload(author, Buffer.from('x'), 'a.txt', { format: 'pdf' })).statusCode).toBe(
+      400,
+    );
+    const json = await as(t.app, author).post('/api/imports', { file: 'not multipart' });
+    expect(json.statusCode).toBe(400);
+    const wrongField = await t.app.inject({
+      method: 'POST',
+      url: '/api/imports',
+      headers: {
+        authorization: `Bearer ${author.token}`,
+        'content-type': 'multipart/form-data; boundary=b',
+      },
+      payload:
+        '--b\r\nContent-Disposition: form-data; name="image"; filename="a.txt"\r\n\r\nhello\r\n--b--\r\n',
+    });
+    expect(wrongField.statusCode).toBe(400);
+  });
+
+  it('limits how many imports one user runs at once', async () => {
+    const busy = await signup(t.app);
+    const now = new Date().toISOString();
+    for (let i = 0; i < 3; i++) {
+      await t.ctx.db
+        .insertInto('import_jobs')
+        .values({
+          user_id: busy.id,
+          status: 'running',
+          filename: 'x.epub',
+          format: 'epub',
+          runner: 'elsewhere',
+          heartbeat_at: now,
+          created_at: now,
+          updated_at: now,
+          progress: 0,
+          message: '',
+          keep_front_matter: 0,
+          warnings: '[]',
+        })
+        .execute();
+    }
+    const res = await upload(busy, Buffer.from('text'), 'a.txt');
+    expect(res.statusCode).toBe(429);
+    expect(res.json().code).toBe('rate_limited');
+  });
+});
+
+describe('import jobs belong to their owner', () => {
+  it('refuses visitors and hides one user’s jobs from another', async () => {
+    expect((await upload(null, Buffer.from('x'), 'a.txt')).statusCode).toBe(401);
+    const job = await importFile(Buffer.from('Chapter 1\n\nMine.\n'), `${uniqueTitle('mine')}.txt`);
+    expect((await as(t.app).get(`/api/imports/${job.id}`)).statusCode).toBe(401);
+    expect((await as(t.app).get('/api/imports')).statusCode).toBe(401);
+    expect((await as(t.app, stranger).get(`/api/imports/${job.id}`)).statusCode).toBe(404);
+    expect(
+      (await as(t.app, stranger).get('/api/imports')).json().imports.map((j: Job) => j.id),
+    ).not.toContain(job.id);
+    expect((await as(t.app, author).get(`/api/imports/${job.id}`)).statusCode).toBe(200);
+    expect((await as(t.app, author).get('/api/imports')).json().imports[0].id).toBe(job.id);
+    expect((await as(t.app, author).get('/api/imports/999999')).statusCode).toBe(404);
+  });
+});
+
+describe('jobs and the server process', () => {
+  it('fails jobs orphaned by a dead process when a server starts, removing their half-made book, and spares live ones', async () => {
+    const old = new Date(Date.now() - 10 * 60_000).toISOString();
+    const fresh = new Date().toISOString();
+    const partial = await createBook(t.app, author, uniqueTitle('Half imported'));
+    const row = (status: 'running' | 'queued', heartbeat: string, bookId: number | null) => ({
+      user_id: author.id,
+      status,
+      filename: 'x.epub',
+      format: 'epub' as const,
+      runner: 'dead-or-alive',
+      heartbeat_at: heartbeat,
+      created_at: heartbeat,
+      updated_at: heartbeat,
+      progress: 500,
+      message: 'Reading',
+      keep_front_matter: 0 as const,
+      warnings: '[]',
+      book_id: bookId,
+    });
+    const insert = (values: ReturnType<typeof row>) =>
+      t.ctx.db.insertInto('import_jobs').values(values).returning('id').executeTakeFirstOrThrow();
+    const orphan = await insert(row('running', old, partial.id));
+    const orphanQueued = await insert(row('queued', old, null));
+    const live = await insert(row('running', fresh, null));
+
+    // A second server process starting on the same database.
+    const second = await buildApp(t.config, { logger: false });
+    try {
+      const jobs = await t.ctx.db
+        .selectFrom('import_jobs')
+        .select(['id', 'status', 'message', 'book_id'])
+        .where('id', 'in', [orphan.id, orphanQueued.id, live.id])
+        .orderBy('id')
+        .execute();
+      expect(jobs).toEqual([
+        { id: orphan.id, status: 'failed', message: INTERRUPTED, book_id: null },
+        { id: orphanQueued.id, status: 'failed', message: INTERRUPTED, book_id: null },
+        { id: live.id, status: 'running', message: 'Reading', book_id: null },
+      ]);
+      expect((await as(t.app, author).get(`/api/books/${partial.id}`)).statusCode).toBe(404);
+    } finally {
+      await second.app.close();
+      await t.ctx.db.deleteFrom('import_jobs').where('id', '=', live.id).execute();
+    }
+  });
+
+  it(
+    'fails the jobs in hand on a graceful shutdown, leaving no half-made book',
+    { timeout: 60_000 },
+    async () => {
+      const own = await createTestApp();
+      const user = await signup(own.app);
+      const docs: TestDoc[] = Array.from({ length: 40 }, (_, i) => ({
+        file: `c${i}.xhtml`,
+        toc: `Chapter ${i + 1}`,
+        body: prose(30),
+      }));
+      const body = form(await epub3({ title: 'Interrupted', docs }), 'stop.epub');
+      const post = () =>
+        own.app.inject({
+          method: 'POST',
+          url: '/api/imports',
+          payload: body.payload,
+          headers: { ...body.headers, authorization: `Bearer ${user.token}` },
+        });
+      const ids = [(await post()).json().id, (await post()).json().id, (await post()).json().id];
+      // Wait until the first one is at work, then stop the server.
+      for (;;) {
+        const status = (await as(own.app, user).get(`/api/imports/${ids[0]}`)).json().status;
+        if (status === 'running') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await own.app.close();
+      const reopened = await buildApp(own.config, { logger: false });
+      try {
+        const jobs = await reopened.ctx.db
+          .selectFrom('import_jobs')
+          .select(['status', 'message', 'book_id'])
+          .orderBy('id')
+          .execute();
+        expect(jobs).toEqual(
+          ids.map(() => ({ status: 'failed', message: INTERRUPTED, book_id: null })),
+        );
+        expect(await reopened.ctx.db.selectFrom('books').select('id').execute()).toEqual([]);
+      } finally {
+        await reopened.app.close();
+        await own.database.drop();
+      }
+    },
+  );
+
+  it(
+    'parses a 10 MB EPUB off the event loop: other requests are served while it runs',
+    { timeout: 120_000 },
+    async () => {
+      const words = () =>
+        Array.from({ length: 400 }, () => crypto.randomBytes(3).toString('hex')).join(' ');
+      const docs: TestDoc[] = Array.from({ length: 120 }, (_, i) => ({
+        file: `c${i}.xhtml`,
+        toc: `Chapter ${i + 1}`,
+        body: Array.from({ length: 12 }, () => `<p>${words()}</p>`).join('') + prose(2),
+      }));
+      // Incompressible filler (as fonts and images are) brings the file to 10 MB.
+      const file = await epub3({
+        title: uniqueTitle('Big'),
+        docs,
+        extra: [
+          { name: 'OPS/fonts/filler.otf', data: crypto.randomBytes(8 * 1024 * 1024), store: true },
+        ],
+      });
+      expect(file.length).toBeGreaterThan(10 * 1024 * 1024);
+
+      const histogram = monitorEventLoopDelay({ resolution: 10 });
+      histogram.enable();
+      const res = await upload(author, file, 'big.epub');
+      expect(res.statusCode).toBe(202);
+      let servedWhileRunning = 0;
+      let job: Job;
+      for (;;) {
+        const started = performance.now();
+        const genres = await as(t.app).get('/api/genres');
+        expect(genres.statusCode).toBe(200);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        job = (await as(t.app, author).get(`/api/imports/${res.json().id}`)).json<Job>();
+        if (job.status === 'done' || job.status === 'failed') break;
+        if (job.status === 'running') servedWhileRunning++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      histogram.disable();
+      expect(job.message).toMatch(/with 120 chapters/);
+      expect(servedWhileRunning).toBeGreaterThan(3);
+      // No single stall anywhere near the length of the import (the bound is loose: CI machines are busy).
+      expect(histogram.max / 1e6).toBeLessThan(1_500);
+    },
+  );
+});

@@ -1,0 +1,133 @@
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+
+export type Engine = 'sqlite' | 'postgres';
+type Value = string | number | null;
+
+/**
+ * Fast multi-row inserts straight into the database, below the application: the dataset
+ * generator writes millions of rows and must not pay for an HTTP call or a Kysely query each.
+ */
+export interface BulkWriter {
+  readonly engine: Engine;
+  insert(table: string, columns: readonly string[], rows: Value[][]): Promise<void>;
+  /** Waits for every insert sent so far. */
+  flush(): Promise<void>;
+  /** Runs one statement (DDL, ANALYZE, setval). */
+  exec(statement: string): Promise<void>;
+  /**
+   * Drops the secondary full-text (GIN) indexes of a table for the load and answers how to make
+   * them again, exactly as they were: building one at the end is much faster than keeping it up
+   * to date row by row. SQLite keeps its FTS5 tables in step through triggers and drops nothing.
+   */
+  deferIndexes(table: string): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+// SQLite allows 32,766 bound values per statement; PostgreSQL 65,535. Stay under both.
+const MAX_VALUES = 30_000;
+// Big text rows: keep one statement around a few megabytes.
+const MAX_BYTES = 4 * 1024 * 1024;
+
+function batches(columns: readonly string[], rows: Value[][]): Value[][][] {
+  const out: Value[][][] = [];
+  let current: Value[][] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = row.reduce<number>((sum, v) => sum + (typeof v === 'string' ? v.length : 8), 0);
+    if (current.length > 0 && ((current.length + 1) * columns.length > MAX_VALUES || bytes + size > MAX_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(row);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+export function openSqliteWriter(file: string): BulkWriter {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  // Loading a benchmark dataset needs no durability; the server reopens it with its own settings.
+  db.pragma('synchronous = OFF');
+  db.pragma('foreign_keys = ON');
+  db.pragma('cache_size = -262144');
+  const statements = new Map<string, SQLite.Statement>();
+  const statement = (table: string, columns: readonly string[], count: number) => {
+    const key = `${table}:${count}`;
+    let found = statements.get(key);
+    if (!found) {
+      const one = `(${columns.map(() => '?').join(',')})`;
+      found = db.prepare(`insert into ${table} (${columns.join(',')}) values ${Array(count).fill(one).join(',')}`);
+      statements.set(key, found);
+    }
+    return found;
+  };
+  return {
+    engine: 'sqlite',
+    async insert(table, columns, rows) {
+      db.transaction(() => {
+        for (const batch of batches(columns, rows)) statement(table, columns, batch.length).run(batch.flat());
+      })();
+    },
+    async flush() {},
+    async exec(sql) {
+      db.exec(sql);
+    },
+    async deferIndexes() {
+      return async () => {};
+    },
+    async close() {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}
+
+/** Two connections, so PostgreSQL computes the tsvector of one batch while the next is sent. */
+export async function openPostgresWriter(url: string): Promise<BulkWriter> {
+  const clients = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+  await Promise.all(clients.map((c) => c.connect()));
+  // Each batch commits by itself; a crash mid-load leaves a dataset nobody uses anyway.
+  await Promise.all(clients.map((c) => c.query('set synchronous_commit = off')));
+  const inFlight: Array<Promise<unknown> | undefined> = [undefined, undefined];
+  let next = 0;
+  return {
+    engine: 'postgres',
+    async insert(table, columns, rows) {
+      for (const batch of batches(columns, rows)) {
+        const slot = next++ % clients.length;
+        await inFlight[slot];
+        let n = 0;
+        const tuples = batch.map((row) => `(${row.map(() => `$${++n}`).join(',')})`).join(',');
+        inFlight[slot] = clients[slot]!.query(`insert into ${table} (${columns.join(',')}) values ${tuples}`, batch.flat());
+      }
+    },
+    async flush() {
+      await Promise.all(inFlight);
+    },
+    async exec(sql) {
+      await Promise.all(inFlight);
+      await clients[0]!.query(sql);
+    },
+    async deferIndexes(table) {
+      await Promise.all(inFlight);
+      const { rows } = await clients[0]!.query<{ indexname: string; indexdef: string }>(
+        `select indexname, indexdef from pg_indexes where tablename = $1 and indexdef ilike '%using gin%'`,
+        [table],
+      );
+      for (const row of rows) await clients[0]!.query(`drop index ${row.indexname}`);
+      return async () => {
+        await Promise.all(inFlight);
+        await clients[0]!.query(`set maintenance_work_mem = '512MB'`);
+        for (const row of rows) await clients[0]!.query(row.indexdef);
+      };
+    },
+    async close() {
+      await Promise.all(inFlight);
+      await Promise.all(clients.map((c) => c.end()));
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { Engine } from './bulk.ts';
+import { generateDataset, type DatasetInfo } from './dataset.ts';
+
+export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** Generated SQLite datasets are kept here (ignored by git) and reused by later runs. */
+export const DATA_DIR = path.resolve(import.meta.dirname, '../data');
+
+export interface BenchDatabase {
+  url: string;
+  engine: Engine;
+  info: DatasetInfo;
+  /** Seconds spent generating it in this run (0 when a kept SQLite dataset was reused). */
+  generatedIn: number;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const removeSqlite = (file: string) => {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+};
+
+/**
+ * A database holding a generated dataset of the given size. PostgreSQL: a fresh database, dropped
+ * afterwards. SQLite: a file under bench/data, kept and reused unless `fresh` (L takes long to
+ * make); suites that write work on a copy, so the kept file stays as generated.
+ */
+export async function datasetDatabase(options: {
+  engine: Engine;
+  size: string;
+  fresh?: boolean;
+  log: (line: string) => void;
+}): Promise<BenchDatabase> {
+  const { engine, size, log } = options;
+  if (engine === 'postgres') {
+    const name = `inkwell_bench_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+    await admin((c) => c.query(`create database ${name}`));
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.pathname = `/${name}`;
+    const drop = () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
+    try {
+      const started = performance.now();
+      const info = await generateDataset({ size, engine, databaseUrl: url.toString(), log });
+      return { url: url.toString(), engine, info, generatedIn: (performance.now() - started) / 1000, drop };
+    } catch (error) {
+      await drop();
+      throw error;
+    }
+  }
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  const file = path.join(DATA_DIR, `dataset-${size}.db`);
+  const infoFile = `${file}.json`;
+  let generatedIn = 0;
+  if (options.fresh || !fs.existsSync(infoFile) || !fs.existsSync(file)) {
+    removeSqlite(file);
+    fs.rmSync(infoFile, { force: true });
+    const started = performance.now();
+    const info = await generateDataset({ size, engine, databaseUrl: file, log });
+    generatedIn = (performance.now() - started) / 1000;
+    fs.writeFileSync(infoFile, JSON.stringify(info));
+  } else {
+    log(`reusing the ${size} SQLite dataset in ${path.relative(process.cwd(), file)} (--fresh makes a new one)`);
+  }
+  const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
+  return { url: file, engine, info, generatedIn, drop: async () => {} };
+}
+
+/** A throw-away copy of a SQLite dataset for suites that write; PostgreSQL databases are per run already. */
+export async function writableCopy(database: BenchDatabase): Promise<BenchDatabase> {
+  if (database.engine === 'postgres') return database;
+  const copy = path.join(DATA_DIR, `work-${process.pid}-${crypto.randomBytes(3).toString('hex')}.db`);
+  fs.copyFileSync(database.url, copy);
+  if (fs.existsSync(`${database.url}-wal`)) fs.copyFileSync(`${database.url}-wal`, `${copy}-wal`);
+  return { ...database, url: copy, drop: async () => removeSqlite(copy) };
+}

@@ -1,0 +1,65 @@
+/**
+ * Profiles the server under one call: `npm run bench:profile -- --case chapters/{id} --size S`
+ * (any read case's name, or `autosave`).
+ * Runs the server with --cpu-prof, loads it for a few seconds, and prints where the CPU went
+ * (by package and by function). The .cpuprofile is kept under bench/results/ for a closer look
+ * (Chrome DevTools, Performance tab, "Load profile").
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Engine } from './lib/bulk.ts';
+import { loadCorpus } from './lib/corpus.ts';
+import { printProfile, summarizeProfile } from './lib/cpuprofile.ts';
+import { datasetDatabase, writableCopy } from './lib/databases.ts';
+import { getPaths, runLoad } from './lib/load.ts';
+import { searchQueries } from './lib/queries.ts';
+import { seededRandom } from './lib/random.ts';
+import { RESULTS_DIR } from './lib/report.ts';
+import { startServer } from './lib/server.ts';
+import { readCases } from './suites/reads.ts';
+import { autosaveTargets } from './suites/writes.ts';
+
+const { values } = parseArgs({
+  options: {
+    case: { type: 'string', default: 'chapters/{id}' },
+    size: { type: 'string', default: 'S' },
+    engine: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '5' },
+  },
+});
+const log = (line: string) => console.log(line);
+const database = await datasetDatabase({ engine: values.engine as Engine, size: values.size!, log });
+const corpus = await loadCorpus(seededRandom(1));
+const cases = readCases(database.info, searchQueries(corpus));
+const autosave = values.case === 'autosave';
+const chosen = autosave ? { name: 'autosave PUT 16 KB draft', paths: [] } : cases.find((c) => c.name.includes(values.case!));
+if (!chosen) throw new Error(`no read case matches "${values.case}"; cases: autosave, ${cases.map((c) => c.name).join(', ')}`);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-profile-'));
+const work = autosave ? await writableCopy(database) : database;
+const server = await startServer({ databaseUrl: work.url, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+const settings = { connections: 10, duration: Number(values.duration) };
+try {
+  let result;
+  if (autosave) {
+    const { drafts, save } = await autosaveTargets(server, work.info, corpus, settings.connections);
+    let slots = 0;
+    result = await runLoad(server.url, settings, (i, context) => save(drafts, i, (context.slot ??= slots++) as number));
+  } else {
+    result = await getPaths(server.url, settings, chosen.paths);
+  }
+  log(`${chosen.name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}`);
+} finally {
+  await server.stop();
+  if (work !== database) await work.drop();
+  await database.drop();
+}
+const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) throw new Error('the server wrote no profile');
+fs.mkdirSync(RESULTS_DIR, { recursive: true });
+const kept = path.join(RESULTS_DIR, `profile-${chosen.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+fs.copyFileSync(path.join(dir, file), kept);
+fs.rmSync(dir, { recursive: true, force: true });
+printProfile(summarizeProfile(kept, 25, { windowMs: Number(values.duration) * 1000 - 500, tailMs: 300 }), log);
+log(`profile kept in ${path.relative(process.cwd(), kept)}`);

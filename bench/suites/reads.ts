@@ -1,0 +1,117 @@
+import { averageBytes, recordResponses, type RecordedResponse } from '../lib/capture.ts';
+import type { DatasetInfo } from '../lib/dataset.ts';
+import { getPaths, type LoadResult, type LoadSettings } from '../lib/load.ts';
+import type { SearchQueries } from '../lib/queries.ts';
+import { seededRandom } from '../lib/random.ts';
+import type { Row } from '../lib/report.ts';
+import { startCeiling, type RunningProcess } from '../lib/server.ts';
+
+export interface ReadCase {
+  suite: 'read' | 'search';
+  name: string;
+  paths: string[];
+  /** Minimum share of the ceiling's req/s; search on L is judged by p99 instead. */
+  minRatio?: number;
+}
+
+const DISTINCT_PATHS = 300;
+
+/** The read calls of the issue, each over a few hundred distinct URLs of the dataset. */
+export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[] {
+  const random = seededRandom(11);
+  const books = info.publishedBooks;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const times = <T>(make: () => T) => Array.from({ length: DISTINCT_PATHS }, make);
+  const chapterIds = times(() => {
+    const book = pick(books);
+    return book.firstChapter + Math.floor(random() * book.publishedChapters);
+  });
+  const search = (list: string[]) => list.map((q) => `/api/books/search?q=${encodeURIComponent(q)}`);
+  return [
+    { suite: 'read', name: 'GET /api/chapters/{id}', paths: chapterIds.map((id) => `/api/chapters/${id}`), minRatio: 0.5 },
+    {
+      suite: 'read',
+      name: 'GET /api/books?limit=10&offset=N',
+      paths: times(() => `/api/books?limit=10&offset=${Math.floor(random() * Math.max(1, books.length - 10))}`),
+      minRatio: 0.5,
+    },
+    { suite: 'read', name: 'GET /api/books/{id}', paths: times(() => `/api/books/${pick(books).id}`), minRatio: 0.3 },
+    { suite: 'read', name: 'GET /api/books/{id}/chapters', paths: times(() => `/api/books/${pick(books).id}/chapters`), minRatio: 0.3 },
+    { suite: 'read', name: 'GET /api/popular/books', paths: ['/api/popular/books'], minRatio: 0.3 },
+    { suite: 'read', name: 'GET /api/recent/books', paths: ['/api/recent/books'], minRatio: 0.3 },
+    { suite: 'search', name: 'search: common word', paths: search(queries.common), minRatio: 0.3 },
+    { suite: 'search', name: 'search: rare word', paths: search(queries.rare), minRatio: 0.3 },
+    { suite: 'search', name: 'search: phrase', paths: search(queries.phrase), minRatio: 0.3 },
+  ];
+}
+
+export interface ReadMeasurement {
+  rows: Row[];
+  /** Highest server RSS seen while the reads ran (bytes). */
+  peakRss: number;
+}
+
+/**
+ * For each case: records the real answers, then (with the same autocannon settings) loads the
+ * server and the ceiling serving those recorded bytes, back to back, so both see the same
+ * machine load. A short warm-up run precedes each server measurement.
+ */
+export async function measureReads(options: {
+  server: RunningProcess;
+  cases: ReadCase[];
+  settings: LoadSettings;
+  warmupSeconds: number;
+  label: { engine: string; size: string };
+  /** Search on the largest size is judged by its p99 at 10 clients (target: 50 ms). */
+  searchP99Target?: number;
+  log: (line: string) => void;
+}): Promise<ReadMeasurement> {
+  const { server, cases, settings, label, log } = options;
+  const recorded: Record<string, RecordedResponse> = {};
+  const bytes = new Map<string, number>();
+  for (const c of cases) {
+    const answers = await recordResponses(server.url, c.paths);
+    const bad = Object.entries(answers).filter(([, r]) => r.status !== 200);
+    if (bad.length) throw new Error(`${c.name}: ${bad.length} answers were not 200, e.g. ${bad[0]![0]} -> ${bad[0]![1].status}`);
+    Object.assign(recorded, answers);
+    bytes.set(c.name, averageBytes(answers));
+  }
+  const ceiling = await startCeiling(recorded);
+  const rows: Row[] = [];
+  let peakRss = server.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
+  try {
+    for (const c of cases) {
+      if (options.warmupSeconds > 0) await getPaths(server.url, { ...settings, duration: options.warmupSeconds }, c.paths);
+      const measured: LoadResult = await getPaths(server.url, settings, c.paths);
+      const raw: LoadResult = await getPaths(ceiling.url, settings, c.paths);
+      const ratio = raw.rps > 0 ? measured.rps / raw.rps : 0;
+      const judgedByP99 = c.suite === 'search' && options.searchP99Target !== undefined;
+      const pass = measured.errors === 0 && (judgedByP99 ? measured.p99 <= options.searchP99Target! : ratio >= (c.minRatio ?? 0));
+      rows.push({
+        suite: c.suite,
+        name: c.name,
+        ...label,
+        rps: measured.rps,
+        p50: measured.p50,
+        p99: measured.p99,
+        max: measured.max,
+        ceilingRps: raw.rps,
+        ratio: Math.round(ratio * 1000) / 1000,
+        value: Math.round((bytes.get(c.name) ?? 0) / 102.4) / 10,
+        unit: 'KB body',
+        errors: measured.errors + raw.errors,
+        target: judgedByP99 ? `p99 ≤ ${options.searchP99Target} ms` : `ratio ≥ ${c.minRatio}`,
+        pass,
+      });
+      log(
+        `  ${c.name.padEnd(36)} ${String(measured.rps).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms  ` +
+          `ceiling ${raw.rps} req/s  ratio ${ratio.toFixed(2)}  errors ${measured.errors}`,
+      );
+    }
+  } finally {
+    clearInterval(sampler);
+    await ceiling.stop();
+  }
+  return { rows, peakRss };
+}

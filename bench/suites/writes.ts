@@ -1,0 +1,171 @@
+import { BENCH_PASSWORD, tokenFor, type DatasetInfo } from '../lib/dataset.ts';
+import { api } from '../lib/api.ts';
+import { recordResponses, type RecordRequest } from '../lib/capture.ts';
+import type { Corpus } from '../lib/corpus.ts';
+import { runLoad, type LoadResult, type LoadSettings } from '../lib/load.ts';
+import type { Row } from '../lib/report.ts';
+import { startCeiling, type RunningProcess } from '../lib/server.ts';
+import { hashPassword } from '../../apps/server/src/modules/accounts/passwords.ts';
+
+const AUTOSAVE_BYTES = 16 * 1024;
+
+/** About 16 KB of the editor's HTML, made of corpus paragraphs. */
+export function autosaveHtml(corpus: Corpus): string {
+  const paragraphs = corpus.books[0]!.slice(200);
+  let html = '';
+  for (const p of paragraphs) {
+    if (html.length >= AUTOSAVE_BYTES) break;
+    html += `<p>${p.text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</p>`;
+  }
+  return html.slice(0, AUTOSAVE_BYTES - 4) + '</p>';
+}
+
+type Request = { method: string; path: string; headers: Record<string, string>; body: string };
+
+/**
+ * Loads the server and then the ceiling with the same request stream. `request(i, slot)` builds the
+ * i-th request of connection `slot` (each connection keeps one slot for the whole run).
+ */
+async function againstCeiling(options: {
+  server: RunningProcess;
+  settings: LoadSettings;
+  record: RecordRequest[];
+  request: (sequence: number, slot: number) => Request;
+}): Promise<{ measured: LoadResult; raw: LoadResult }> {
+  const recorded = await recordResponses(options.server.url, options.record);
+  const ceiling = await startCeiling(recorded);
+  const load = (base: string) => {
+    let slots = 0;
+    return runLoad(base, options.settings, (i, context) => {
+      context.slot ??= slots++;
+      return options.request(i, context.slot as number);
+    });
+  };
+  try {
+    const measured = await load(options.server.url);
+    const raw = await load(ceiling.url);
+    return { measured, raw };
+  } finally {
+    await ceiling.stop();
+  }
+}
+
+function row(name: string, label: { engine: string; size: string }, r: { measured: LoadResult; raw: LoadResult }, target: string | undefined, pass: boolean | undefined): Row {
+  return {
+    suite: 'write',
+    name,
+    ...label,
+    rps: r.measured.rps,
+    p50: r.measured.p50,
+    p99: r.measured.p99,
+    max: r.measured.max,
+    ceilingRps: r.raw.rps,
+    ratio: r.raw.rps ? Math.round((r.measured.rps / r.raw.rps) * 1000) / 1000 : 0,
+    errors: r.measured.errors + r.raw.errors,
+    ...(target && { target }),
+    ...(pass !== undefined && { pass: pass && r.measured.errors === 0 }),
+  };
+}
+
+type Target = { id: number; bookId: number; chapterId: number };
+
+/**
+ * One author per connection, each with a new draft chapter (made through the API as the editor
+ * would) and one of their published chapters; `save` builds the autosave PUT of a target.
+ */
+export async function autosaveTargets(server: RunningProcess, info: DatasetInfo, corpus: Corpus, connections: number) {
+  const authors = info.authors.slice(0, connections);
+  if (authors.length < connections) throw new Error('the dataset has fewer authors than connections');
+  const html = autosaveHtml(corpus);
+  const tokenOf = (userId: number) => tokenFor(info.tokenSeed, userId);
+  const drafts: Target[] = [];
+  for (const author of authors) {
+    const chapter = await api<{ id: number }>(server.url, 'POST', `/api/books/${author.bookId}/chapters`, {
+      token: tokenOf(author.id),
+      body: { title: `Autosave ${Date.now()}` },
+    });
+    drafts.push({ ...author, chapterId: chapter.id });
+  }
+  const published: Target[] = await Promise.all(
+    authors.map(async (author) => {
+      const { chapters } = await api<{ chapters: Array<{ id: number; is_published: boolean }> }>(server.url, 'GET', `/api/books/${author.bookId}/chapters`);
+      return { ...author, chapterId: chapters.find((c) => c.is_published)!.id };
+    }),
+  );
+  const save = (targets: Target[], sequence: number, slot: number): Request => {
+    const author = targets[slot % targets.length]!;
+    return {
+      method: 'PUT',
+      path: `/api/books/${author.bookId}/chapters/${author.chapterId}`,
+      headers: { authorization: `Bearer ${tokenOf(author.id)}`, 'content-type': 'application/json' },
+      // Every save differs from the last, as typing makes it.
+      body: JSON.stringify({ content: `<p>Save ${sequence}.</p>${html}` }),
+    };
+  };
+  return { drafts, published, save };
+}
+
+/**
+ * Writes: the chapter autosave (PUT content, 16 KB) by concurrent authors each on their own draft
+ * chapter, the same on published chapters (which the search index must follow), and signup and
+ * login, whose cost is argon2's by design.
+ */
+export async function measureWrites(options: {
+  server: RunningProcess;
+  info: DatasetInfo;
+  corpus: Corpus;
+  settings: LoadSettings;
+  label: { engine: string; size: string };
+  log: (line: string) => void;
+}): Promise<Row[]> {
+  const { server, info, settings, label, log } = options;
+  const rows: Row[] = [];
+
+  const { drafts, published, save } = await autosaveTargets(server, info, options.corpus, settings.connections);
+  for (const [name, targets, target] of [
+    ['autosave PUT 16 KB, draft chapter', drafts, true],
+    ['autosave PUT 16 KB, published chapter', published, false],
+  ] as const) {
+    const request = (sequence: number, slot: number) => save(targets, sequence, slot);
+    const result = await againstCeiling({ server, settings, record: targets.map((_, slot) => request(0, slot)), request });
+    const isSqlite = label.engine === 'sqlite';
+    const goal = target && isSqlite ? '≥ 1,000/s, p99 ≤ 50 ms' : undefined;
+    const pass = target && isSqlite ? result.measured.rps >= 1000 && result.measured.p99 <= 50 : undefined;
+    rows.push(row(name, label, result, goal, pass));
+    log(`  ${name}: ${result.measured.rps} saves/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms, errors ${result.measured.errors}`);
+  }
+
+  // Signup: a new username each time. Login: the generated followers, who share one password.
+  const runId = `${process.pid.toString(36)}${Date.now().toString(36)}`;
+  const signup = (sequence: number): Request => ({
+    method: 'POST',
+    path: '/api/authors',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: `su_${runId}_${sequence}`, password: BENCH_PASSWORD }),
+  });
+  const login = (sequence: number): Request => ({
+    method: 'POST',
+    path: '/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `username=${encodeURIComponent(`${followerName(info, sequence)}`)}&password=${BENCH_PASSWORD}`,
+  });
+  const started = performance.now();
+  const hashes = 10;
+  for (let i = 0; i < hashes; i++) await hashPassword(`password-${i}`);
+  const argon2Ms = (performance.now() - started) / hashes;
+  for (const [name, build] of [
+    ['signup POST /api/authors', signup],
+    ['login POST /token', login],
+  ] as const) {
+    const result = await againstCeiling({ server, settings, record: [build(-1)], request: build });
+    rows.push({ ...row(name, label, result, undefined, undefined), value: Math.round(argon2Ms * 10) / 10, unit: 'ms argon2 hash' });
+    log(`  ${name}: ${result.measured.rps}/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms (one argon2 hash: ${argon2Ms.toFixed(1)} ms), errors ${result.measured.errors}`);
+  }
+  return rows;
+}
+
+/** Followers are named first_last_id; the generator keeps no list, so ask for the sequence's user. */
+function followerName(info: DatasetInfo, sequence: number): string {
+  const names = info.followerNames;
+  return names[Math.abs(sequence) % names.length]!;
+}
