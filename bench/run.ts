@@ -37,6 +37,7 @@ const { values } = parseArgs({
     duration: { type: 'string' },
     warmup: { type: 'string' },
     connections: { type: 'string', default: '10' },
+    slices: { type: 'string' },
     followers: { type: 'string' },
     'chat-members': { type: 'string' },
     'chat-rates': { type: 'string' },
@@ -59,8 +60,9 @@ const options = {
   searchOnly: new Set(list(values['search-only'], 'L')),
   settings: {
     connections: Number(values.connections),
-    duration: Number(values.duration ?? (smoke ? 1 : 5)),
-  } satisfies LoadSettings,
+    duration: Number(values.duration ?? (smoke ? 1 : 6)),
+    slices: Number(values.slices ?? (smoke ? 1 : 3)),
+  } satisfies LoadSettings & { slices: number },
   warmup: Number(values.warmup ?? (smoke ? 0 : 1)),
   followers: Number(values.followers ?? (smoke ? 300 : 10_000)),
   chatMembers: Number(values['chat-members'] ?? (smoke ? 50 : 500)),
@@ -76,7 +78,9 @@ const rows: Row[] = [];
 const details: Record<string, unknown> = {};
 const env = environment({ ...options, suites: [...options.suites], searchOnly: [...options.searchOnly], smoke });
 log(`Inkwell benchmarks — ${env.cpus} × ${env.cpuModel}, load average ${env.loadBefore.join(' ')}, node ${env.node}`);
-log(`settings: ${options.settings.connections} connections, ${options.settings.duration} s per run, warm-up ${options.warmup} s`);
+log(
+  `settings: ${options.settings.connections} connections, ${options.settings.duration} s per measurement in ${options.settings.slices} slice(s) alternating with the ceiling, warm-up ${options.warmup} s`,
+);
 
 const corpus = await loadCorpus(seededRandom(1));
 const queries = searchQueries(corpus);

@@ -170,8 +170,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   const books: Array<{ id: number; author: number; published: boolean; created: number }> = [];
   const titlesByAuthor = new Map<number, Set<string>>();
   rows = [];
-  let searchRows: (string | number | null)[][] = [];
-  let genreRows: (string | number | null)[][] = [];
+  const searchRows: (string | number | null)[][] = [];
+  const genreRows: (string | number | null)[][] = [];
   for (let id = 1; id <= spec.books; id++) {
     const author = id === 1 ? 1 : 2 + ((id - 2) % authorCount);
     const published = id === 1 || random() < 0.9;
@@ -200,7 +200,6 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await add('books', bookColumns, rows);
   await writer.flush();
   await add('book_genres', bookGenreColumns, genreRows);
-  genreRows = [];
   await writer.flush();
   log(`users ${userCount}, books ${spec.books} written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
@@ -248,7 +247,6 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
 
   // Book search documents, as refreshBookSearchDocument writes them (title, summary, author, genres).
   await add('book_search', searchColumns, searchRows);
-  searchRows = [];
   await writer.flush();
 
   // Follows: every follower follows the star; readers follow a few authors, popular ones more.

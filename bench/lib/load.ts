@@ -17,6 +17,9 @@ export interface LoadResult {
   /** Non-2xx answers plus connection errors and timeouts. */
   errors: number;
   statusCodes: Record<string, number>;
+  /** Seconds the run lasted, and every response time (ms), for combining runs. */
+  seconds: number;
+  latencies: Float64Array;
 }
 
 export function percentile(sorted: ArrayLike<number>, p: number): number {
@@ -57,24 +60,75 @@ export function runLoad(
       },
       (error, result) => {
         if (error) return reject(error);
-        const sorted = Float64Array.from(latencies).sort();
         const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
-        const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-        resolve({
-          requests,
-          rps: Math.round(requests / result.duration),
-          p50: round2(percentile(sorted, 50)),
-          p99: round2(percentile(sorted, 99)),
-          max: round2(sorted.length ? sorted[sorted.length - 1]! : 0),
-          errors: result.non2xx + result.errors + result.timeouts,
-          statusCodes,
-        });
+        resolve(
+          summarize(
+            [Float64Array.from(latencies)],
+            result.duration,
+            result.non2xx + result.errors + result.timeouts,
+            statusCodes,
+          ),
+        );
       },
     );
     instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
       latencies.push(responseTime);
     });
   });
+}
+
+function summarize(parts: Float64Array[], seconds: number, errors: number, statusCodes: Record<string, number>): LoadResult {
+  const latencies = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    latencies.set(part, offset);
+    offset += part.length;
+  }
+  const sorted = latencies.slice().sort();
+  const requests = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+  return {
+    requests,
+    rps: Math.round(requests / seconds),
+    p50: round2(percentile(sorted, 50)),
+    p99: round2(percentile(sorted, 99)),
+    max: round2(sorted.length ? sorted[sorted.length - 1]! : 0),
+    errors,
+    statusCodes,
+    seconds,
+    latencies,
+  };
+}
+
+/** Several runs as one: requests over total time, percentiles over every response. */
+export function combine(results: readonly LoadResult[]): LoadResult {
+  const statusCodes: Record<string, number> = {};
+  for (const r of results) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  return summarize(
+    results.map((r) => r.latencies),
+    results.reduce((t, r) => t + r.seconds, 0),
+    results.reduce((t, r) => t + r.errors, 0),
+    statusCodes,
+  );
+}
+
+/**
+ * The server and the ceiling, measured in alternating slices (server, ceiling, server, ...) of
+ * duration / slices seconds each, so that a change in the machine's load (other work on a shared
+ * box) weighs on both alike.
+ */
+export async function interleaved(
+  bases: { server: string; ceiling: string },
+  settings: LoadSettings & { slices: number },
+  next: (sequence: number, context: Record<string, unknown>) => RawRequest,
+): Promise<{ measured: LoadResult; raw: LoadResult }> {
+  const slice = { connections: settings.connections, duration: Math.max(1, Math.round(settings.duration / settings.slices)) };
+  const measured: LoadResult[] = [];
+  const raw: LoadResult[] = [];
+  for (let i = 0; i < settings.slices; i++) {
+    measured.push(await runLoad(bases.server, slice, next));
+    raw.push(await runLoad(bases.ceiling, slice, next));
+  }
+  return { measured: combine(measured), raw: combine(raw) };
 }
 
 /** Runs the same paths, round-robin, as plain GETs. */

@@ -79,7 +79,7 @@ export async function measureChat(options: {
   log(`  ${members} members in the room`);
 
   const steps: ChatStep[] = [];
-  let dropped = 0;
+  let dropped: number;
   try {
     for (const [stepIndex, rate] of options.rates.entries()) {
       sentAt.clear();

@@ -44,7 +44,7 @@ export async function measureFanout(options: {
   const rssWithSockets = servers.map((s) => s.rss());
   const starToken = tokenFor(info.tokenSeed, info.star.id);
   const rounds: FanoutResult['rounds'] = [];
-  let dropped = 0;
+  let dropped: number;
   try {
     for (let round = 0; round < options.rounds; round++) {
       const chapter = await api<{ id: number }>(servers[0]!.url, 'POST', `/api/books/${info.star.bookId}/chapters`, {

@@ -1,6 +1,6 @@
 import { averageBytes, recordResponses, type RecordedResponse } from '../lib/capture.ts';
 import type { DatasetInfo } from '../lib/dataset.ts';
-import { getPaths, type LoadResult, type LoadSettings } from '../lib/load.ts';
+import { getPaths, interleaved, type LoadSettings } from '../lib/load.ts';
 import type { SearchQueries } from '../lib/queries.ts';
 import { seededRandom } from '../lib/random.ts';
 import type { Row } from '../lib/report.ts';
@@ -53,13 +53,13 @@ export interface ReadMeasurement {
 
 /**
  * For each case: records the real answers, then (with the same autocannon settings) loads the
- * server and the ceiling serving those recorded bytes, back to back, so both see the same
+ * server and the ceiling serving those recorded bytes in alternating slices, so both see the same
  * machine load. A short warm-up run precedes each server measurement.
  */
 export async function measureReads(options: {
   server: RunningProcess;
   cases: ReadCase[];
-  settings: LoadSettings;
+  settings: LoadSettings & { slices: number };
   warmupSeconds: number;
   label: { engine: string; size: string };
   /** Search on the largest size is judged by its p99 at 10 clients (target: 50 ms). */
@@ -83,8 +83,9 @@ export async function measureReads(options: {
   try {
     for (const c of cases) {
       if (options.warmupSeconds > 0) await getPaths(server.url, { ...settings, duration: options.warmupSeconds }, c.paths);
-      const measured: LoadResult = await getPaths(server.url, settings, c.paths);
-      const raw: LoadResult = await getPaths(ceiling.url, settings, c.paths);
+      const { measured, raw } = await interleaved({ server: server.url, ceiling: ceiling.url }, settings, (i) => ({
+        path: c.paths[i % c.paths.length]!,
+      }));
       const ratio = raw.rps > 0 ? measured.rps / raw.rps : 0;
       const judgedByP99 = c.suite === 'search' && options.searchP99Target !== undefined;
       const pass = measured.errors === 0 && (judgedByP99 ? measured.p99 <= options.searchP99Target! : ratio >= (c.minRatio ?? 0));

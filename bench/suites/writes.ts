@@ -2,7 +2,7 @@ import { BENCH_PASSWORD, tokenFor, type DatasetInfo } from '../lib/dataset.ts';
 import { api } from '../lib/api.ts';
 import { recordResponses, type RecordRequest } from '../lib/capture.ts';
 import type { Corpus } from '../lib/corpus.ts';
-import { runLoad, type LoadResult, type LoadSettings } from '../lib/load.ts';
+import { interleaved, type LoadResult, type LoadSettings } from '../lib/load.ts';
 import type { Row } from '../lib/report.ts';
 import { startCeiling, type RunningProcess } from '../lib/server.ts';
 import { hashPassword } from '../../apps/server/src/modules/accounts/passwords.ts';
@@ -23,28 +23,26 @@ export function autosaveHtml(corpus: Corpus): string {
 type Request = { method: string; path: string; headers: Record<string, string>; body: string };
 
 /**
- * Loads the server and then the ceiling with the same request stream. `request(i, slot)` builds the
- * i-th request of connection `slot` (each connection keeps one slot for the whole run).
+ * Loads the server and the ceiling (alternating slices) with the same request stream.
+ * `request(i, slot)` builds the i-th request of connection `slot` (a connection keeps its slot).
  */
 async function againstCeiling(options: {
   server: RunningProcess;
-  settings: LoadSettings;
+  settings: LoadSettings & { slices: number };
   record: RecordRequest[];
   request: (sequence: number, slot: number) => Request;
 }): Promise<{ measured: LoadResult; raw: LoadResult }> {
   const recorded = await recordResponses(options.server.url, options.record);
   const ceiling = await startCeiling(recorded);
-  const load = (base: string) => {
-    let slots = 0;
-    return runLoad(base, options.settings, (i, context) => {
-      context.slot ??= slots++;
-      return options.request(i, context.slot as number);
-    });
-  };
+  // Each run (i starts at 0 again) gives its connections slots 0..n-1; the sequence runs on.
+  let sequence = 0;
+  let slots = 0;
   try {
-    const measured = await load(options.server.url);
-    const raw = await load(ceiling.url);
-    return { measured, raw };
+    return await interleaved({ server: options.server.url, ceiling: ceiling.url }, options.settings, (i, context) => {
+      if (i === 0) slots = 0;
+      context.slot ??= slots++ % options.settings.connections;
+      return options.request(sequence++, context.slot as number);
+    });
   } finally {
     await ceiling.stop();
   }
@@ -114,7 +112,7 @@ export async function measureWrites(options: {
   server: RunningProcess;
   info: DatasetInfo;
   corpus: Corpus;
-  settings: LoadSettings;
+  settings: LoadSettings & { slices: number };
   label: { engine: string; size: string };
   log: (line: string) => void;
 }): Promise<Row[]> {

@@ -26,7 +26,7 @@ export const publicRead = {
   ...fastSerializer,
   onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `W/"${crypto.createHash('sha1').update(payload).digest('base64url')}"`;
+    const etag = `W/"${crypto.hash('sha1', payload, 'base64url')}"`;
     reply.header('etag', etag);
     reply.header('cache-control', request.viewer ? 'private, no-cache' : 'public, no-cache');
     // The same URL answers differently to a signed-in author (drafts): caches must tell them apart.

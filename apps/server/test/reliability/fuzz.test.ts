@@ -242,6 +242,8 @@ describe(`fuzzing every operation of the OpenAPI document (${testEngine()})`, ()
         }
         const readback = READBACK[key];
         if (!readback || typeof request.payload !== 'object' || request.payload === null) continue;
+        // A changed path names something else ("1e3" is read as id 1000): there is nothing of the fixture's to read back.
+        if (request.category === 'path' || request.category === 'query') continue;
         const written = res.json();
         const read = await t.app.inject({
           method: 'GET',
@@ -277,7 +279,9 @@ describe(`fuzzing every operation of the OpenAPI document (${testEngine()})`, ()
       );
       const kinds = new Map<string, Problem>();
       for (const p of problems) kinds.set(`${p.operation} ${p.status} ${p.detail.slice(0, 40)}`, p);
-      console.log(`fuzz problems, one of each kind:\n${JSON.stringify([...kinds.values()], null, 1)}`);
+      console.log(
+        `fuzz problems, one of each kind:\n${JSON.stringify([...kinds.values()], null, 1)}`,
+      );
     }
     expect(problems, `seed ${SEED}: ${JSON.stringify(problems.slice(0, 15), null, 1)}`).toEqual([]);
     // The budget was spent on every operation, with refusals and successes both.

@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { createTestDatabase } from '../helpers/database.ts';
+import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/database.ts';
 import { dropRedisKeys } from '../helpers/live.ts';
 import { checkIntegrity } from '../reliability/helpers/integrity.ts';
 import { Ledger, type StoredChapter } from '../reliability/helpers/ledger.ts';
@@ -42,10 +42,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = ([low, high]: readonly [number, number]) => low + Math.random() * (high - low);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
-for (const url of [REDIS_URL]) {
-  if (!/^redis:\/\/127\.0\.0\.1(:\d+)?$/.test(url))
+/** The soak only ever loads this machine. */
+function localOnly(url: string): void {
+  const host = new URL(url).hostname;
+  if (host !== '127.0.0.1' && host !== 'localhost')
     throw new Error(`the soak only targets 127.0.0.1, not ${url}`);
 }
+localOnly(REDIS_URL);
+localOnly(POSTGRES_ADMIN_URL);
 
 /** Everything the run counts. */
 const figures = {

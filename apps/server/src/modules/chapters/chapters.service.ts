@@ -10,7 +10,7 @@ import {
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
-import { countWords, htmlToText, isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
+import { countWords, isBlankHtml, sanitizeContent, textOfSanitized } from '../../html/sanitize.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
@@ -81,8 +81,11 @@ async function writeChaptersOf<T>(
 /** Sanitized content with its derived plain text and word count; empty content gets the default. */
 export function contentColumns(html: string): ContentColumns {
   const sanitized = sanitizeContent(html);
-  const content = isBlankHtml(sanitized) ? DEFAULT_CHAPTER_CONTENT : sanitized;
-  const content_text = htmlToText(content);
+  // Parsing the HTML once (the sanitizer) is the costly part of an autosave; the text comes from its output.
+  const text = textOfSanitized(sanitized);
+  const blank = isBlankHtml(sanitized, text);
+  const content = blank ? DEFAULT_CHAPTER_CONTENT : sanitized;
+  const content_text = blank ? textOfSanitized(content) : text;
   return { content, content_text, word_count: countWords(content_text) };
 }
 

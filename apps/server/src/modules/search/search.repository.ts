@@ -80,7 +80,7 @@ function toTsQuery(q: string): string | null {
  * chapter; ranking all of them costs time in proportion to the whole library, so body-text matches
  * are taken from this window only (docs/decisions/0009-bounded-search.md).
  */
-export const CHAPTER_WINDOW = 1000;
+export const CHAPTER_WINDOW = 500;
 
 /**
  * Ids of published books matching the query, best first. A book matches on its own document
@@ -132,8 +132,10 @@ export async function searchBookIds(
         join chapters c on c.id = w.id
        group by c.book_id
     )
+    -- CROSS JOIN keeps the hits as the outer loop: probing every published book instead
+    -- would cost time in proportion to the library.
     select hits.book_id from hits
-      join books b on b.id = hits.book_id and b.is_published = 1
+      cross join books b on b.id = hits.book_id and b.is_published = 1
      group by hits.book_id
      order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
      limit ${page.limit} offset ${page.offset}`.execute(db);

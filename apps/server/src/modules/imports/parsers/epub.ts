@@ -300,7 +300,7 @@ const MATTER_TYPES = new Set([
 
 /** File names that producers give matter pages. */
 const MATTER_FILE =
-  /^(?:\d+[-_. ]*)?(?:cover(?:page)?|title(?:[-_ ]?page)?|half[-_ ]?title(?:[-_ ]?page)?|copyright(?:[-_ ]?page)?|uncopyright|imprint|colophon|toc|contents|table[-_ ]of[-_ ]contents|nav|dedication|epigraph|acknowledge?ments?|front[-_ ]?matter|back[-_ ]?matter|about[-_ ]the[-_ ](?:author|publisher)|also[-_ ]by|endnotes|footnotes|index|landmarks|credits|license)(?:[-_. ]*\d+)?$/i;
+  /^(?:\d+[-_. ]*)?(?:cover(?:page)?|title(?:[-_ ]?page)?|half[-_ ]?title(?:[-_ ]?page)?|copyright(?:[-_ ]?page)?|uncopyright|imprint|colophon|toc|contents|table[-_ ]of[-_ ]contents|nav|dedication|epigraph|acknowledge?ments?|front[-_ ]?matter|back[-_ ]?matter|about[-_ ]the[-_ ](?:author|publisher)|also[-_ ]by|endnotes|footnotes|landmarks|credits|license)(?:[-_. ]*\d+)?$/i;
 
 /** TOC labels that name matter rather than story. */
 const MATTER_LABEL =

