@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The API suite runs twice, once per database engine; TEST_DB tells the helpers which one.
-// Pure unit tests run once. The web app's component tests live in apps/web.
+// Pure unit tests run once.
 const apiTests = ['apps/server/test/api/**/*.test.ts'];
 // Reliability and security suites (faults, hostile input, access) run on both engines too;
 // those under reliability/postgres/ need PostgreSQL + Redis (many processes) and run there only.
@@ -17,6 +17,8 @@ export default defineConfig({
       { test: { name: 'unit', include: ['apps/server/test/unit/**/*.test.ts', 'packages/*/test/**/*.test.ts'] } },
       { test: { name: 'sqlite', include: [...apiTests, ...reliabilityTests], env: { TEST_DB: 'sqlite' } } },
       { test: { name: 'postgres', include: [...apiTests, ...reliabilityTests, ...postgresOnlyTests], env: { TEST_DB: 'postgres' } } },
+      // The web app's component tests, in jsdom, on the runtime the bundle ships (see its config).
+      'apps/web/vitest.config.ts',
     ],
   },
 });

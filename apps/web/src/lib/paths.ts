@@ -23,6 +23,9 @@ export const paths = {
   genre: (name: string) => `/books/genres/${seg(name)}`,
   book: (id: number) => `/books/${id}`,
   chapter: (bookId: number, chapterId: number) => `/books/${bookId}/chapters/${chapterId}`,
+  /** A chapter opened at a saved paragraph (the reader scrolls to it): "Continue reading". */
+  chapterAt: (bookId: number, chapterId: number, paragraph: number) =>
+    `/books/${bookId}/chapters/${chapterId}?${new URLSearchParams({ paragraph: String(paragraph) })}`,
   login: (prev?: string) =>
     prev ? `/accounts/login/?${new URLSearchParams({ prev })}` : '/accounts/login',
   signup: '/accounts/signup',
@@ -34,6 +37,8 @@ export const paths = {
   settings: (id: number) => `/my/settings/${id}`,
   readHistory: '/my/read-history',
   workspace: '/my/workspace',
+  library: '/my/library',
+  importBook: '/my/import',
 } as const;
 
 /** Only same-app paths are followed after login: never another origin or a protocol-relative URL. */

@@ -18,6 +18,9 @@ export const keys = {
   // The author's own books and chapter lists: written by the workspace and the chapter editor.
   myBooks: ['my', 'books'] as const,
   authorChapters: (bookId: number) => ['my', 'books', bookId, 'chapters'] as const,
+  // Shelves and progress: the reader saves the position, the book page and My Library show it.
+  library: ['my', 'library'] as const,
+  libraryEntry: (bookId: number) => ['my', 'library', bookId] as const,
 };
 
 export function createQueryClient(): QueryClient {

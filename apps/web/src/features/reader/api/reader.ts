@@ -1,4 +1,4 @@
-import type { Chapter } from '@inkwell/contract';
+import type { Chapter, ReadingProgress } from '@inkwell/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 
@@ -12,3 +12,9 @@ export const chapterQuery = (id: number) =>
 
 export const recordHistory = (bookId: number, chapterId: number) =>
   api.post(`/api/books/${bookId}/chapters/${chapterId}/history`);
+
+/** Saves where the reader is in the book (PUT /api/my/progress/{bookId}). */
+export const saveProgress = (
+  bookId: number,
+  position: { chapter_id: number; paragraph: number; offset: number },
+) => api.put<ReadingProgress>(`/api/my/progress/${bookId}`, position);

@@ -1,7 +1,7 @@
 import type { ChapterSummary } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
-import { Link, useParams } from 'react-router';
+import { Suspense, useCallback, useRef, useState, type ComponentType } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -9,8 +9,15 @@ import { isApiError } from '../../../lib/api.ts';
 import { paths } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { bookChaptersQuery, bookQuery, chapterQuery, recordHistory } from '../api/reader.ts';
+import {
+  bookChaptersQuery,
+  bookQuery,
+  chapterQuery,
+  recordHistory,
+  saveProgress,
+} from '../api/reader.ts';
 import { useHistoryRecorder } from '../useHistoryRecorder.ts';
+import { useReadingPosition, useRestorePosition } from '../useReadingPosition.ts';
 import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
 
 /** The chapters before and after this one in reading order. */
@@ -39,8 +46,23 @@ function NavLinkOrText({
   );
 }
 
-export function ReaderPage() {
+/** What the reader hands a notes panel (given by the app, so the reader does not import it). */
+export interface ReaderNotesProps {
+  bookId: number;
+  chapterId: number;
+  /** The chapter content element: its top-level children are the paragraphs notes point at. */
+  content: HTMLElement;
+}
+
+/** A paragraph index from "?paragraph=n" (a "Continue reading" link), or null. */
+export function paragraphParam(value: string | null): number | null {
+  if (value === null || !/^\d+$/.test(value)) return null;
+  return Number(value);
+}
+
+export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> } = {}) {
   const params = useParams();
+  const [search] = useSearchParams();
   const bookId = Number(params.bookId);
   const chapterId = Number(params.chapterId);
   const { state } = useSession();
@@ -58,6 +80,26 @@ export function ReaderPage() {
     enabled: state.status === 'in' && chapter.isSuccess,
     record: recordHistory,
     onRecorded: () => void client.invalidateQueries({ queryKey: keys.history }),
+  });
+
+  const [content, setContent] = useState<HTMLElement | null>(null);
+  const contentRef = useCallback((wrapper: HTMLDivElement | null) => {
+    setContent((wrapper?.firstElementChild as HTMLElement | null) ?? null);
+  }, []);
+  const signedIn = state.status === 'in';
+  // Restore first: the position hook then measures the restored place, not the top.
+  useRestorePosition(content, paragraphParam(search.get('paragraph')));
+  const onPositionSaved = useCallback(
+    () => void client.invalidateQueries({ queryKey: keys.libraryEntry(bookId) }),
+    [client, bookId],
+  );
+  useReadingPosition({
+    bookId,
+    chapterId,
+    content,
+    enabled: signedIn && chapter.isSuccess,
+    save: saveProgress,
+    onSaved: onPositionSaved,
   });
 
   if (isApiError(chapter.error, 404) || !Number.isInteger(chapterId)) {
@@ -93,7 +135,14 @@ export function ReaderPage() {
         <p className="reader-kicker">Chapter {chapter.data.chapter_order}</p>
         <PageTitle>{chapter.data.title}</PageTitle>
       </header>
-      <SafeHtml className="reader-content prose" html={chapter.data.content} />
+      <div ref={contentRef}>
+        <SafeHtml className="reader-content prose" html={chapter.data.content} />
+      </div>
+      {Notes && signedIn && content && (
+        <Suspense fallback={null}>
+          <Notes bookId={bookId} chapterId={chapterId} content={content} />
+        </Suspense>
+      )}
       <nav className="reader-nav" aria-label="Chapters">
         <NavLinkOrText to={previous && paths.chapter(bookId, previous.id)} rel="prev">
           Previous Chapter
