@@ -24,6 +24,7 @@ const accounts = () => import('./routes/accounts.tsx');
 const authors = () => import('./routes/authors.tsx');
 const my = () => import('./routes/my.tsx');
 const workspace = () => import('./routes/workspace.tsx');
+const library = () => import('./routes/library.tsx');
 
 export const routes: RouteObject[] = [
   {
@@ -72,6 +73,8 @@ export const routes: RouteObject[] = [
               { path: 'following', lazy: page(my, 'FollowingPage') },
               { path: 'my/settings/:authorId', lazy: page(my, 'SettingsPage') },
               { path: 'my/read-history', lazy: page(my, 'ReadHistoryPage') },
+              { path: 'my/library', lazy: page(library, 'LibraryPage') },
+              { path: 'my/import', lazy: page(library, 'ImportPage') },
               {
                 path: 'my/workspace',
                 children: [

@@ -19,7 +19,9 @@ export function blockIndexOf(container: Element, node: Node | null): number {
 function elementIndex(container: Element, child: Node): number {
   if (child.nodeType !== Node.ELEMENT_NODE) {
     const next = nextElement(child);
-    return next ? Array.prototype.indexOf.call(container.children, next) : container.children.length - 1;
+    return next
+      ? Array.prototype.indexOf.call(container.children, next)
+      : container.children.length - 1;
   }
   return Array.prototype.indexOf.call(container.children, child);
 }

@@ -72,6 +72,8 @@ export function Sidebar({ open, onClose, onNavigate }: SidebarProps) {
               <ul className="sidebar-links">
                 {item(paths.author(state.account.username), 'Profile Page')}
                 {item(paths.workspace, 'Workspace')}
+                {item(paths.library, 'My Library')}
+                {item(paths.importBook, 'Import')}
                 {item(paths.settings(state.account.id), 'Settings')}
                 {item(paths.readHistory, 'Read History')}
                 {item(paths.following, 'Following')}

@@ -1,18 +1,20 @@
 import { useEffect } from 'react';
 import { debounce } from '../../lib/debounce.ts';
 import { placeAtTop } from '../../lib/paragraphs.ts';
+import { READING_LINE_PX } from './restorePosition.ts';
 
 /** Quiet time after scrolling before the position is saved: one request per pause, not per frame. */
 export const POSITION_SAVE_DELAY_MS = 2000;
-// The sticky reader bar covers the top of the viewport; the paragraph being read starts below it.
-const READING_LINE_PX = 80;
 
 interface Options {
   bookId: number;
   chapterId: number;
   content: HTMLElement | null;
   enabled: boolean;
-  save(bookId: number, position: { chapter_id: number; paragraph: number; offset: number }): Promise<unknown>;
+  save(
+    bookId: number,
+    position: { chapter_id: number; paragraph: number; offset: number },
+  ): Promise<unknown>;
   onSaved(): void;
 }
 
@@ -21,7 +23,14 @@ interface Options {
  * leaving the chapter or hiding the page. The place is measured when scheduled, because the
  * chapter's DOM is already gone when the page unmounts.
  */
-export function useReadingPosition({ bookId, chapterId, content, enabled, save, onSaved }: Options) {
+export function useReadingPosition({
+  bookId,
+  chapterId,
+  content,
+  enabled,
+  save,
+  onSaved,
+}: Options) {
   useEffect(() => {
     if (!enabled || !content) return;
     const saver = debounce((paragraph: number, offset: number) => {
@@ -43,16 +52,4 @@ export function useReadingPosition({ bookId, chapterId, content, enabled, save, 
       saver.flush();
     };
   }, [bookId, chapterId, content, enabled, save, onSaved]);
-}
-
-/** Scrolls a chapter to the paragraph a "Continue reading" link names (?paragraph=n), once. */
-export function useRestorePosition(content: HTMLElement | null, paragraph: number | null) {
-  useEffect(() => {
-    if (!content || paragraph === null) return;
-    const block = content.children[paragraph];
-    if (!block) return;
-    // Just below the reader bar, where placeAtTop looks: saving again keeps the same paragraph.
-    const top = block.getBoundingClientRect().top + window.scrollY - READING_LINE_PX;
-    window.scrollTo({ top: Math.max(top, 0) });
-  }, [content, paragraph]);
 }

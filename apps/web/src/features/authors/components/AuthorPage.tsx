@@ -2,10 +2,11 @@ import type { AuthorProfile } from '@inkwell/contract';
 import { useQuery } from '@tanstack/react-query';
 import { NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
+import { FeedLink } from '../../../components/FeedLink.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, url } from '../../../lib/paths.ts';
 import { useAccount } from '../../../lib/session.tsx';
 import { displayName } from '../../../lib/titles.ts';
 import { authorQuery } from '../api/authors.ts';
@@ -43,6 +44,10 @@ export function AuthorPage() {
   );
   return (
     <div className="page profile">
+      <FeedLink
+        title={`New chapters by ${name}`}
+        href={url(`/api/authors/${encodeURIComponent(a.username)}/feed.atom`)}
+      />
       <aside className="profile-sidebar" aria-label="About the author">
         <Avatar src={a.avatar} name={name} size={120} decorative />
         <PageTitle title={name}>{name}</PageTitle>

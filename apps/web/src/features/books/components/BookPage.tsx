@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
+import { FeedLink } from '../../../components/FeedLink.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, url } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../api/books.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
@@ -42,7 +44,11 @@ function ChapterList({ bookId }: { bookId: number }) {
   );
 }
 
-export function BookPage() {
+type BookPart = ComponentType<{ bookId: number }>;
+
+/** `Shelf` and `Notes`: the signed-in reader's status, progress and private notes, given by the app. */
+export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart } = {}) {
+  const { state } = useSession();
   const bookId = Number(useParams().bookId);
   const book = useQuery({ ...bookQuery(bookId), enabled: Number.isInteger(bookId) && bookId > 0 });
   const chapters = useQuery(bookChaptersQuery(bookId));
@@ -63,6 +69,7 @@ export function BookPage() {
   const b = book.data;
   return (
     <div className="page book-page">
+      <FeedLink title={`New chapters of ${b.title}`} href={url(`/api/books/${b.id}/feed.atom`)} />
       <div className="book-hero">
         <CoverImage src={b.cover} title={b.title} className="cover-large" decorative={false} />
         <div className="book-hero-text">
@@ -76,17 +83,28 @@ export function BookPage() {
           ) : (
             <p className="muted">No summary yet.</p>
           )}
-          {first && (
-            <Link className="button" to={paths.chapter(b.id, first.id)}>
-              Start reading
-            </Link>
-          )}
+          <p className="book-actions">
+            {first && (
+              <Link className="button" to={paths.chapter(b.id, first.id)}>
+                Start reading
+              </Link>
+            )}{' '}
+            <a
+              className="button button-secondary"
+              href={url(`/api/books/${b.id}/export.epub`)}
+              download
+            >
+              Download EPUB
+            </a>
+          </p>
+          {Shelf && state.status === 'in' && <Shelf bookId={b.id} />}
         </div>
       </div>
       <section aria-labelledby="chapters-title" className="book-chapters">
         <h2 id="chapters-title">Chapters</h2>
         <ChapterList bookId={bookId} />
       </section>
+      {Notes && state.status === 'in' && <Notes bookId={b.id} />}
     </div>
   );
 }

@@ -21,7 +21,8 @@ const SECTIONS = [
   },
 ] as const;
 
-const FEATURES = [
+/** A tile with `to` links to the page that keeps its promise (signed-out visitors log in first). */
+const FEATURES: Array<{ title: string; text: string; to?: string }> = [
   {
     title: 'Personalized writing',
     text: 'A calm editor with headings, lists and autosave, built for long-form fiction.',
@@ -30,8 +31,13 @@ const FEATURES = [
   {
     title: 'Private notes',
     text: 'Keep notes on what you read, with your reading progress saved per book.',
+    to: paths.library,
   },
-  { title: 'Read and owned', text: 'Mark books as read or owned and keep your shelves in order.' },
+  {
+    title: 'Read and owned',
+    text: 'Mark books as read or owned and keep your shelves in order.',
+    to: paths.library,
+  },
   {
     title: 'Reading history',
     text: 'Pick up where you left off: every chapter you read is remembered.',
@@ -39,6 +45,7 @@ const FEATURES = [
   {
     title: 'Import your stories',
     text: 'Bring existing stories with you and share them with new readers.',
+    to: paths.importBook,
   },
 ];
 
@@ -79,7 +86,7 @@ export function LandingPage() {
         <ul className="feature-tiles">
           {FEATURES.map((f) => (
             <li key={f.title} className="feature-tile">
-              <h3>{f.title}</h3>
+              <h3>{f.to ? <Link to={f.to}>{f.title}</Link> : f.title}</h3>
               <p>{f.text}</p>
             </li>
           ))}

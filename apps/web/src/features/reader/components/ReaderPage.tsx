@@ -1,6 +1,6 @@
 import type { ChapterSummary } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, useCallback, useRef, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState, type ComponentType } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
@@ -17,7 +17,12 @@ import {
   saveProgress,
 } from '../api/reader.ts';
 import { useHistoryRecorder } from '../useHistoryRecorder.ts';
-import { useReadingPosition, useRestorePosition } from '../useReadingPosition.ts';
+import { loadChunk } from '../../../lib/chunks.ts';
+import { useRestorePosition } from '../restorePosition.ts';
+
+const PositionSaver = lazy(() =>
+  loadChunk(() => import('./PositionSaver.tsx')).then((m) => ({ default: m.PositionSaver })),
+);
 import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
 
 /** The chapters before and after this one in reading order. */
@@ -87,20 +92,13 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
     setContent((wrapper?.firstElementChild as HTMLElement | null) ?? null);
   }, []);
   const signedIn = state.status === 'in';
-  // Restore first: the position hook then measures the restored place, not the top.
+  // Restore at once; the lazily loaded saver then measures the restored place, not the top.
   useRestorePosition(content, paragraphParam(search.get('paragraph')));
   const onPositionSaved = useCallback(
-    () => void client.invalidateQueries({ queryKey: keys.libraryEntry(bookId) }),
-    [client, bookId],
+    // The prefix covers this book's entry (book page) and the shelves (My Library).
+    () => void client.invalidateQueries({ queryKey: keys.library }),
+    [client],
   );
-  useReadingPosition({
-    bookId,
-    chapterId,
-    content,
-    enabled: signedIn && chapter.isSuccess,
-    save: saveProgress,
-    onSaved: onPositionSaved,
-  });
 
   if (isApiError(chapter.error, 404) || !Number.isInteger(chapterId)) {
     return (
@@ -138,6 +136,18 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
       <div ref={contentRef}>
         <SafeHtml className="reader-content prose" html={chapter.data.content} />
       </div>
+      {signedIn && content && (
+        <Suspense fallback={null}>
+          <PositionSaver
+            bookId={bookId}
+            chapterId={chapterId}
+            content={content}
+            enabled
+            save={saveProgress}
+            onSaved={onPositionSaved}
+          />
+        </Suspense>
+      )}
       {Notes && signedIn && content && (
         <Suspense fallback={null}>
           <Notes bookId={bookId} chapterId={chapterId} content={content} />

@@ -1,0 +1,34 @@
+import type { ImportJob } from '@inkwell/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { request } from '../../../lib/api.ts';
+
+/** How often a running import is asked about. */
+export const IMPORT_POLL_MS = 1000;
+
+export const isFinished = (job: Pick<ImportJob, 'status'>) =>
+  job.status === 'done' || job.status === 'failed';
+
+/** POST /api/imports: the file as multipart `file`; answers 202 with the queued job. */
+export function startImport(file: File, keepFrontMatter: boolean) {
+  const body = new FormData();
+  body.append('keep_front_matter', keepFrontMatter ? 'true' : 'false');
+  body.append('file', file);
+  return request<ImportJob>('/api/imports', { method: 'POST', body });
+}
+
+/** One job, polled every second until it is done or failed. */
+export const importJobQuery = (id: number) =>
+  queryOptions({
+    queryKey: ['my', 'imports', id] as const,
+    queryFn: ({ signal }) => request<ImportJob>(`/api/imports/${id}`, { signal }),
+    staleTime: 0,
+    refetchInterval: (query) =>
+      query.state.data && isFinished(query.state.data) ? false : IMPORT_POLL_MS,
+  });
+
+export const importsQuery = () =>
+  queryOptions({
+    queryKey: ['my', 'imports'] as const,
+    queryFn: ({ signal }) => request<{ imports: ImportJob[] }>('/api/imports', { signal }),
+    select: (data) => data.imports,
+  });

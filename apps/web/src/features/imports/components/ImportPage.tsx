@@ -1,0 +1,151 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { PageTitle } from '../../../components/Page.tsx';
+import { Status } from '../../../components/Status.tsx';
+import { isApiError } from '../../../lib/api.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { paths } from '../../../lib/paths.ts';
+import { keys } from '../../../lib/query.ts';
+import { importJobQuery, importsQuery, isFinished, startImport } from '../api/imports.ts';
+
+const workspaceBook = (bookId: number) => `${paths.workspace}/books/${bookId}`;
+const STATUS_TEXT = { queued: 'Waiting', running: 'Importing', done: 'Done', failed: 'Failed' };
+
+/** A started import: its progress bar while it runs, then a link to the book or the reason it failed. */
+function ImportProgress({ jobId }: { jobId: number }) {
+  const client = useQueryClient();
+  const job = useQuery(importJobQuery(jobId));
+  const finished = job.data ? isFinished(job.data) : false;
+  useEffect(() => {
+    // Once finished, the new book belongs in the workspace list and the job in the list below.
+    if (!finished) return;
+    void client.invalidateQueries({ queryKey: keys.myBooks });
+    void client.invalidateQueries({ queryKey: importsQuery().queryKey, exact: true });
+  }, [finished, client]);
+  if (job.isPending) return <Status kind="loading">Uploading...</Status>;
+  if (job.isError) return <Status kind="error">Could not follow the import.</Status>;
+  const j = job.data;
+  const percent = Math.round(j.progress * 100);
+  return (
+    <section className="import-job" aria-labelledby={`import-${j.id}`}>
+      <h2 id={`import-${j.id}`}>{j.filename}</h2>
+      <progress max={100} value={percent} aria-label={`Import of ${j.filename}`}>
+        {percent}%
+      </progress>
+      <p role="status">
+        {STATUS_TEXT[j.status]}
+        {j.status === 'running' || j.status === 'queued' ? ` (${percent}%)` : ''}
+        {j.message && j.status !== 'failed' ? `: ${j.message}` : ''}
+      </p>
+      {j.status === 'failed' && <Status kind="error">{j.message || 'The import failed.'}</Status>}
+      {j.status === 'done' && j.book_id !== null && (
+        <p>
+          Imported {j.chapter_count ?? 0} chapters as an unpublished book.{' '}
+          <Link to={workspaceBook(j.book_id)}>Open it in the workspace</Link>
+        </p>
+      )}
+      {j.warnings.length > 0 && (
+        <ul className="import-warnings">
+          {j.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function PastImports() {
+  const imports = useQuery(importsQuery());
+  if (!imports.isSuccess || imports.data.length === 0) return null;
+  return (
+    <section aria-labelledby="past-imports">
+      <h2 id="past-imports">Earlier imports</h2>
+      <ul>
+        {imports.data.map((j) => (
+          <li key={j.id}>
+            {j.filename}, {formatDateTime(j.created_at)}: {STATUS_TEXT[j.status]}
+            {j.status === 'done' && j.book_id !== null && (
+              <>
+                {' '}
+                <Link to={workspaceBook(j.book_id)}>
+                  Open<span className="visually-hidden"> {j.filename}</span>
+                </Link>
+              </>
+            )}
+            {j.status === 'failed' && ` (${j.message})`}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** /my/import: bring an existing story (EPUB, DOCX, Markdown, HTML or text) in as a new book. */
+export function ImportPage() {
+  const id = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [keepFront, setKeepFront] = useState(false);
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [jobId, setJobId] = useState<number | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!file || pending) return;
+    setPending(true);
+    setError(null);
+    try {
+      const job = await startImport(file, keepFront);
+      setJobId(job.id);
+    } catch (err) {
+      // 413 too big, 415 unknown format, 429 too many running: the server says which.
+      setError(isApiError(err) && err.status !== 0 ? err.detail : 'Could not upload the file.');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="page page-narrow import-page">
+      <PageTitle>Import a story</PageTitle>
+      <p>
+        Bring a story you already wrote: it becomes a new, unpublished book in your workspace, with
+        one chapter per heading. EPUB, DOCX, Markdown, HTML and plain text files up to 20 MB.
+      </p>
+      <form className="form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={`${id}-file`}>Story file</label>
+          <input
+            id={`${id}-file`}
+            type="file"
+            accept=".epub,.docx,.md,.markdown,.html,.htm,.xhtml,.txt"
+            required
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+        </div>
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              checked={keepFront}
+              onChange={(e) => setKeepFront(e.target.checked)}
+            />{' '}
+            Keep front and back matter (EPUB: title page, copyright, acknowledgements)
+          </label>
+        </div>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button" disabled={!file || pending}>
+          {pending ? 'Uploading...' : 'Import'}
+        </button>
+      </form>
+      {jobId !== null && <ImportProgress key={jobId} jobId={jobId} />}
+      <PastImports />
+    </div>
+  );
+}

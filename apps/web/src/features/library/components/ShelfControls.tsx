@@ -1,0 +1,77 @@
+import type { LibraryEntry, ReadingStatus } from '@inkwell/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { useToasts } from '../../../components/toasts.tsx';
+import { keys } from '../../../lib/query.ts';
+import { libraryEntryQuery, updateLibraryEntry } from '../api/library.ts';
+import { continueReadingPath, progressText, STATUS_LABELS } from '../shelves.ts';
+import '../library.css';
+
+/**
+ * The book page's part of the library: the reading status, the owned flag, progress and
+ * "Continue reading". Only for a signed-in reader (the app renders it only then).
+ */
+export function ShelfControls({ bookId }: { bookId: number }) {
+  const id = useId();
+  const client = useQueryClient();
+  const { push } = useToasts();
+  const entry = useQuery(libraryEntryQuery(bookId));
+  const key = keys.libraryEntry(bookId);
+  const update = useMutation({
+    mutationFn: (body: { status?: ReadingStatus; owned?: boolean }) =>
+      updateLibraryEntry(bookId, body),
+    // The control shows the choice at once; a refusal puts the previous entry back.
+    onMutate: async (body) => {
+      await client.cancelQueries({ queryKey: key, exact: true });
+      const previous = client.getQueryData<LibraryEntry>(key);
+      if (previous) client.setQueryData<LibraryEntry>(key, { ...previous, ...body });
+      return { previous };
+    },
+    onSuccess: (saved) => {
+      client.setQueryData(key, saved);
+      void client.invalidateQueries({ queryKey: keys.library, exact: true });
+    },
+    onError: (_error, _body, context) => {
+      if (context?.previous) client.setQueryData(key, context.previous);
+      push('Could not update your library.', { type: 'ERROR' });
+    },
+  });
+
+  if (!entry.isSuccess) return null;
+  const e = entry.data;
+  const next = continueReadingPath(e);
+  return (
+    <div className="shelf-controls">
+      <div className="shelf-fields">
+        <label htmlFor={`${id}-status`}>Reading status</label>
+        <select
+          id={`${id}-status`}
+          value={e.status}
+          onChange={(ev) => update.mutate({ status: ev.target.value as ReadingStatus })}
+        >
+          {Object.entries(STATUS_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+        <label className="shelf-owned">
+          <input
+            type="checkbox"
+            checked={e.owned}
+            onChange={(ev) => update.mutate({ owned: ev.target.checked })}
+          />{' '}
+          Owned
+        </label>
+      </div>
+      <p className="shelf-progress">{progressText(e.progress)}</p>
+      {next && e.position && (
+        <Link className="button" to={next}>
+          Continue reading
+          <span className="visually-hidden">: {e.position.chapter_title}</span>
+        </Link>
+      )}
+    </div>
+  );
+}
