@@ -4,4 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
-exec node --import tsx bench/run.ts "$@"
+# Node 24 from the `node` devDependency, as `npm run` would put first on the PATH.
+node_bin=node_modules/.bin/node
+[ -x "$node_bin" ] || node_bin=node
+exec "$node_bin" --import tsx bench/run.ts "$@"

@@ -86,10 +86,17 @@ export function openSqliteWriter(file: string): BulkWriter {
   };
 }
 
-/** Two connections, so PostgreSQL computes the tsvector of one batch while the next is sent. */
+/**
+ * Two connections for chapters, so PostgreSQL computes the tsvector of one batch while the next
+ * is sent; other tables go through one, in order: their triggers update shared rows (a book's
+ * reader count), and two batches doing that in different orders would deadlock.
+ */
 export async function openPostgresWriter(url: string): Promise<BulkWriter> {
   const clients = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
   await Promise.all(clients.map((c) => c.connect()));
+  // A dropped connection (the database dropped after a failure) rejects the query in flight;
+  // without a listener it would also crash the process.
+  for (const client of clients) client.on('error', () => {});
   // Each batch commits by itself; a crash mid-load leaves a dataset nobody uses anyway.
   await Promise.all(clients.map((c) => c.query('set synchronous_commit = off')));
   const inFlight: Array<Promise<unknown> | undefined> = [undefined, undefined];
@@ -98,7 +105,7 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
     engine: 'postgres',
     async insert(table, columns, rows) {
       for (const batch of batches(columns, rows)) {
-        const slot = next++ % clients.length;
+        const slot = table === 'chapters' ? next++ % clients.length : 0;
         await inFlight[slot];
         let n = 0;
         const tuples = batch.map((row) => `(${row.map(() => `$${++n}`).join(',')})`).join(',');

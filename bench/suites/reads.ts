@@ -28,6 +28,9 @@ export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[]
   });
   const search = (list: string[]) => list.map((q) => `/api/books/search?q=${encodeURIComponent(q)}`);
   return [
+    // Not a target: the same stack (hooks, headers, metrics) with no database and a tiny body, to
+    // show how much of the ceiling any route can reach on this machine.
+    { suite: 'read', name: 'GET /healthz (floor: no database)', paths: ['/healthz'] },
     { suite: 'read', name: 'GET /api/chapters/{id}', paths: chapterIds.map((id) => `/api/chapters/${id}`), minRatio: 0.5 },
     {
       suite: 'read',
@@ -88,6 +91,7 @@ export async function measureReads(options: {
       }));
       const ratio = raw.rps > 0 ? measured.rps / raw.rps : 0;
       const judgedByP99 = c.suite === 'search' && options.searchP99Target !== undefined;
+      const judged = judgedByP99 || c.minRatio !== undefined;
       const pass = measured.errors === 0 && (judgedByP99 ? measured.p99 <= options.searchP99Target! : ratio >= (c.minRatio ?? 0));
       rows.push({
         suite: c.suite,
@@ -102,8 +106,7 @@ export async function measureReads(options: {
         value: Math.round((bytes.get(c.name) ?? 0) / 102.4) / 10,
         unit: 'KB body',
         errors: measured.errors + raw.errors,
-        target: judgedByP99 ? `p99 ≤ ${options.searchP99Target} ms` : `ratio ≥ ${c.minRatio}`,
-        pass,
+        ...(judged && { target: judgedByP99 ? `p99 ≤ ${options.searchP99Target} ms` : `ratio ≥ ${c.minRatio}`, pass }),
       });
       log(
         `  ${c.name.padEnd(36)} ${String(measured.rps).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms  ` +

@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Row } from '../lib/report.ts';
+import { RESULTS_DIR, type Row } from '../lib/report.ts';
 import { ROOT } from '../lib/server.ts';
 
 const run = promisify(execFile);
-export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 
 interface ManifestChunk {
   file: string;
@@ -24,18 +23,34 @@ const ROUTES: Record<string, { modules: string[]; limitKb?: number }> = {
   editor: { modules: ['src/app/routes/workspace.tsx', 'src/features/editor/components/ChapterEditorPage.tsx'] },
 };
 
-/** Builds the web app unless a build is already there (or `force`). */
-export async function ensureWebBuild(force: boolean, log: (line: string) => void) {
-  if (!force && fs.existsSync(path.join(WEB_DIST, '.vite/manifest.json'))) return;
-  log('  building the web app (npm run build -w @inkwell/web)');
-  await run('npm', ['run', 'build', '-w', '@inkwell/web'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+/**
+ * Builds the web app from the current sources into a folder of its own (apps/web/dist is left to
+ * whoever else uses it), then writes .gz and .br beside each asset as apps/web's post-build does,
+ * so the server sends them precompressed as in production. Answers the folder; remove it after.
+ */
+export async function buildWeb(log: (line: string) => void): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-web-'));
+  log('  building the web app (vite build) into a temporary folder');
+  await run(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: path.join(ROOT, 'apps/web'),
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 600_000,
+  });
+  const assets = path.join(dir, 'assets');
+  for (const name of fs.readdirSync(assets)) {
+    if (!/\.(js|css|svg)$/.test(name)) continue;
+    const data = fs.readFileSync(path.join(assets, name));
+    fs.writeFileSync(path.join(assets, `${name}.gz`), zlib.gzipSync(data, { level: 9 }));
+    fs.writeFileSync(path.join(assets, `${name}.br`), zlib.brotliCompressSync(data));
+  }
+  return dir;
 }
 
 /** Gzipped bytes (level 9, as apps/web/scripts/measure-bundle.mjs) of the initial JS and CSS of each route. */
-export function bundleSizes(label: { engine?: string; size?: string } = {}): Row[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(WEB_DIST, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+export function bundleSizes(dist: string, label: { engine?: string; size?: string } = {}): Row[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
   const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
-  const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(WEB_DIST, file)), { level: 9 }).length;
+  const gz = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
   const rows: Row[] = [];
   for (const [route, { modules, limitKb }] of Object.entries(ROUTES)) {
     const seen = new Set<string>();
@@ -66,7 +81,11 @@ export function bundleSizes(label: { engine?: string; size?: string } = {}): Row
   return rows;
 }
 
-/** A Lighthouse performance run (mobile emulation, its default) of one page, in Debian's Chromium. */
+/**
+ * A Lighthouse performance run (mobile emulation, its default) of one page, in Debian's Chromium.
+ * The full report is kept as bench/results/lighthouse-reader.json; the audits that cost points
+ * are listed in the log.
+ */
 export async function lighthouse(url: string, name: string, log: (line: string) => void): Promise<Row> {
   const cli = path.join(ROOT, 'node_modules/lighthouse/cli/index.js');
   if (!fs.existsSync(cli)) {
@@ -82,8 +101,12 @@ export async function lighthouse(url: string, name: string, log: (line: string) 
     );
     const report = JSON.parse(fs.readFileSync(output, 'utf8')) as {
       categories: { performance: { score: number } };
-      audits: Record<string, { numericValue?: number }>;
+      audits: Record<string, { numericValue?: number; score: number | null; title: string; displayValue?: string }>;
     };
+    fs.mkdirSync(RESULTS_DIR, { recursive: true });
+    fs.copyFileSync(output, path.join(RESULTS_DIR, 'lighthouse-reader.json'));
+    const costly = Object.values(report.audits).filter((a) => a.score !== null && a.score < 0.9 && a.displayValue);
+    for (const audit of costly.slice(0, 10)) log(`    ${audit.title}: ${audit.displayValue}`);
     const score = Math.round(report.categories.performance.score * 100);
     const metric = (id: string) => Math.round(report.audits[id]?.numericValue ?? 0);
     const note = `FCP ${metric('first-contentful-paint')} ms, LCP ${metric('largest-contentful-paint')} ms, TBT ${metric('total-blocking-time')} ms, CLS ${(report.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}`;

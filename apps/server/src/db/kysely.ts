@@ -105,7 +105,8 @@ interface PendingWrite {
  * the other inside one transaction, each in its own savepoint, and share one COMMIT (one fsync,
  * which synchronous=FULL makes the expensive part). A write that fails rolls back to its
  * savepoint only; the others still commit. Every caller hears back only once the commit is on
- * disk, so an acknowledged write is as durable as with a transaction of its own.
+ * disk, so an acknowledged write is as durable as with a transaction of its own
+ * (docs/decisions/0011-sqlite-group-commit-and-statement-cache.md).
  */
 class GroupCommit {
   private queue: PendingWrite[] = [];

@@ -4,9 +4,14 @@
  * browsing, authors autosaving and publishing, notification sockets open and a busy chat room,
  * all on 127.0.0.1. Prints its figures and exits non-zero when a target is missed:
  * zero errors, p99 under 300 ms, memory flat after warm-up (< 20 %), every acknowledged write present.
+ *
+ * Knobs: SOAK_SECONDS (300), SOAK_READERS (200), SOAK_AUTHORS (20), SOAK_SOCKETS (500),
+ * SOAK_CHATTERS (25), SOAK_REDIS_URL (redis://127.0.0.1:6379), SOAK_DEBUG=1 logs every request
+ * slower than 300 ms with its time.
  */
 import crypto from 'node:crypto';
-import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { createTestDatabase, POSTGRES_ADMIN_URL } from '../helpers/database.ts';
 import { dropRedisKeys } from '../helpers/live.ts';
@@ -55,6 +60,7 @@ localOnly(POSTGRES_ADMIN_URL);
 const figures = {
   requests: 0,
   latenciesMs: [] as number[],
+  latenciesByKind: new Map<string, number[]>(),
   errors: new Map<string, number>(),
   socketsOpened: 0,
   socketsDropped: 0,
@@ -66,10 +72,47 @@ const figures = {
   autosaves: 0,
   published: 0,
   memory: new Map<string, number[]>(),
+  /** The load generator's own event-loop delay: latency it adds to every figure above. */
+  generatorLagP99Ms: NaN,
+  /** Latencies and the machine's load average per tenth of the run, to tell a trend from a noisy neighbour. */
+  timeline: [] as Array<{ latenciesMs: number[]; load: number[] }>,
+  runStartMs: 0,
+  /** Per process, the p99 bucket of the server's own request-duration histogram (/metrics). */
+  serverP99Ms: [] as string[],
 };
+
+/**
+ * The smallest histogram bound under which 99 % of the requests fell, from Prometheus text:
+ * the server's own view of its latency, without the network or the load generator.
+ */
+function p99FromMetrics(text: string): string {
+  const byBound = new Map<string, number>();
+  for (const [, labels, count] of text.matchAll(
+    /^http_request_duration_seconds_bucket\{(.*)\} (\d+)$/gm,
+  )) {
+    if (/route="\/(metrics|healthz|readyz)"/.test(labels!)) continue;
+    const bound = /le="([^"]+)"/.exec(labels!)![1]!;
+    byBound.set(bound, (byBound.get(bound) ?? 0) + Number(count));
+  }
+  const total = byBound.get('+Inf') ?? 0;
+  const bounds = [...byBound.keys()]
+    .filter((b) => b !== '+Inf')
+    .sort((a, b) => Number(a) - Number(b));
+  const bound = bounds.find((b) => byBound.get(b)! >= total * 0.99);
+  return bound ? `<= ${Number(bound) * 1000} ms` : '> 10 s';
+}
 
 function error(kind: string) {
   figures.errors.set(kind, (figures.errors.get(kind) ?? 0) + 1);
+}
+
+function windowNow() {
+  const index = Math.max(
+    0,
+    Math.min(9, Math.floor(((Date.now() - figures.runStartMs) / (SECONDS * 1000)) * 10)),
+  );
+  figures.timeline[index] ??= { latenciesMs: [], load: [] };
+  return figures.timeline[index];
 }
 
 /** A timed request; anything but 2xx counts as an error of its route. */
@@ -82,7 +125,16 @@ async function timed(
 ): Promise<Answer> {
   const started = performance.now();
   const answer = await call(base, method, url, options);
-  figures.latenciesMs.push(performance.now() - started);
+  const elapsed = performance.now() - started;
+  if (process.env.SOAK_DEBUG && elapsed > 300)
+    console.log(
+      `slow ${what} ${elapsed.toFixed(0)} ms at ${new Date().toISOString().slice(11, 23)}`,
+    );
+  figures.latenciesMs.push(elapsed);
+  windowNow().latenciesMs.push(elapsed);
+  const ofKind = figures.latenciesByKind.get(what);
+  if (ofKind) ofKind.push(elapsed);
+  else figures.latenciesByKind.set(what, [elapsed]);
   figures.requests++;
   if (answer.status < 200 || answer.status >= 300) error(`${what} -> ${answer.status}`);
   return answer;
@@ -148,6 +200,8 @@ async function setUpAuthor(world: World, index: number, suffix: string): Promise
 /** One reader: browse, open books, read chapters, search; a pause between pages. */
 async function reader(world: World, deadline: number) {
   const words = ['river', 'night', 'village', 'soak', 'book', 'slept'];
+  // Readers arrive over the first pause, as people do, not all in the same millisecond.
+  await sleep(Math.random() * READER_THINK_MS[1]);
   for (let n = 0; n < MAX_REQUESTS_PER_READER && Date.now() < deadline; n++) {
     const roll = Math.random();
     const base = server(world);
@@ -327,17 +381,21 @@ async function main() {
 
     // The run.
     const runStart = Date.now();
+    const generatorLag = monitorEventLoopDelay({ resolution: 10 });
+    generatorLag.enable();
     const deadline = runStart + SECONDS * 1000;
     const warmUpEnd = runStart + Math.max(10_000, SECONDS * 200);
+    figures.runStartMs = runStart;
     const sampler = setInterval(() => {
+      windowNow().load.push(os.loadavg()[0]!);
+      if (Date.now() < warmUpEnd) return;
       for (const [i, s] of world.servers.entries()) {
         const name = `process ${i + 1}`;
-        figures.memory.set(name, [
-          ...(figures.memory.get(name) ?? []),
-          Date.now() >= warmUpEnd ? memoryOf(s.child.pid!).rssKb : NaN,
-        ]);
+        const samples = figures.memory.get(name) ?? [];
+        samples.push(memoryOf(s.child.pid!).rssKb);
+        figures.memory.set(name, samples);
       }
-    }, 5_000);
+    }, 1_000);
     const chat = chatters.map(async (socket, i) => {
       await sleep(Math.random() * CHAT_EVERY_MS);
       for (let n = 0; n < SECONDS && Date.now() < deadline; n++) {
@@ -353,6 +411,10 @@ async function main() {
       ...chat,
     ]);
     clearInterval(sampler);
+    generatorLag.disable();
+    figures.generatorLagP99Ms = generatorLag.percentile(99) / 1e6;
+    for (const s of world.servers)
+      figures.serverP99Ms.push(p99FromMetrics((await call(s.http, 'GET', '/metrics')).body));
     // Let the last frames arrive.
     await sleep(2_000);
 
@@ -402,13 +464,18 @@ function report({
   const chatExpected = figures.chatSent * chatMembers;
   const memoryLines: string[] = [];
   let memoryOk = true;
+  // RSS rises and falls with each garbage collection; compare the typical level of the first
+  // quarter after warm-up with that of the last quarter, not two arbitrary instants.
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   for (const [name, samples] of figures.memory) {
-    const after = samples.filter((kb) => !Number.isNaN(kb));
-    if (after.length < 2) continue;
-    const growth = (after.at(-1)! - after[0]!) / after[0]!;
+    if (samples.length < 4) continue;
+    const quarter = Math.max(1, Math.floor(samples.length / 4));
+    const [first, last] = [median(samples.slice(0, quarter)), median(samples.slice(-quarter))];
+    const growth = (last - first) / first;
     memoryOk &&= growth < TARGET_MEMORY_GROWTH;
     memoryLines.push(
-      `  ${name}: ${(after[0]! / 1024).toFixed(0)} MB after warm-up -> ${(after.at(-1)! / 1024).toFixed(0)} MB at the end (${(growth * 100).toFixed(1)} %, max ${(Math.max(...after) / 1024).toFixed(0)} MB)`,
+      `  ${name}: ${(first / 1024).toFixed(0)} MB after warm-up -> ${(last / 1024).toFixed(0)} MB at the end (medians of the first and last quarter: ${(growth * 100).toFixed(1)} %; max ${(Math.max(...samples) / 1024).toFixed(0)} MB)`,
     );
   }
   const clean =
@@ -424,10 +491,32 @@ function report({
     '',
     `requests          ${figures.requests} (${(figures.requests / SECONDS).toFixed(0)}/s), errors ${errors}${errors ? ': ' + JSON.stringify(Object.fromEntries(figures.errors)) : ''}`,
     `latency (ms)      p50 ${percentile(sorted, 50).toFixed(1)}, p95 ${percentile(sorted, 95).toFixed(1)}, p99 ${p99.toFixed(1)}, max ${(sorted.at(-1) ?? NaN).toFixed(1)}`,
+    `  by kind (p99)   ${[...figures.latenciesByKind]
+      .map(
+        ([kind, ms]) =>
+          `${kind} ${percentile(
+            ms.sort((a, b) => a - b),
+            99,
+          ).toFixed(0)}`,
+      )
+      .join(', ')}`,
+    `  server side     p99 ${figures.serverP99Ms.join(' and ')} (request-duration histograms of the two processes)`,
+    `  load generator  event-loop delay p99 ${figures.generatorLagP99Ms.toFixed(1)} ms`,
     `sockets           ${figures.socketsOpened} opened (${SOCKETS} notification + ${chatMembers} chat), ${figures.socketsDropped} dropped`,
     `notifications     ${figures.notificationsReceived}/${figures.notificationsExpected} CHAPTER frames delivered for ${figures.published} publications`,
     `chat              ${figures.chatSent} lines sent, ${figures.chatDelivered}/${chatExpected} deliveries, ${figures.chatRefused} refused`,
     `autosaves         ${figures.autosaves} acknowledged, ${lost} missing at the end; integrity ${integrity.engineCheck}, orphans ${JSON.stringify(integrity.orphans)}, order gaps ${JSON.stringify(integrity.orderGaps)}`,
+    `timeline          p99 ms (machine load) per tenth of the run: ${figures.timeline
+      .map(
+        (w) =>
+          `${percentile(
+            w.latenciesMs.sort((a, b) => a - b),
+            99,
+          ).toFixed(
+            0,
+          )} (${(w.load.reduce((a, b) => a + b, 0) / Math.max(1, w.load.length)).toFixed(1)})`,
+      )
+      .join(', ')}`,
     'memory (RSS)',
     ...memoryLines,
     '',

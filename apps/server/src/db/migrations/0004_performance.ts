@@ -8,7 +8,7 @@ type Engine = 'sqlite' | 'postgres';
  *   autosave no longer re-tokenizes 2,600 words (docs/decisions/0006-index-published-chapters-only.md).
  * - SQLite stores a chapter row with its small columns after the two long texts, on overflow pages;
  *   a covering index answers chapter lists and counts without reading those pages
- *   (docs/decisions/0007-covering-index-for-chapter-lists.md).
+ *   (docs/decisions/0012-covering-index-for-chapter-lists.md).
  * - Popular books ranked by scanning all of read history; books now carry their distinct-reader
  *   count, kept by triggers (docs/decisions/0008-reader-count-for-popular-books.md).
  */
@@ -64,8 +64,14 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
   await sql`alter table chapters add column content_tsv tsvector generated always as
     (case when is_published = 1 then to_tsvector('english', content_text) end) stored`.execute(db);
   await sql`create index chapters_tsv_idx on chapters using gin (content_tsv)`.execute(db);
-  // No covering index here: PostgreSQL keeps long texts out of line (TOAST), so the table rows
-  // chapter lists read are small already.
+  // No wide covering index here: PostgreSQL keeps long texts out of line (TOAST), so the table
+  // rows chapter lists read are small already. Counting a book's published chapters, done for
+  // every book of every list, can be answered from this index alone.
+  await sql`create index chapters_book_published_idx on chapters (book_id, is_published)`.execute(db);
+  // A page of the book list skips `offset` entries of this index without visiting the table
+  // (SQLite's books_published_idx carries the rowid, which is the id, already).
+  await sql`create index books_published_list_idx on books (is_published, published_at, id)`.execute(db);
+  await sql`drop index books_published_idx`.execute(db);
 
   await addReaderCount(db);
   // Two requests recording two chapters of one book for one reader must not both count them:

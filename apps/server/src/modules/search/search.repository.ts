@@ -97,17 +97,23 @@ export async function searchBookIds(
   if (isPostgres(db)) {
     const tsq = toTsQuery(q);
     if (!tsq) return [];
+    // The query is written out where it is used (not in a CTE) so the planner sees how common
+    // its words are: for a common word it walks chapters newest first and stops at the window;
+    // for a rare one it takes the few matches from the GIN index. A phrase's rarity it cannot
+    // judge (it counts each word alone), so a phrase always starts from the index ("id + 0"
+    // hides the primary key's order), which bounds the work by the chapters holding every word.
+    const query = sql`to_tsquery('english', ${tsq})`;
+    const newestFirst = queryPhrases(q).length > 0 ? sql`c.id + 0 desc` : sql`c.id desc`;
     const rows = await sql<{ book_id: number }>`
-      with query as (select to_tsquery('english', ${tsq}) as tsq),
-      hits as (
-        select bs.book_id, ts_rank(bs.document_tsv, query.tsq) as document, 0 as chapters
-          from book_search bs, query
-         where bs.document_tsv @@ query.tsq
+      with hits as (
+        select bs.book_id, ts_rank(bs.document_tsv, ${query}) as document, 0 as chapters
+          from book_search bs
+         where bs.document_tsv @@ ${query}
         union all
         select w.book_id, 0 as document, count(*) as chapters
-          from (select c.book_id from chapters c, query
-                 where c.content_tsv @@ query.tsq
-                 order by c.id desc limit ${CHAPTER_WINDOW}) w
+          from (select c.book_id from chapters c
+                 where c.content_tsv @@ ${query}
+                 order by ${newestFirst} limit ${CHAPTER_WINDOW}) w
          group by w.book_id
       )
       select hits.book_id from hits
