@@ -30,6 +30,18 @@ export function rssOf(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 export interface RunningProcess {
   url: string;
   port: number;

@@ -2,7 +2,7 @@ import type WebSocket from 'ws';
 import { tokenFor, type DatasetInfo } from '../lib/dataset.ts';
 import { percentile } from '../lib/load.ts';
 import type { Row } from '../lib/report.ts';
-import type { RunningProcess } from '../lib/server.ts';
+import { cpuSecondsOf, type RunningProcess } from '../lib/server.ts';
 import { openSockets } from '../lib/sockets.ts';
 
 // Under the contract's per-user rate (5 messages/s sustained), so nothing is refused for speed.
@@ -21,6 +21,8 @@ export interface ChatStep {
   p99: number;
   incomplete: number;
   refused: number;
+  /** Share of one CPU the server used during the step: near 1, the server was the limit. */
+  serverCpu: number;
 }
 
 /** Waits until no frame has arrived for SETTLE_MS (join notes and history), at most 30 s. */
@@ -53,6 +55,7 @@ export async function measureChat(options: {
   const opened = await openSockets(urls, 100);
   let lastFrameAt = performance.now();
   let refused = 0;
+  const refusals = new Set<string>();
   // Per line id: when it was sent and how many members have it.
   const sentAt = new Map<string, number>();
   const received = new Map<string, number>();
@@ -63,6 +66,7 @@ export async function measureChat(options: {
     const text = data.toString();
     if (text.includes('"type":"error"')) {
       refused++;
+      refusals.add(text);
       return;
     }
     const id = /bench-line-(\d+-\d+-\d+)/.exec(text)?.[1];
@@ -90,6 +94,7 @@ export async function measureChat(options: {
       const interval = 1000 / (rate / senders);
       const perSender = Math.max(1, Math.floor(options.seconds * (rate / senders)));
       const started = performance.now();
+      const cpuBefore = cpuSecondsOf(server.pid);
       await Promise.all(
         Array.from({ length: senders }, async (_, s) => {
           // Spread the senders over the first interval so lines do not arrive in bursts.
@@ -108,6 +113,7 @@ export async function measureChat(options: {
       while (completed.length < sentAt.size && performance.now() < deadline) await sleep(50);
       const sorted = Float64Array.from(completed).sort();
       const elapsed = ((completed.length ? completedAt : performance.now()) - started) / 1000;
+      const serverCpu = Math.round(((cpuSecondsOf(server.pid) - cpuBefore) / ((performance.now() - started) / 1000)) * 100) / 100;
       const step: ChatStep = {
         offered: rate,
         sent: sentAt.size,
@@ -116,9 +122,10 @@ export async function measureChat(options: {
         p99: round2(percentile(sorted, 99)),
         incomplete: sentAt.size - completed.length,
         refused: refused - refusedBefore,
+        serverCpu,
       };
       steps.push(step);
-      log(`  offered ${rate} lines/s: ${step.deliveredPerSecond} lines/s to all ${members}, p50 ${step.p50} ms, p99 ${step.p99} ms, incomplete ${step.incomplete}, refused ${step.refused}`);
+      log(`  offered ${rate} lines/s: ${step.deliveredPerSecond} lines/s to all ${members}, p50 ${step.p50} ms, p99 ${step.p99} ms, incomplete ${step.incomplete}, refused ${step.refused}, server CPU ${step.serverCpu}`);
       await settle(() => lastFrameAt);
     }
     dropped = opened.closed();
@@ -129,6 +136,7 @@ export async function measureChat(options: {
   const good = steps.filter((s) => s.incomplete === 0 && s.refused === 0 && s.p99 <= 1000);
   const best = good.length ? good.reduce((a, b) => (b.deliveredPerSecond > a.deliveredPerSecond ? b : a)) : steps[0]!;
   const errors = steps.reduce((sum, s) => sum + s.incomplete + s.refused, 0) + dropped;
+  if (refusals.size) log(`  refusals heard: ${[...refusals].slice(0, 3).join(' ')}`);
   return {
     steps,
     rows: [

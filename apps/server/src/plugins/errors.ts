@@ -23,6 +23,9 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
+  'EPIPE',
+  'ENOTCONN',
+  'EHOSTUNREACH',
   '57P01',
   '57P02',
   '57P03',
@@ -36,7 +39,11 @@ const UNAVAILABLE_CODES = new Set([
 function isUnavailable(error: { code?: unknown; message?: string }): boolean {
   return (
     (typeof error.code === 'string' && UNAVAILABLE_CODES.has(error.code)) ||
-    /Connection terminated|timeout exceeded when trying to connect/i.test(error.message ?? '')
+    // pg's messages for a connection lost mid-query, for a pool that cannot connect, and for the
+    // ROLLBACK a transaction then attempts on its dead connection (which replaces the first error).
+    /Connection terminated|timeout exceeded when trying to connect|encountered a connection error and is not queryable/i.test(
+      error.message ?? '',
+    )
   );
 }
 
