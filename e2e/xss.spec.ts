@@ -7,7 +7,7 @@ import { app, expect, signedInPage, test } from './support/app.ts';
 /**
  * Classic XSS vectors and naughty strings through every user-controlled field the UI renders:
  * chapter content and titles, book titles and summaries, biographies and names, chat lines,
- * notification toasts and the search and genre pages. Every page runs with an alert, dialog and
+ * private notes (body and quote), notification toasts and the search and genre pages. Every page runs with an alert, dialog and
  * console trap installed; none may fire, no script-src violation may be reported, and the pages
  * carry a Content-Security-Policy without inline scripts.
  */
@@ -139,7 +139,29 @@ test.beforeAll(async () => {
     });
     books.push({ id: book.id, chapterId: book.chapters[0]!.id, title: book.title });
   }
+  // The reader's private notes: on a book, and on a paragraph of a chapter with a quote.
+  const [first] = books;
+  for (const [i, vector] of TITLE_VECTORS.entries()) {
+    await addNote(reader, {
+      book_id: first!.id,
+      ...(i % 2 === 1 && { chapter_id: first!.chapterId, paragraph: 0, quote: vector }),
+      body: `${vector} note ${i}`,
+    });
+  }
 });
+
+/** A private note through the API, as the reader's own client would make it. */
+async function addNote(user: User, note: Record<string, unknown>) {
+  const res = await fetch(
+    `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}/api/my/notes`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(note),
+    },
+  );
+  if (res.status !== 201) throw new Error(`note: ${res.status} ${await res.text()}`);
+}
 
 test('the traps catch a script that runs, and the policy blocks an inline one', async ({
   browser,
@@ -187,7 +209,7 @@ test('no vector runs on the public pages: books, book, reader, author, search, g
   await context.close();
 });
 
-test('no vector runs in the signed-in pages: workspace, chapter editor, following, settings', async ({
+test('no vector runs in the signed-in pages: workspace, chapter editor, following, settings, library and notes', async ({
   browser,
 }) => {
   const page = await signedInPage(browser, author);
@@ -209,10 +231,20 @@ test('no vector runs in the signed-in pages: workspace, chapter editor, followin
     await visitAll(
       readerPage,
       readerTraps,
-      ['/following', `/authors/${reader.username}`],
+      [
+        '/following',
+        `/authors/${reader.username}`,
+        '/my/library',
+        `/books/${books[0]!.id}`,
+        `/books/${books[0]!.id}/chapters/${books[0]!.chapterId}`,
+      ],
       settled(readerPage),
     ),
   ).toEqual([]);
+  // The notes were there to be rendered: their text shows, as text.
+  await readerPage.goto(app('/my/library'));
+  await expect(readerPage.getByText(`${TITLE_VECTORS[0]} note 0`)).toBeVisible();
+  expect(await readerTraps.fired()).toEqual([]);
   await readerPage.context().close();
 });
 
