@@ -15,6 +15,18 @@ const { values } = parseArgs({
   },
 });
 const engine = values.engine as Engine;
-const database = await datasetDatabase({ engine, size: values.size!, fresh: true, log: (l) => console.log(l) });
-console.log(JSON.stringify({ url: database.url, generatedIn: database.generatedIn, ...database.info.generation, counts: database.info.counts }));
+const database = await datasetDatabase({
+  engine,
+  size: values.size!,
+  fresh: true,
+  log: (l) => console.log(l),
+});
+console.log(
+  JSON.stringify({
+    url: database.url,
+    generatedIn: database.generatedIn,
+    ...database.info.generation,
+    counts: database.info.counts,
+  }),
+);
 if (engine === 'postgres' && !values.keep) await database.drop();

@@ -30,26 +30,42 @@ const { values } = parseArgs({
   },
 });
 const log = (line: string) => console.log(line);
-const database = await datasetDatabase({ engine: values.engine as Engine, size: values.size!, log });
+const database = await datasetDatabase({
+  engine: values.engine as Engine,
+  size: values.size!,
+  log,
+});
 const corpus = await loadCorpus(seededRandom(1));
 const cases = readCases(database.info, searchQueries(corpus));
 const autosave = values.case === 'autosave';
-const chosen = autosave ? { name: 'autosave PUT 16 KB draft', paths: [] } : cases.find((c) => c.name.includes(values.case!));
-if (!chosen) throw new Error(`no read case matches "${values.case}"; cases: autosave, ${cases.map((c) => c.name).join(', ')}`);
+const chosen = autosave
+  ? { name: 'autosave PUT 16 KB draft', paths: [] }
+  : cases.find((c) => c.name.includes(values.case!));
+if (!chosen)
+  throw new Error(
+    `no read case matches "${values.case}"; cases: autosave, ${cases.map((c) => c.name).join(', ')}`,
+  );
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-profile-'));
 const work = autosave ? await writableCopy(database) : database;
-const server = await startServer({ databaseUrl: work.url, nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+const server = await startServer({
+  databaseUrl: work.url,
+  nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+});
 const settings = { connections: 10, duration: Number(values.duration) };
 try {
   let result;
   if (autosave) {
     const { drafts, save } = await autosaveTargets(server, work.info, corpus, settings.connections);
     let slots = 0;
-    result = await runLoad(server.url, settings, (i, context) => save(drafts, i, (context.slot ??= slots++) as number));
+    result = await runLoad(server.url, settings, (i, context) =>
+      save(drafts, i, (context.slot ??= slots++) as number),
+    );
   } else {
     result = await getPaths(server.url, settings, chosen.paths);
   }
-  log(`${chosen.name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}`);
+  log(
+    `${chosen.name}: ${result.rps} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, errors ${result.errors}`,
+  );
 } finally {
   await server.stop();
   if (work !== database) await work.drop();
@@ -58,8 +74,14 @@ try {
 const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error('the server wrote no profile');
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
-const kept = path.join(RESULTS_DIR, `profile-${chosen.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`);
+const kept = path.join(
+  RESULTS_DIR,
+  `profile-${chosen.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`,
+);
 fs.copyFileSync(path.join(dir, file), kept);
 fs.rmSync(dir, { recursive: true, force: true });
-printProfile(summarizeProfile(kept, 25, { windowMs: Number(values.duration) * 1000 - 500, tailMs: 300 }), log);
+printProfile(
+  summarizeProfile(kept, 25, { windowMs: Number(values.duration) * 1000 - 500, tailMs: 300 }),
+  log,
+);
 log(`profile kept in ${path.relative(process.cwd(), kept)}`);

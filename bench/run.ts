@@ -26,6 +26,8 @@ import { buildWeb, bundleSizes, lighthouse } from './suites/web.ts';
 import { measureWrites } from './suites/writes.ts';
 
 const { values } = parseArgs({
+  // --no-lighthouse turns the Lighthouse run off.
+  allowNegative: true,
   options: {
     smoke: { type: 'boolean', default: false },
     suites: { type: 'string' },
@@ -50,14 +52,23 @@ const { values } = parseArgs({
 });
 
 const smoke = values.smoke!;
-const list = (value: string | undefined, fallback: string) => (value ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined, fallback: string) =>
+  (value ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const options = {
   // The smoke run leaves out the web suite: building the app takes longer than all its load.
-  suites: new Set(list(values.suites, smoke ? 'reads,writes,fanout,chat' : 'reads,writes,fanout,chat,web')),
+  suites: new Set(
+    list(values.suites, smoke ? 'reads,writes,fanout,chat' : 'reads,writes,fanout,chat,web'),
+  ),
   engines: list(values.engines, smoke ? 'sqlite' : 'sqlite,postgres') as Engine[],
   size: values.size ?? (smoke ? 'XS' : 'S'),
   growth: list(values.growth, smoke ? '' : 'S,M'),
-  growthEngines: list(values['growth-engines'], values.engines ?? (smoke ? 'sqlite' : 'sqlite,postgres')) as Engine[],
+  growthEngines: list(
+    values['growth-engines'],
+    values.engines ?? (smoke ? 'sqlite' : 'sqlite,postgres'),
+  ) as Engine[],
   searchOnly: new Set(list(values['search-only'], 'L')),
   // engine:size pairs left out of the growth curve (e.g. postgres:L when generating it takes too long).
   skipGrowth: new Set(list(values['skip-growth'], '')),
@@ -73,14 +84,23 @@ const options = {
   chatSeconds: Number(values['chat-seconds'] ?? (smoke ? 1 : 3)),
   lighthouse: values.lighthouse ?? !smoke,
 };
-for (const size of [options.size, ...options.growth]) if (!SIZES[size]) throw new Error(`unknown size ${size}`);
+for (const size of [options.size, ...options.growth])
+  if (!SIZES[size]) throw new Error(`unknown size ${size}`);
 
 const started = performance.now();
 const log = (line: string) => console.log(line);
 const rows: Row[] = [];
 const details: Record<string, unknown> = {};
-const env = environment({ ...options, suites: [...options.suites], searchOnly: [...options.searchOnly], skipGrowth: [...options.skipGrowth], smoke });
-log(`Inkwell benchmarks — ${env.cpus} × ${env.cpuModel}, load average ${env.loadBefore.join(' ')}, node ${env.node}`);
+const env = environment({
+  ...options,
+  suites: [...options.suites],
+  searchOnly: [...options.searchOnly],
+  skipGrowth: [...options.skipGrowth],
+  smoke,
+});
+log(
+  `Inkwell benchmarks — ${env.cpus} × ${env.cpuModel}, load average ${env.loadBefore.join(' ')}, node ${env.node}`,
+);
 log(
   `settings: ${options.settings.connections} connections, ${options.settings.duration} s per measurement in ${options.settings.slices} slice(s) alternating with the ceiling, warm-up ${options.warmup} s`,
 );
@@ -90,7 +110,11 @@ const queries = searchQueries(corpus);
 details.queries = queries;
 
 /** Starts the server, runs `work`, always stops it. */
-async function withServer<T>(url: string, work: (server: RunningProcess) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+async function withServer<T>(
+  url: string,
+  work: (server: RunningProcess) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
   const server = await startServer({ databaseUrl: url, env });
   try {
     return await work(server);
@@ -117,10 +141,16 @@ function datasetRow(database: BenchDatabase): Row {
 /** Reads on one dataset; the idle and under-load memory of that server too. */
 async function readsOn(database: BenchDatabase, searchOnly: boolean) {
   const label = { engine: database.engine, size: database.info.size };
-  const cases = readCases(database.info, queries).filter((c) => !searchOnly || c.suite === 'search');
+  const cases = readCases(database.info, queries).filter(
+    (c) => !searchOnly || c.suite === 'search',
+  );
   return withServer(database.url, async (server) => {
     // Idle: started, every route touched once, then left alone for a moment.
-    await getPaths(server.url, { connections: 1, duration: 1 }, cases.map((c) => c.paths[0]!));
+    await getPaths(
+      server.url,
+      { connections: 1, duration: 1 },
+      cases.map((c) => c.paths[0]!),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const idle = server.rss();
     const measured = await measureReads({
@@ -137,6 +167,10 @@ async function readsOn(database: BenchDatabase, searchOnly: boolean) {
 }
 
 const growth: Array<{ engine: Engine; size: string; chapters: number; rows: Row[] }> = [];
+const runName = values.out ?? (smoke ? 'smoke' : `bench-${env.when.replace(/[:.]/g, '-')}`);
+/** Writes what is measured so far, so that a failure late in a long run loses nothing before it. */
+const checkpoint = () =>
+  writeResults(`${runName}.json`, { environment: env, partial: true, rows, growth, details });
 
 for (const engine of options.engines) {
   log(`\n== ${engine}, dataset ${options.size}`);
@@ -148,32 +182,89 @@ for (const engine of options.engines) {
       log('reads and search');
       const reads = await readsOn(database, false);
       rows.push(...reads.rows);
-      rows.push({ suite: 'memory', name: 'server RSS idle', ...label, value: mb(reads.idle), unit: 'MB' });
-      rows.push({ suite: 'memory', name: 'server RSS under read load (peak)', ...label, value: mb(reads.peakRss), unit: 'MB' });
-      if (options.growth.includes(options.size)) growth.push({ engine, size: options.size, chapters: database.info.counts.chapters ?? 0, rows: reads.rows });
+      rows.push({
+        suite: 'memory',
+        name: 'server RSS idle',
+        ...label,
+        value: mb(reads.idle),
+        unit: 'MB',
+      });
+      rows.push({
+        suite: 'memory',
+        name: 'server RSS under read load (peak)',
+        ...label,
+        value: mb(reads.peakRss),
+        unit: 'MB',
+      });
+      if (options.growth.includes(options.size))
+        growth.push({
+          engine,
+          size: options.size,
+          chapters: database.info.counts.chapters ?? 0,
+          rows: reads.rows,
+        });
     }
     const work = await writableCopy(database);
     try {
       if (options.suites.has('writes')) {
         log('writes');
-        rows.push(...(await withServer(work.url, (server) => measureWrites({ server, info: work.info, corpus, settings: options.settings, label, log }))));
+        rows.push(
+          ...(await withServer(work.url, (server) =>
+            measureWrites({
+              server,
+              info: work.info,
+              corpus,
+              settings: options.settings,
+              label,
+              log,
+            }),
+          )),
+        );
       }
       if (options.suites.has('fanout')) {
         log(`fan-out to ${options.followers} followers, one process`);
         const one = await withServer(work.url, (server) =>
-          measureFanout({ servers: [server], info: work.info, followers: options.followers, rounds: 2, targetP99Ms: 1000, label: { ...label, name: 'fan-out, 1 process' }, log }),
+          measureFanout({
+            servers: [server],
+            info: work.info,
+            followers: options.followers,
+            rounds: 2,
+            targetP99Ms: 1000,
+            label: { ...label, name: 'fan-out, 1 process' },
+            log,
+          }),
         );
         rows.push(...one.rows);
-        rows.push({ suite: 'memory', name: `server RSS with ${options.followers} sockets`, ...label, value: mb(one.rssWithSockets[0]!), unit: 'MB' });
+        rows.push({
+          suite: 'memory',
+          name: `server RSS with ${options.followers} sockets`,
+          ...label,
+          value: mb(one.rssWithSockets[0]!),
+          unit: 'MB',
+        });
         details[`fanout-1-${engine}`] = one.rounds;
         log(`fan-out to ${options.followers} followers, two processes + Redis`);
-        const redis = { REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `inkwell-bench-${process.pid}-${crypto.randomBytes(3).toString('hex')}` };
-        const two = await withServer(work.url, (a) =>
-          withServer(
-            work.url,
-            (b) => measureFanout({ servers: [a, b], info: work.info, followers: options.followers, rounds: 2, targetP99Ms: 2000, label: { ...label, name: 'fan-out, 2 processes + Redis' }, log }),
-            redis,
-          ),
+        const redis = {
+          REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+          REDIS_PREFIX: `inkwell-bench-${process.pid}-${crypto.randomBytes(3).toString('hex')}`,
+        };
+        const two = await withServer(
+          work.url,
+          (a) =>
+            withServer(
+              work.url,
+              (b) =>
+                measureFanout({
+                  servers: [a, b],
+                  info: work.info,
+                  followers: options.followers,
+                  rounds: 2,
+                  targetP99Ms: 2000,
+                  label: { ...label, name: 'fan-out, 2 processes + Redis' },
+                  log,
+                }),
+              redis,
+            ),
           redis,
         );
         rows.push(...two.rows);
@@ -182,7 +273,15 @@ for (const engine of options.engines) {
       if (options.suites.has('chat')) {
         log(`chat, room of ${options.chatMembers}`);
         const chat = await withServer(work.url, (server) =>
-          measureChat({ server, info: work.info, members: options.chatMembers, rates: options.chatRates, seconds: options.chatSeconds, label, log }),
+          measureChat({
+            server,
+            info: work.info,
+            members: options.chatMembers,
+            rates: options.chatRates,
+            seconds: options.chatSeconds,
+            label,
+            log,
+          }),
         );
         rows.push(...chat.rows);
         details[`chat-${engine}`] = chat.steps;
@@ -192,6 +291,7 @@ for (const engine of options.engines) {
     }
   } finally {
     await database.drop();
+    checkpoint();
   }
 }
 
@@ -199,7 +299,11 @@ for (const engine of options.engines) {
 if (options.suites.has('reads')) {
   for (const size of options.growth) {
     for (const engine of options.growthEngines) {
-      if (growth.some((g) => g.engine === engine && g.size === size) || options.skipGrowth.has(`${engine}:${size}`)) continue;
+      if (
+        growth.some((g) => g.engine === engine && g.size === size) ||
+        options.skipGrowth.has(`${engine}:${size}`)
+      )
+        continue;
       const searchOnly = options.searchOnly.has(size);
       log(`\n== growth: ${engine}, dataset ${size}${searchOnly ? ' (search only)' : ''}`);
       const database = await datasetDatabase({ engine, size, fresh: values.fresh, log });
@@ -207,9 +311,15 @@ if (options.suites.has('reads')) {
         rows.push(datasetRow(database));
         const reads = await readsOn(database, searchOnly);
         rows.push(...reads.rows);
-        growth.push({ engine, size, chapters: database.info.counts.chapters ?? 0, rows: reads.rows });
+        growth.push({
+          engine,
+          size,
+          chapters: database.info.counts.chapters ?? 0,
+          rows: reads.rows,
+        });
       } finally {
         await database.drop();
+        checkpoint();
       }
     }
   }
@@ -217,47 +327,64 @@ if (options.suites.has('reads')) {
 
 if (options.suites.has('web')) {
   log('\n== web');
-  const dist = await buildWeb(log);
-  try {
-    rows.push(...bundleSizes(dist));
-    if (options.lighthouse) {
-      const database = await datasetDatabase({ engine: 'sqlite', size: 'XS', log });
-      const book = database.info.publishedBooks[0]!;
-      rows.push(
-        await withServer(
-          database.url,
-          (server) => lighthouse(`${server.url}/books/${book.id}/chapters/${book.firstChapter}`, 'Lighthouse mobile performance, reader page', log),
-          { WEB_DIST_DIR: dist },
-        ),
-      );
+  // A failed build must not lose the figures measured before it.
+  const dist = await buildWeb(log).catch((error: unknown) => {
+    log(`  the web app did not build: ${String(error).split('\n')[0]}`);
+    rows.push({ suite: 'web', name: 'web app build', note: 'failed; see the log' });
+    return undefined;
+  });
+  if (dist)
+    try {
+      rows.push(...bundleSizes(dist));
+      if (options.lighthouse) {
+        const database = await datasetDatabase({ engine: 'sqlite', size: 'XS', log });
+        const book = database.info.publishedBooks[0]!;
+        rows.push(
+          await withServer(
+            database.url,
+            (server) =>
+              lighthouse(
+                `${server.url}/books/${book.id}/chapters/${book.firstChapter}`,
+                'Lighthouse mobile performance, reader page',
+                log,
+              ),
+            { WEB_DIST_DIR: dist },
+          ),
+        );
+      }
+    } finally {
+      fs.rmSync(dist, { recursive: true, force: true });
     }
-  } finally {
-    fs.rmSync(dist, { recursive: true, force: true });
-  }
 }
 
 env.loadAfter = os.loadavg().map((n) => Math.round(n * 100) / 100);
 const table = markdownTable(rows);
 log(`\n${table}\n`);
-const stamp = env.when.replace(/[:.]/g, '-');
-const name = values.out ?? (smoke ? 'smoke' : `bench-${stamp}`);
 const seconds = Math.round((performance.now() - started) / 1000);
-const file = writeResults(`${name}.json`, { environment: env, seconds, rows, growth, details });
+const file = writeResults(`${runName}.json`, { environment: env, seconds, rows, growth, details });
 log(`results: ${path.relative(process.cwd(), file)}`);
 
 if (growth.length > 1) {
   const panels = growthPanels(growth);
-  const svg = lineChartSvg(panels, `load average ${env.loadBefore[0]} before, ${env.loadAfter[0]} after; ${env.cpus} CPUs; ${options.settings.connections} connections, ${options.settings.duration} s per point`);
+  const svg = lineChartSvg(
+    panels,
+    `solid: SQLite, dashed: PostgreSQL; load average ${env.loadBefore[0]} before, ${env.loadAfter[0]} after; ${env.cpus} CPUs; ${options.settings.connections} connections, ${options.settings.duration} s per point`,
+  );
   const svgFile = path.join(RESULTS_DIR, smoke ? 'smoke-growth.svg' : 'growth.svg');
   fs.writeFileSync(svgFile, svg);
   log(`chart: ${path.relative(process.cwd(), svgFile)}`);
 }
 const failed = rows.filter((r) => r.pass === false);
-log(`${failed.length ? `${failed.length} measurement(s) missed their target` : 'every target met'}; load average before ${env.loadBefore.join(' ')}, after ${env.loadAfter.join(' ')}; ${seconds} s`);
+log(
+  `${failed.length ? `${failed.length} measurement(s) missed their target` : 'every target met'}; load average before ${env.loadBefore.join(' ')}, after ${env.loadAfter.join(' ')}; ${seconds} s`,
+);
 
 function growthPanels(points: typeof growth): Panel[] {
   const series = (suite: Row['suite'], value: (r: Row) => number | undefined) => {
-    const byLabel = new Map<string, { label: string; dashed: boolean; points: Array<{ x: number; y: number }> }>();
+    const byLabel = new Map<
+      string,
+      { label: string; dashed: boolean; points: Array<{ x: number; y: number }> }
+    >();
     for (const g of points) {
       for (const r of g.rows.filter((row) => row.suite === suite)) {
         const y = value(r);
@@ -271,8 +398,27 @@ function growthPanels(points: typeof growth): Panel[] {
     return [...byLabel.values()];
   };
   return [
-    { title: 'Reads: share of the raw ceiling', yLabel: 'req/s ÷ ceiling req/s', xLabel: 'chapters in the dataset (log)', series: series('read', (r) => r.ratio), guide: { y: 0.5, label: 'target 0.5 (chapter, list)' } },
-    { title: 'Reads: p99 latency', yLabel: 'p99 ms (log)', xLabel: 'chapters in the dataset (log)', series: series('read', (r) => r.p99), logY: true },
-    { title: 'Search: p99 latency at 10 clients', yLabel: 'p99 ms (log)', xLabel: 'chapters in the dataset (log)', series: series('search', (r) => r.p99), guide: { y: 50, label: 'target 50 ms on L' }, logY: true },
+    {
+      title: 'Reads: share of the raw ceiling',
+      yLabel: 'req/s ÷ ceiling req/s',
+      xLabel: 'chapters in the dataset (log)',
+      series: series('read', (r) => r.ratio),
+      guide: { y: 0.5, label: 'target 0.5 (chapter, list)' },
+    },
+    {
+      title: 'Reads: p99 latency',
+      yLabel: 'p99 ms (log)',
+      xLabel: 'chapters in the dataset (log)',
+      series: series('read', (r) => r.p99),
+      logY: true,
+    },
+    {
+      title: 'Search: p99 latency at 10 clients',
+      yLabel: 'p99 ms (log)',
+      xLabel: 'chapters in the dataset (log)',
+      series: series('search', (r) => r.p99),
+      guide: { y: 50, label: 'target 50 ms on L' },
+      logY: true,
+    },
   ];
 }

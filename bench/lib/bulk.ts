@@ -35,7 +35,10 @@ function batches(columns: readonly string[], rows: Value[][]): Value[][][] {
   let bytes = 0;
   for (const row of rows) {
     const size = row.reduce<number>((sum, v) => sum + (typeof v === 'string' ? v.length : 8), 0);
-    if (current.length > 0 && ((current.length + 1) * columns.length > MAX_VALUES || bytes + size > MAX_BYTES)) {
+    if (
+      current.length > 0 &&
+      ((current.length + 1) * columns.length > MAX_VALUES || bytes + size > MAX_BYTES)
+    ) {
       out.push(current);
       current = [];
       bytes = 0;
@@ -60,7 +63,9 @@ export function openSqliteWriter(file: string): BulkWriter {
     let found = statements.get(key);
     if (!found) {
       const one = `(${columns.map(() => '?').join(',')})`;
-      found = db.prepare(`insert into ${table} (${columns.join(',')}) values ${Array(count).fill(one).join(',')}`);
+      found = db.prepare(
+        `insert into ${table} (${columns.join(',')}) values ${Array(count).fill(one).join(',')}`,
+      );
       statements.set(key, found);
     }
     return found;
@@ -69,7 +74,8 @@ export function openSqliteWriter(file: string): BulkWriter {
     engine: 'sqlite',
     async insert(table, columns, rows) {
       db.transaction(() => {
-        for (const batch of batches(columns, rows)) statement(table, columns, batch.length).run(batch.flat());
+        for (const batch of batches(columns, rows))
+          statement(table, columns, batch.length).run(batch.flat());
       })();
     },
     async flush() {},
@@ -92,7 +98,10 @@ export function openSqliteWriter(file: string): BulkWriter {
  * reader count), and two batches doing that in different orders would deadlock.
  */
 export async function openPostgresWriter(url: string): Promise<BulkWriter> {
-  const clients = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+  const clients = [
+    new pg.Client({ connectionString: url }),
+    new pg.Client({ connectionString: url }),
+  ];
   await Promise.all(clients.map((c) => c.connect()));
   // A dropped connection (the database dropped after a failure) rejects the query in flight;
   // without a listener it would also crash the process.
@@ -109,7 +118,10 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
         await inFlight[slot];
         let n = 0;
         const tuples = batch.map((row) => `(${row.map(() => `$${++n}`).join(',')})`).join(',');
-        inFlight[slot] = clients[slot]!.query(`insert into ${table} (${columns.join(',')}) values ${tuples}`, batch.flat());
+        inFlight[slot] = clients[slot]!.query(
+          `insert into ${table} (${columns.join(',')}) values ${tuples}`,
+          batch.flat(),
+        );
       }
     },
     async flush() {

@@ -20,10 +20,18 @@ export interface RecordRequest {
  * Sends each request once to the real server and records its answer (status, headers, body) by
  * path; the ceiling answers that path with it whatever the method.
  */
-export async function recordResponses(base: string, requests: ReadonlyArray<string | RecordRequest>) {
+export async function recordResponses(
+  base: string,
+  requests: ReadonlyArray<string | RecordRequest>,
+) {
   const recorded: Record<string, RecordedResponse> = {};
   for (const request of requests) {
-    const { path, method = 'GET', headers, body: sent } = typeof request === 'string' ? { path: request } : request;
+    const {
+      path,
+      method = 'GET',
+      headers,
+      body: sent,
+    } = typeof request === 'string' ? { path: request } : request;
     const res = await fetch(base + path, { method, headers, body: sent });
     const body = Buffer.from(await res.arrayBuffer());
     const kept: Record<string, string> = {};

@@ -12,7 +12,10 @@ const file = process.argv[2];
 if (!file) throw new Error('usage: ceiling-server.ts responses.json');
 const recorded = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, RecordedResponse>;
 const answers = new Map(
-  Object.entries(recorded).map(([url, r]) => [url, { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') }]),
+  Object.entries(recorded).map(([url, r]) => [
+    url,
+    { status: r.status, headers: r.headers, body: Buffer.from(r.body, 'base64') },
+  ]),
 );
 const notFound = Buffer.from('{"detail":"Not found","code":"not_found"}');
 
@@ -24,7 +27,9 @@ http
     }
     const answer = answers.get(request.url ?? '');
     if (!answer) {
-      response.writeHead(404, { 'content-type': 'application/json', 'content-length': notFound.length }).end(notFound);
+      response
+        .writeHead(404, { 'content-type': 'application/json', 'content-length': notFound.length })
+        .end(notFound);
       return;
     }
     // Drain a request body (none for reads) before answering, as any real server must.

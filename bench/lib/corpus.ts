@@ -20,20 +20,30 @@ export const CORPUS_DIR = path.resolve(import.meta.dirname, '../../../shared/cor
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 export const countWords = (text: string) => text.match(WORD)?.length ?? 0;
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
 
 function plain(html: string): string {
-  return html
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(#x?[0-9a-f]+|\w+);/gi, (entity, name: string) => {
-      if (name.startsWith('#x') || name.startsWith('#X')) return String.fromCodePoint(parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(parseInt(name.slice(1), 10));
-      return ENTITIES[name] ?? entity;
-    })
-    // Standard Ebooks puts word joiners around dashes; they are invisible noise for search.
-    .replace(/\u2060/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    html
+      .replace(/<[^>]+>/g, '')
+      .replace(/&(#x?[0-9a-f]+|\w+);/gi, (entity, name: string) => {
+        if (name.startsWith('#x') || name.startsWith('#X'))
+          return String.fromCodePoint(parseInt(name.slice(2), 16));
+        if (name.startsWith('#')) return String.fromCodePoint(parseInt(name.slice(1), 10));
+        return ENTITIES[name] ?? entity;
+      })
+      // Standard Ebooks puts word joiners around dashes; they are invisible noise for search.
+      .replace(/\u2060/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /** The text files of an EPUB (a zip), read with yauzl: name -> content. */
@@ -68,12 +78,18 @@ async function epubParagraphs(file: string): Promise<Paragraph[]> {
   const opfName = [...texts.keys()].find((name) => name.endsWith('.opf'));
   const opf = opfName ? texts.get(opfName)! : '';
   const base = opfName ? path.posix.dirname(opfName) : '';
-  const hrefById = new Map([...opf.matchAll(/<item\b[^>]*\bid="([^"]+)"[^>]*\bhref="([^"]+)"/g)].map((m) => [m[1]!, m[2]!]));
+  const hrefById = new Map(
+    [...opf.matchAll(/<item\b[^>]*\bid="([^"]+)"[^>]*\bhref="([^"]+)"/g)].map((m) => [
+      m[1]!,
+      m[2]!,
+    ]),
+  );
   const spine = [...opf.matchAll(/<itemref\b[^>]*\bidref="([^"]+)"/g)]
     .map((m) => hrefById.get(m[1]!))
     .filter((href): href is string => href !== undefined)
     .map((href) => path.posix.join(base, href));
-  const order = spine.length > 0 ? spine : [...texts.keys()].filter((n) => /\.x?html$/i.test(n)).sort();
+  const order =
+    spine.length > 0 ? spine : [...texts.keys()].filter((n) => /\.x?html$/i.test(n)).sort();
   const paragraphs: Paragraph[] = [];
   for (const name of order) {
     const html = texts.get(name);
@@ -89,10 +105,52 @@ async function epubParagraphs(file: string): Promise<Paragraph[]> {
 
 /** Plausible English when there is no corpus: sentences from a fixed vocabulary, deterministic. */
 function generatedBook(random: () => number, paragraphs: number): Paragraph[] {
-  const subjects = ['the captain', 'she', 'he', 'the old woman', 'my brother', 'the stranger', 'our guide', 'the children', 'the king', 'a soldier'];
-  const verbs = ['walked toward', 'looked at', 'spoke of', 'remembered', 'feared', 'followed', 'waited beside', 'wrote to', 'dreamed of', 'turned from'];
-  const objects = ['the river', 'the house on the hill', 'a letter', 'the dark forest', 'the harbour', 'her mother', 'the silent city', 'an open window', 'the garden', 'the northern road'];
-  const tails = ['before the rain began', 'as the night came on', 'without a word', 'with a heavy heart', 'in the grey morning', 'for the last time', 'while the others slept', 'and said nothing more'];
+  const subjects = [
+    'the captain',
+    'she',
+    'he',
+    'the old woman',
+    'my brother',
+    'the stranger',
+    'our guide',
+    'the children',
+    'the king',
+    'a soldier',
+  ];
+  const verbs = [
+    'walked toward',
+    'looked at',
+    'spoke of',
+    'remembered',
+    'feared',
+    'followed',
+    'waited beside',
+    'wrote to',
+    'dreamed of',
+    'turned from',
+  ];
+  const objects = [
+    'the river',
+    'the house on the hill',
+    'a letter',
+    'the dark forest',
+    'the harbour',
+    'her mother',
+    'the silent city',
+    'an open window',
+    'the garden',
+    'the northern road',
+  ];
+  const tails = [
+    'before the rain began',
+    'as the night came on',
+    'without a word',
+    'with a heavy heart',
+    'in the grey morning',
+    'for the last time',
+    'while the others slept',
+    'and said nothing more',
+  ];
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
   const book: Paragraph[] = [];
   for (let p = 0; p < paragraphs; p++) {
@@ -110,7 +168,12 @@ function generatedBook(random: () => number, paragraphs: number): Paragraph[] {
 
 /** The EPUBs of ../shared/corpus when present, else generated English. */
 export async function loadCorpus(random: () => number, dir = CORPUS_DIR): Promise<Corpus> {
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.epub')).sort() : [];
+  const files = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.epub'))
+        .sort()
+    : [];
   const books: Paragraph[][] = [];
   const source: string[] = [];
   for (const file of files) {

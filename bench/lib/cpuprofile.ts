@@ -39,7 +39,11 @@ function ownerOf(url: string): string {
  * `windowMs`, only the samples of that many milliseconds before the end count (minus the last
  * `tailMs`, the shutdown), so start-up (loading and compiling the code) stays out of the figures.
  */
-export function summarizeProfile(file: string, top = 25, window?: { windowMs: number; tailMs: number }): ProfileSummary {
+export function summarizeProfile(
+  file: string,
+  top = 25,
+  window?: { windowMs: number; tailMs: number },
+): ProfileSummary {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
@@ -65,7 +69,9 @@ export function summarizeProfile(file: string, top = 25, window?: { windowMs: nu
       const owner = ownerOf(frame.url);
       packages.set(owner, (packages.get(owner) ?? 0) + ms);
     }
-    const where = frame.url ? `${ownerOf(frame.url)}${path.basename(frame.url)}:${frame.lineNumber + 1}` : '';
+    const where = frame.url
+      ? `${ownerOf(frame.url)}${path.basename(frame.url)}:${frame.lineNumber + 1}`
+      : '';
     const key = `${name}@${where}`;
     const entry = functions.get(key) ?? { name, where, selfMs: 0 };
     entry.selfMs += ms;
@@ -88,7 +94,9 @@ export function summarizeProfile(file: string, top = 25, window?: { windowMs: nu
 export function printProfile(summary: ProfileSummary, log: (line: string) => void) {
   log(`  profile: ${summary.totalMs} ms sampled`);
   log('  by package:');
-  for (const p of summary.packages.slice(0, 15)) log(`    ${String(p.share).padStart(5)} %  ${p.name}`);
+  for (const p of summary.packages.slice(0, 15))
+    log(`    ${String(p.share).padStart(5)} %  ${p.name}`);
   log('  by function (self time):');
-  for (const f of summary.functions.slice(0, 20)) log(`    ${String(f.share).padStart(5)} %  ${f.name}  ${f.where}`);
+  for (const f of summary.functions.slice(0, 20))
+    log(`    ${String(f.share).padStart(5)} %  ${f.name}  ${f.where}`);
 }

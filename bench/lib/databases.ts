@@ -5,7 +5,8 @@ import pg from 'pg';
 import type { Engine } from './bulk.ts';
 import { generateDataset, type DatasetInfo } from './dataset.ts';
 
-export const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_ADMIN_URL =
+  process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Generated SQLite datasets are kept here (ignored by git) and reused by later runs. */
 export const DATA_DIR = path.resolve(import.meta.dirname, '../data');
 
@@ -49,11 +50,18 @@ export async function datasetDatabase(options: {
     await admin((c) => c.query(`create database ${name}`));
     const url = new URL(POSTGRES_ADMIN_URL);
     url.pathname = `/${name}`;
-    const drop = () => admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
+    const drop = () =>
+      admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
     try {
       const started = performance.now();
       const info = await generateDataset({ size, engine, databaseUrl: url.toString(), log });
-      return { url: url.toString(), engine, info, generatedIn: (performance.now() - started) / 1000, drop };
+      return {
+        url: url.toString(),
+        engine,
+        info,
+        generatedIn: (performance.now() - started) / 1000,
+        drop,
+      };
     } catch (error) {
       await drop();
       throw error;
@@ -71,7 +79,9 @@ export async function datasetDatabase(options: {
     generatedIn = (performance.now() - started) / 1000;
     fs.writeFileSync(infoFile, JSON.stringify(info));
   } else {
-    log(`reusing the ${size} SQLite dataset in ${path.relative(process.cwd(), file)} (--fresh makes a new one)`);
+    log(
+      `reusing the ${size} SQLite dataset in ${path.relative(process.cwd(), file)} (--fresh makes a new one)`,
+    );
   }
   const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
   return { url: file, engine, info, generatedIn, drop: async () => {} };
@@ -80,7 +90,10 @@ export async function datasetDatabase(options: {
 /** A throw-away copy of a SQLite dataset for suites that write; PostgreSQL databases are per run already. */
 export async function writableCopy(database: BenchDatabase): Promise<BenchDatabase> {
   if (database.engine === 'postgres') return database;
-  const copy = path.join(DATA_DIR, `work-${process.pid}-${crypto.randomBytes(3).toString('hex')}.db`);
+  const copy = path.join(
+    DATA_DIR,
+    `work-${process.pid}-${crypto.randomBytes(3).toString('hex')}.db`,
+  );
   fs.copyFileSync(database.url, copy);
   if (fs.existsSync(`${database.url}-wal`)) fs.copyFileSync(`${database.url}-wal`, `${copy}-wal`);
   return { ...database, url: copy, drop: async () => removeSqlite(copy) };

@@ -50,17 +50,120 @@ export interface DatasetInfo {
   followerNames: string[];
   /** Sessions exist for every author and for every follower; tokens derive from the seed. */
   tokenSeed: string;
-  generation: { seconds: number; chaptersPerSecond: number; megabytesPerSecond: number; textMegabytes: number };
+  generation: {
+    seconds: number;
+    chaptersPerSecond: number;
+    megabytesPerSecond: number;
+    textMegabytes: number;
+  };
 }
 
 /** The bearer token of a generated user; only its SHA-256 is in the database. */
 export const tokenFor = (tokenSeed: string, userId: number) =>
   crypto.createHash('sha256').update(`${tokenSeed}:${userId}`).digest('base64url');
 
-const FIRST = ['Ada', 'Ben', 'Clara', 'Dev', 'Elena', 'Farid', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Leo', 'Maya', 'Nils', 'Olga', 'Pablo', 'Quinn', 'Rosa', 'Sami', 'Tara', 'Umar', 'Vera', 'Wen', 'Yara', 'Zane'];
-const LAST = ['Adler', 'Brook', 'Castro', 'Dahl', 'Eze', 'Fontaine', 'Gray', 'Hale', 'Ibsen', 'Jovanovic', 'Kato', 'Lind', 'Moreau', 'Novak', 'Okafor', 'Price', 'Quist', 'Rossi', 'Sato', 'Thorne', 'Usman', 'Voss', 'Wilde', 'Young', 'Zeller'];
-const ADJECTIVES = ['Silent', 'Broken', 'Hidden', 'Last', 'Crimson', 'Endless', 'Forgotten', 'Golden', 'Hollow', 'Iron', 'Lost', 'Midnight', 'Northern', 'Pale', 'Quiet', 'Restless', 'Secret', 'Shattered', 'Sunken', 'Wandering', 'Winter', 'Burning'];
-const NOUNS = ['Harbour', 'Crown', 'Garden', 'Empire', 'River', 'Tower', 'Letter', 'Voyage', 'Kingdom', 'Forest', 'Mirror', 'Promise', 'Storm', 'Lantern', 'Orchard', 'Bridge', 'Station', 'Archive', 'Island', 'Chapel', 'Compass', 'Festival'];
+const FIRST = [
+  'Ada',
+  'Ben',
+  'Clara',
+  'Dev',
+  'Elena',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Kira',
+  'Leo',
+  'Maya',
+  'Nils',
+  'Olga',
+  'Pablo',
+  'Quinn',
+  'Rosa',
+  'Sami',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wen',
+  'Yara',
+  'Zane',
+];
+const LAST = [
+  'Adler',
+  'Brook',
+  'Castro',
+  'Dahl',
+  'Eze',
+  'Fontaine',
+  'Gray',
+  'Hale',
+  'Ibsen',
+  'Jovanovic',
+  'Kato',
+  'Lind',
+  'Moreau',
+  'Novak',
+  'Okafor',
+  'Price',
+  'Quist',
+  'Rossi',
+  'Sato',
+  'Thorne',
+  'Usman',
+  'Voss',
+  'Wilde',
+  'Young',
+  'Zeller',
+];
+const ADJECTIVES = [
+  'Silent',
+  'Broken',
+  'Hidden',
+  'Last',
+  'Crimson',
+  'Endless',
+  'Forgotten',
+  'Golden',
+  'Hollow',
+  'Iron',
+  'Lost',
+  'Midnight',
+  'Northern',
+  'Pale',
+  'Quiet',
+  'Restless',
+  'Secret',
+  'Shattered',
+  'Sunken',
+  'Wandering',
+  'Winter',
+  'Burning',
+];
+const NOUNS = [
+  'Harbour',
+  'Crown',
+  'Garden',
+  'Empire',
+  'River',
+  'Tower',
+  'Letter',
+  'Voyage',
+  'Kingdom',
+  'Forest',
+  'Mirror',
+  'Promise',
+  'Storm',
+  'Lantern',
+  'Orchard',
+  'Bridge',
+  'Station',
+  'Archive',
+  'Island',
+  'Chapel',
+  'Compass',
+  'Festival',
+];
 
 function bookTitle(random: () => number): string {
   const a = ADJECTIVES[Math.floor(random() * ADJECTIVES.length)]!;
@@ -70,7 +173,8 @@ function bookTitle(random: () => number): string {
   return shapes[Math.floor(random() * shapes.length)]!;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** A run of consecutive corpus paragraphs of about `words` words, as the editor's HTML and as plain text. */
 function chapterText(corpus: Corpus, random: () => number, words: number) {
@@ -115,7 +219,8 @@ export interface GenerateOptions {
  */
 export async function generateDataset(options: GenerateOptions): Promise<DatasetInfo> {
   const spec = SIZES[options.size];
-  if (!spec) throw new Error(`unknown size ${options.size}; use one of ${Object.keys(SIZES).join(', ')}`);
+  if (!spec)
+    throw new Error(`unknown size ${options.size}; use one of ${Object.keys(SIZES).join(', ')}`);
   const log = options.log ?? (() => {});
   const seed = options.seed ?? 7;
   const random = seededRandom(seed);
@@ -123,12 +228,16 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
 
   const db = createDb(options.databaseUrl);
   await migrateToLatest(db);
-  const genreNames = new Map((await db.selectFrom('genres').select(['id', 'name']).execute()).map((g) => [g.id, g.name]));
+  const genreNames = new Map(
+    (await db.selectFrom('genres').select(['id', 'name']).execute()).map((g) => [g.id, g.name]),
+  );
   await db.destroy();
 
   const corpus = await loadCorpus(random);
   const writer: BulkWriter =
-    options.engine === 'sqlite' ? openSqliteWriter(options.databaseUrl) : await openPostgresWriter(options.databaseUrl);
+    options.engine === 'sqlite'
+      ? openSqliteWriter(options.databaseUrl)
+      : await openPostgresWriter(options.databaseUrl);
   const now = Date.now();
   const passwordHash = await hashPassword(BENCH_PASSWORD);
   const tokenSeed = `bench-${seed}`;
@@ -142,19 +251,42 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   const authorCount = Math.max(2, Math.ceil(spec.books / BOOKS_PER_AUTHOR));
   const firstReader = 2 + authorCount;
   const userCount = 1 + authorCount + spec.readers;
-  const userColumns = ['id', 'username', 'username_lower', 'password_hash', 'first_name', 'last_name', 'biography', 'email', 'created_at', 'updated_at'];
+  const userColumns = [
+    'id',
+    'username',
+    'username_lower',
+    'password_hash',
+    'first_name',
+    'last_name',
+    'biography',
+    'email',
+    'created_at',
+    'updated_at',
+  ];
   let rows: (string | number | null)[][] = [];
   const authorNames = new Map<number, { username: string; first: string; last: string }>();
   const followerNames: string[] = [];
   for (let id = 1; id <= userCount; id++) {
     const first = FIRST[Math.floor(random() * FIRST.length)]!;
     const last = LAST[Math.floor(random() * LAST.length)]!;
-    const username = id === 1 ? STAR_USERNAME : `${first.toLowerCase()}_${last.toLowerCase()}_${id}`;
+    const username =
+      id === 1 ? STAR_USERNAME : `${first.toLowerCase()}_${last.toLowerCase()}_${id}`;
     const isAuthor = id < firstReader;
     if (isAuthor) authorNames.set(id, { username, first, last });
     else if (followerNames.length < 200) followerNames.push(username);
     const created = isoDaysAgo(now, 400 + random() * 400);
-    rows.push([id, username, username.toLowerCase(), passwordHash, isAuthor ? first : '', isAuthor ? last : '', isAuthor ? summaryText(corpus, random) : '', `${username}@example.test`, created, created]);
+    rows.push([
+      id,
+      username,
+      username.toLowerCase(),
+      passwordHash,
+      isAuthor ? first : '',
+      isAuthor ? last : '',
+      isAuthor ? summaryText(corpus, random) : '',
+      `${username}@example.test`,
+      created,
+      created,
+    ]);
     if (rows.length >= 5_000) {
       await add('users', userColumns, rows);
       rows = [];
@@ -164,7 +296,17 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await writer.flush();
 
   // Books: the star's book is book 1; the others go round the authors.
-  const bookColumns = ['id', 'author_id', 'title', 'summary', 'cover', 'is_published', 'published_at', 'created_at', 'updated_at'];
+  const bookColumns = [
+    'id',
+    'author_id',
+    'title',
+    'summary',
+    'cover',
+    'is_published',
+    'published_at',
+    'created_at',
+    'updated_at',
+  ];
   const searchColumns = ['book_id', 'document'];
   const bookGenreColumns = ['book_id', 'genre_id'];
   const books: Array<{ id: number; author: number; published: boolean; created: number }> = [];
@@ -184,12 +326,32 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     const summary = summaryText(corpus, random);
     const created = isoDaysAgo(now, createdDays);
     const publishedAt = published ? isoDaysAgo(now, createdDays - random() * 20) : null;
-    rows.push([id, author, title, summary, random() < 0.7 ? `/uploads/bench-cover-${id % 50}.jpg` : null, published ? 1 : 0, publishedAt, created, created]);
-    const genres = shuffle(random, Array.from({ length: GENRE_COUNT }, (_, i) => i + 1)).slice(0, intBetween(random, 1, 3));
+    rows.push([
+      id,
+      author,
+      title,
+      summary,
+      random() < 0.7 ? `/uploads/bench-cover-${id % 50}.jpg` : null,
+      published ? 1 : 0,
+      publishedAt,
+      created,
+      created,
+    ]);
+    const genres = shuffle(
+      random,
+      Array.from({ length: GENRE_COUNT }, (_, i) => i + 1),
+    ).slice(0, intBetween(random, 1, 3));
     for (const g of genres) genreRows.push([id, g]);
     // The document refreshBookSearchDocument would write: title, summary, author names, genres.
     const name = authorNames.get(author)!;
-    const document = [title, summary, name.username, name.first, name.last, ...genres.map((g) => genreNames.get(g))];
+    const document = [
+      title,
+      summary,
+      name.username,
+      name.first,
+      name.last,
+      ...genres.map((g) => genreNames.get(g)),
+    ];
     searchRows.push([id, document.filter(Boolean).join('\n')]);
     books.push({ id, author, published, created: createdDays });
     if (rows.length >= 2_000) {
@@ -201,10 +363,25 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await writer.flush();
   await add('book_genres', bookGenreColumns, genreRows);
   await writer.flush();
-  log(`users ${userCount}, books ${spec.books} written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  log(
+    `users ${userCount}, books ${spec.books} written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   // Chapters, book by book, so a book's chapter ids are consecutive.
-  const chapterColumns = ['id', 'book_id', 'title', 'content', 'content_text', 'word_count', 'chapter_order', 'is_published', 'first_published_at', 'version', 'created_at', 'updated_at'];
+  const chapterColumns = [
+    'id',
+    'book_id',
+    'title',
+    'content',
+    'content_text',
+    'word_count',
+    'chapter_order',
+    'is_published',
+    'first_published_at',
+    'version',
+    'created_at',
+    'updated_at',
+  ];
   const perBook = spec.chapters / spec.books;
   const restoreIndexes = await writer.deferIndexes('chapters');
   let chapterId = 0;
@@ -216,19 +393,46 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   for (const [index, book] of books.entries()) {
     const remainingBooks = books.length - index;
     const remainingChapters = spec.chapters - chapterId;
-    const n = index === books.length - 1 ? remainingChapters : Math.max(1, Math.min(remainingChapters - (remainingBooks - 1), Math.round(perBook * (0.25 + random() * 1.5))));
+    const n =
+      index === books.length - 1
+        ? remainingChapters
+        : Math.max(
+            1,
+            Math.min(
+              remainingChapters - (remainingBooks - 1),
+              Math.round(perBook * (0.25 + random() * 1.5)),
+            ),
+          );
     const firstChapter = chapterId + 1;
     // In a published book the newest chapter is sometimes still a draft.
     const publishedCount = book.published ? (n > 1 && random() < 0.3 ? n - 1 : n) : 0;
     for (let order = 1; order <= n; order++) {
       chapterId++;
-      const text = chapterText(corpus, random, Math.max(800, Math.round(normalish(random, WORDS_PER_CHAPTER, 500))));
+      const text = chapterText(
+        corpus,
+        random,
+        Math.max(800, Math.round(normalish(random, WORDS_PER_CHAPTER, 500))),
+      );
       textBytes += text.content.length + text.content_text.length;
       const isPublished = order <= publishedCount;
       const created = isoDaysAgo(now, book.created - order);
-      rows.push([chapterId, book.id, `Chapter ${order}`, text.content, text.content_text, text.word_count, order, isPublished ? 1 : 0, isPublished ? created : null, 1, created, created]);
+      rows.push([
+        chapterId,
+        book.id,
+        `Chapter ${order}`,
+        text.content,
+        text.content_text,
+        text.word_count,
+        order,
+        isPublished ? 1 : 0,
+        isPublished ? created : null,
+        1,
+        created,
+        created,
+      ]);
     }
-    if (book.published && publishedCount > 0) publishedBooks.push({ id: book.id, firstChapter, publishedChapters: publishedCount });
+    if (book.published && publishedCount > 0)
+      publishedBooks.push({ id: book.id, firstChapter, publishedChapters: publishedCount });
     if (rows.length >= 400) {
       await add('chapters', chapterColumns, rows);
       rows = [];
@@ -236,7 +440,9 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       if (t - lastReport > 10_000) {
         lastReport = t;
         const rate = chapterId / ((t - chaptersStarted) / 1000);
-        log(`chapters ${chapterId}/${spec.chapters} (${rate.toFixed(0)}/s, ${(textBytes / 1e6 / ((t - chaptersStarted) / 1000)).toFixed(1)} MB/s)`);
+        log(
+          `chapters ${chapterId}/${spec.chapters} (${rate.toFixed(0)}/s, ${(textBytes / 1e6 / ((t - chaptersStarted) / 1000)).toFixed(1)} MB/s)`,
+        );
       }
     }
   }
@@ -255,7 +461,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   for (let reader = firstReader; reader < firstReader + spec.readers; reader++) {
     const followed = new Set<number>();
     if (reader < firstReader + spec.followers) followed.add(1);
-    for (let k = intBetween(random, 0, 4); k > 0; k--) followed.add(2 + skewedIndex(random, authorCount));
+    for (let k = intBetween(random, 0, 4); k > 0; k--)
+      followed.add(2 + skewedIndex(random, authorCount));
     for (const author of followed) rows.push([reader, author, isoDaysAgo(now, random() * 300)]);
     if (rows.length >= 10_000) {
       await add('follows', followColumns, rows);
@@ -287,7 +494,10 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   const sessionColumns = ['user_id', 'token_hash', 'created_at', 'expires_at'];
   const expires = new Date(now + 365 * 86_400_000).toISOString();
   rows = [];
-  const sessionUsers = [...Array.from({ length: authorCount + 1 }, (_, i) => i + 1), ...Array.from({ length: spec.followers }, (_, i) => firstReader + i)];
+  const sessionUsers = [
+    ...Array.from({ length: authorCount + 1 }, (_, i) => i + 1),
+    ...Array.from({ length: spec.followers }, (_, i) => firstReader + i),
+  ];
   for (const user of sessionUsers) {
     rows.push([user, hashToken(tokenFor(tokenSeed, user)), new Date(now).toISOString(), expires]);
     if (rows.length >= 10_000) {
@@ -300,7 +510,9 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
 
   if (writer.engine === 'postgres') {
     for (const table of ['users', 'books', 'chapters', 'read_history', 'sessions']) {
-      await writer.exec(`select setval(pg_get_serial_sequence('${table}', 'id'), coalesce((select max(id) from ${table}), 1))`);
+      await writer.exec(
+        `select setval(pg_get_serial_sequence('${table}', 'id'), coalesce((select max(id) from ${table}), 1))`,
+      );
     }
     // What autovacuum does shortly after a bulk load: statistics for the planner, and the
     // visibility map that lets index-only scans skip the table.
@@ -334,12 +546,17 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     },
   };
   log(
-    `dataset ${options.size} on ${options.engine}: ${Object.entries(counts).map(([t, n]) => `${t} ${n}`).join(', ')}; ` +
+    `dataset ${options.size} on ${options.engine}: ${Object.entries(counts)
+      .map(([t, n]) => `${t} ${n}`)
+      .join(', ')}; ` +
       `${seconds.toFixed(1)} s total, ${info.generation.chaptersPerSecond.toFixed(0)} chapters/s, ${info.generation.megabytesPerSecond.toFixed(1)} MB/s of text`,
   );
   return info;
 }
 
 export function datasetFileSize(url: string): number {
-  return ['', '-wal'].reduce((sum, suffix) => sum + (fs.existsSync(url + suffix) ? fs.statSync(url + suffix).size : 0), 0);
+  return ['', '-wal'].reduce(
+    (sum, suffix) => sum + (fs.existsSync(url + suffix) ? fs.statSync(url + suffix).size : 0),
+    0,
+  );
 }

@@ -53,14 +53,18 @@ export function runLoad(
           {
             setupRequest: (request, context) => {
               const { headers, ...rest } = next(sequence++, context);
-              return Object.assign(request, { method: 'GET' }, rest, { headers: { ...request.headers, ...headers } });
+              return Object.assign(request, { method: 'GET' }, rest, {
+                headers: { ...request.headers, ...headers },
+              });
             },
           },
         ],
       },
       (error, result) => {
         if (error) return reject(error);
-        const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
+        const statusCodes = Object.fromEntries(
+          Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]),
+        );
         resolve(
           summarize(
             [Float64Array.from(latencies)],
@@ -71,13 +75,21 @@ export function runLoad(
         );
       },
     );
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      latencies.push(responseTime);
-    });
+    instance.on(
+      'response',
+      (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+        latencies.push(responseTime);
+      },
+    );
   });
 }
 
-function summarize(parts: Float64Array[], seconds: number, errors: number, statusCodes: Record<string, number>): LoadResult {
+function summarize(
+  parts: Float64Array[],
+  seconds: number,
+  errors: number,
+  statusCodes: Record<string, number>,
+): LoadResult {
   const latencies = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -102,7 +114,9 @@ function summarize(parts: Float64Array[], seconds: number, errors: number, statu
 /** Several runs as one: requests over total time, percentiles over every response. */
 export function combine(results: readonly LoadResult[]): LoadResult {
   const statusCodes: Record<string, number> = {};
-  for (const r of results) for (const [code, n] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  for (const r of results)
+    for (const [code, n] of Object.entries(r.statusCodes))
+      statusCodes[code] = (statusCodes[code] ?? 0) + n;
   return summarize(
     results.map((r) => r.latencies),
     results.reduce((t, r) => t + r.seconds, 0),
@@ -121,7 +135,10 @@ export async function interleaved(
   settings: LoadSettings & { slices: number },
   next: (sequence: number, context: Record<string, unknown>) => RawRequest,
 ): Promise<{ measured: LoadResult; raw: LoadResult }> {
-  const slice = { connections: settings.connections, duration: Math.max(1, Math.round(settings.duration / settings.slices)) };
+  const slice = {
+    connections: settings.connections,
+    duration: Math.max(1, Math.round(settings.duration / settings.slices)),
+  };
   const measured: LoadResult[] = [];
   const raw: LoadResult[] = [];
   for (let i = 0; i < settings.slices; i++) {
@@ -132,6 +149,14 @@ export async function interleaved(
 }
 
 /** Runs the same paths, round-robin, as plain GETs. */
-export function getPaths(base: string, settings: LoadSettings, paths: readonly string[], headers?: Record<string, string>) {
-  return runLoad(base, settings, (i) => ({ path: paths[i % paths.length]!, ...(headers && { headers }) }));
+export function getPaths(
+  base: string,
+  settings: LoadSettings,
+  paths: readonly string[],
+  headers?: Record<string, string>,
+) {
+  return runLoad(base, settings, (i) => ({
+    path: paths[i % paths.length]!,
+    ...(headers && { headers }),
+  }));
 }

@@ -19,11 +19,19 @@ export function searchQueries(corpus: Corpus, count = 20): SearchQueries {
   const frequency = new Map<string, number>();
   for (const book of corpus.books)
     for (const paragraph of book)
-      for (const word of paragraph.text.toLowerCase().match(/\p{L}+/gu) ?? []) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-  const byFrequency = [...frequency.entries()].filter(([w]) => w.length >= 4).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      for (const word of paragraph.text.toLowerCase().match(/\p{L}+/gu) ?? [])
+        frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const byFrequency = [...frequency.entries()]
+    .filter(([w]) => w.length >= 4)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const common = byFrequency.slice(SKIP_MOST_FREQUENT, SKIP_MOST_FREQUENT + count).map(([w]) => w);
-  const rareCandidates = byFrequency.filter(([w, n]) => n === 2 && w.length >= 7 && /^[a-z]+$/.test(w));
-  const rare = Array.from({ length: count }, () => rareCandidates[Math.floor(random() * rareCandidates.length)]![0]);
+  const rareCandidates = byFrequency.filter(
+    ([w, n]) => n === 2 && w.length >= 7 && /^[a-z]+$/.test(w),
+  );
+  const rare = Array.from(
+    { length: count },
+    () => rareCandidates[Math.floor(random() * rareCandidates.length)]![0],
+  );
   const phrase: string[] = [];
   while (phrase.length < count) {
     const book = corpus.books[Math.floor(random() * corpus.books.length)]!;

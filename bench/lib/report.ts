@@ -48,7 +48,9 @@ export function environment(settings: Record<string, unknown>): Environment {
 }
 
 const fmt = (n: number | undefined, digits = 0) =>
-  n === undefined ? '' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  n === undefined
+    ? ''
+    : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const COLUMNS: Array<[string, (r: Row) => string]> = [
   ['suite', (r) => r.suite],
@@ -59,7 +61,11 @@ const COLUMNS: Array<[string, (r: Row) => string]> = [
   ['p99 ms', (r) => fmt(r.p99, 1)],
   ['ceiling', (r) => fmt(r.ceilingRps)],
   ['ratio', (r) => fmt(r.ratio, 2)],
-  ['value', (r) => (r.value === undefined ? '' : `${fmt(r.value, r.value < 100 ? 1 : 0)} ${r.unit ?? ''}`.trim())],
+  [
+    'value',
+    (r) =>
+      r.value === undefined ? '' : `${fmt(r.value, r.value < 100 ? 1 : 0)} ${r.unit ?? ''}`.trim(),
+  ],
   ['errors', (r) => fmt(r.errors)],
   ['target', (r) => r.target ?? ''],
   ['ok', (r) => (r.pass === undefined ? '' : r.pass ? 'yes' : 'NO')],
@@ -69,7 +75,9 @@ const COLUMNS: Array<[string, (r: Row) => string]> = [
 export function markdownTable(rows: readonly Row[]): string {
   const header = `| ${COLUMNS.map(([name]) => name).join(' | ')} |`;
   const rule = `|${COLUMNS.map(([name]) => (['suite', 'measurement', 'db', 'target', 'ok'].includes(name) ? '---' : '---:')).join('|')}|`;
-  const lines = rows.map((row) => `| ${COLUMNS.map(([, cell]) => cell(row).replace(/\|/g, '\\|')).join(' | ')} |`);
+  const lines = rows.map(
+    (row) => `| ${COLUMNS.map(([, cell]) => cell(row).replace(/\|/g, '\\|')).join(' | ')} |`,
+  );
   return [header, rule, ...lines].join('\n');
 }
 

@@ -54,10 +54,16 @@ export interface RunningProcess {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs: number, output: () => string) {
+async function waitForHttp(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  output: () => string,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}) before answering:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`process exited (${child.exitCode}) before answering:\n${output()}`);
     try {
       const res = await fetch(url);
       if (res.ok) return;
@@ -78,11 +84,15 @@ async function startProcess(options: {
   readyPath: string;
   nodeOptions?: string[];
 }): Promise<RunningProcess> {
-  const child = spawn(process.execPath, [...(options.nodeOptions ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])], {
-    cwd: ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeOptions ?? []), '--import', 'tsx', options.script, ...(options.args ?? [])],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   const keep = (chunk: Buffer) => {
     log = (log + chunk.toString('utf8')).slice(-20_000);
@@ -104,7 +114,14 @@ async function startProcess(options: {
     await stop();
     throw error;
   }
-  return { url, port: options.port, pid: child.pid!, rss: () => rssOf(child.pid!), output: () => log, stop };
+  return {
+    url,
+    port: options.port,
+    pid: child.pid!,
+    rss: () => rssOf(child.pid!),
+    output: () => log,
+    stop,
+  };
 }
 
 export interface ServerOptions {
@@ -146,7 +163,9 @@ export async function startServer(options: ServerOptions): Promise<RunningProces
 }
 
 /** The raw node:http ceiling (bench/lib/ceiling-server.ts) serving recorded answers from memory. */
-export async function startCeiling(recorded: Record<string, RecordedResponse>): Promise<RunningProcess> {
+export async function startCeiling(
+  recorded: Record<string, RecordedResponse>,
+): Promise<RunningProcess> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-ceiling-'));
   const file = path.join(dir, 'responses.json');
   fs.writeFileSync(file, JSON.stringify(recorded));

@@ -15,7 +15,9 @@ function open(url: string): Promise<WebSocket> {
     const socket = new WebSocket(url, { perMessageDeflate: false });
     const timer = setTimeout(() => {
       socket.terminate();
-      reject(new Error(`no open within ${OPEN_TIMEOUT_MS} ms: ${url.replace(/token=[^&]+/, 'token=…')}`));
+      reject(
+        new Error(`no open within ${OPEN_TIMEOUT_MS} ms: ${url.replace(/token=[^&]+/, 'token=…')}`),
+      );
     }, OPEN_TIMEOUT_MS);
     socket.once('open', () => {
       clearTimeout(timer);
@@ -29,7 +31,10 @@ function open(url: string): Promise<WebSocket> {
 }
 
 /** Opens one socket per URL, `concurrency` handshakes at a time; fails if any does not open. */
-export async function openSockets(urls: readonly string[], concurrency = 200): Promise<OpenedSockets> {
+export async function openSockets(
+  urls: readonly string[],
+  concurrency = 200,
+): Promise<OpenedSockets> {
   let closedCount = 0;
   let sockets: WebSocket[] = [];
   try {

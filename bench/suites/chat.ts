@@ -50,7 +50,8 @@ export async function measureChat(options: {
   const members = Math.min(options.members, info.followers);
   const urls = Array.from(
     { length: members },
-    (_, i) => `${server.url.replace('http', 'ws')}/chat/${info.star.username}?token=${tokenFor(info.tokenSeed, info.followersFrom + i)}`,
+    (_, i) =>
+      `${server.url.replace('http', 'ws')}/chat/${info.star.username}?token=${tokenFor(info.tokenSeed, info.followersFrom + i)}`,
   );
   const opened = await openSockets(urls, 100);
   let lastFrameAt = performance.now();
@@ -113,7 +114,10 @@ export async function measureChat(options: {
       while (completed.length < sentAt.size && performance.now() < deadline) await sleep(50);
       const sorted = Float64Array.from(completed).sort();
       const elapsed = ((completed.length ? completedAt : performance.now()) - started) / 1000;
-      const serverCpu = Math.round(((cpuSecondsOf(server.pid) - cpuBefore) / ((performance.now() - started) / 1000)) * 100) / 100;
+      const serverCpu =
+        Math.round(
+          ((cpuSecondsOf(server.pid) - cpuBefore) / ((performance.now() - started) / 1000)) * 100,
+        ) / 100;
       const step: ChatStep = {
         offered: rate,
         sent: sentAt.size,
@@ -125,7 +129,9 @@ export async function measureChat(options: {
         serverCpu,
       };
       steps.push(step);
-      log(`  offered ${rate} lines/s: ${step.deliveredPerSecond} lines/s to all ${members}, p50 ${step.p50} ms, p99 ${step.p99} ms, incomplete ${step.incomplete}, refused ${step.refused}, server CPU ${step.serverCpu}`);
+      log(
+        `  offered ${rate} lines/s: ${step.deliveredPerSecond} lines/s to all ${members}, p50 ${step.p50} ms, p99 ${step.p99} ms, incomplete ${step.incomplete}, refused ${step.refused}, server CPU ${step.serverCpu}`,
+      );
       await settle(() => lastFrameAt);
     }
     dropped = opened.closed();
@@ -134,7 +140,9 @@ export async function measureChat(options: {
   }
   // The figure reported: the most lines per second the room carried to everyone within a second.
   const good = steps.filter((s) => s.incomplete === 0 && s.refused === 0 && s.p99 <= 1000);
-  const best = good.length ? good.reduce((a, b) => (b.deliveredPerSecond > a.deliveredPerSecond ? b : a)) : steps[0]!;
+  const best = good.length
+    ? good.reduce((a, b) => (b.deliveredPerSecond > a.deliveredPerSecond ? b : a))
+    : steps[0]!;
   const errors = steps.reduce((sum, s) => sum + s.incomplete + s.refused, 0) + dropped;
   if (refusals.size) log(`  refusals heard: ${[...refusals].slice(0, 3).join(' ')}`);
   return {

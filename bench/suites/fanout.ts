@@ -12,7 +12,14 @@ export interface FanoutResult {
   rows: Row[];
   /** Server RSS (bytes) with every socket open, per process. */
   rssWithSockets: number[];
-  rounds: Array<{ p50: number; p99: number; max: number; delivered: number; missing: number; publishMs: number }>;
+  rounds: Array<{
+    p50: number;
+    p99: number;
+    max: number;
+    delivered: number;
+    missing: number;
+    publishMs: number;
+  }>;
 }
 
 /**
@@ -38,7 +45,9 @@ export async function measureFanout(options: {
   });
   const connectStarted = performance.now();
   const opened = await openSockets(urls);
-  log(`  ${count} sockets open in ${((performance.now() - connectStarted) / 1000).toFixed(1)} s on ${servers.length} process(es)`);
+  log(
+    `  ${count} sockets open in ${((performance.now() - connectStarted) / 1000).toFixed(1)} s on ${servers.length} process(es)`,
+  );
   // Let the handshakes' work (session lookups) finish before measuring memory and publishing.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const rssWithSockets = servers.map((s) => s.rss());
@@ -47,10 +56,18 @@ export async function measureFanout(options: {
   let dropped: number;
   try {
     for (let round = 0; round < options.rounds; round++) {
-      const chapter = await api<{ id: number }>(servers[0]!.url, 'POST', `/api/books/${info.star.bookId}/chapters`, {
-        token: starToken,
-        body: { title: `Fan-out ${Date.now()} ${round}`, content: '<p>News for every follower.</p>' },
-      });
+      const chapter = await api<{ id: number }>(
+        servers[0]!.url,
+        'POST',
+        `/api/books/${info.star.bookId}/chapters`,
+        {
+          token: starToken,
+          body: {
+            title: `Fan-out ${Date.now()} ${round}`,
+            content: '<p>News for every follower.</p>',
+          },
+        },
+      );
       const latencies: number[] = [];
       let t0 = 0;
       const marker = `"chapter_id":${chapter.id}`;
@@ -68,7 +85,10 @@ export async function measureFanout(options: {
       });
       const timer = setTimeout(finish, DELIVERY_TIMEOUT_MS);
       t0 = performance.now();
-      await api(servers[0]!.url, 'PUT', `/api/books/${info.star.bookId}/chapters/${chapter.id}`, { token: starToken, body: { is_published: true } });
+      await api(servers[0]!.url, 'PUT', `/api/books/${info.star.bookId}/chapters/${chapter.id}`, {
+        token: starToken,
+        body: { is_published: true },
+      });
       const publishMs = performance.now() - t0;
       await allArrived;
       clearTimeout(timer);
@@ -83,7 +103,9 @@ export async function measureFanout(options: {
         publishMs: round2(publishMs),
       };
       rounds.push(result);
-      log(`  round ${round + 1}: delivered ${result.delivered}/${count}, p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms (PUT answered in ${result.publishMs} ms)`);
+      log(
+        `  round ${round + 1}: delivered ${result.delivered}/${count}, p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms (PUT answered in ${result.publishMs} ms)`,
+      );
     }
     dropped = opened.closed();
   } finally {

@@ -26,20 +26,38 @@ export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[]
     const book = pick(books);
     return book.firstChapter + Math.floor(random() * book.publishedChapters);
   });
-  const search = (list: string[]) => list.map((q) => `/api/books/search?q=${encodeURIComponent(q)}`);
+  const search = (list: string[]) =>
+    list.map((q) => `/api/books/search?q=${encodeURIComponent(q)}`);
   return [
     // Not a target: the same stack (hooks, headers, metrics) with no database and a tiny body, to
     // show how much of the ceiling any route can reach on this machine.
     { suite: 'read', name: 'GET /healthz (floor: no database)', paths: ['/healthz'] },
-    { suite: 'read', name: 'GET /api/chapters/{id}', paths: chapterIds.map((id) => `/api/chapters/${id}`), minRatio: 0.5 },
+    {
+      suite: 'read',
+      name: 'GET /api/chapters/{id}',
+      paths: chapterIds.map((id) => `/api/chapters/${id}`),
+      minRatio: 0.5,
+    },
     {
       suite: 'read',
       name: 'GET /api/books?limit=10&offset=N',
-      paths: times(() => `/api/books?limit=10&offset=${Math.floor(random() * Math.max(1, books.length - 10))}`),
+      paths: times(
+        () => `/api/books?limit=10&offset=${Math.floor(random() * Math.max(1, books.length - 10))}`,
+      ),
       minRatio: 0.5,
     },
-    { suite: 'read', name: 'GET /api/books/{id}', paths: times(() => `/api/books/${pick(books).id}`), minRatio: 0.3 },
-    { suite: 'read', name: 'GET /api/books/{id}/chapters', paths: times(() => `/api/books/${pick(books).id}/chapters`), minRatio: 0.3 },
+    {
+      suite: 'read',
+      name: 'GET /api/books/{id}',
+      paths: times(() => `/api/books/${pick(books).id}`),
+      minRatio: 0.3,
+    },
+    {
+      suite: 'read',
+      name: 'GET /api/books/{id}/chapters',
+      paths: times(() => `/api/books/${pick(books).id}/chapters`),
+      minRatio: 0.3,
+    },
     { suite: 'read', name: 'GET /api/popular/books', paths: ['/api/popular/books'], minRatio: 0.3 },
     { suite: 'read', name: 'GET /api/recent/books', paths: ['/api/recent/books'], minRatio: 0.3 },
     { suite: 'search', name: 'search: common word', paths: search(queries.common), minRatio: 0.3 },
@@ -75,7 +93,10 @@ export async function measureReads(options: {
   for (const c of cases) {
     const answers = await recordResponses(server.url, c.paths);
     const bad = Object.entries(answers).filter(([, r]) => r.status !== 200);
-    if (bad.length) throw new Error(`${c.name}: ${bad.length} answers were not 200, e.g. ${bad[0]![0]} -> ${bad[0]![1].status}`);
+    if (bad.length)
+      throw new Error(
+        `${c.name}: ${bad.length} answers were not 200, e.g. ${bad[0]![0]} -> ${bad[0]![1].status}`,
+      );
     Object.assign(recorded, answers);
     bytes.set(c.name, averageBytes(answers));
   }
@@ -85,14 +106,21 @@ export async function measureReads(options: {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
   try {
     for (const c of cases) {
-      if (options.warmupSeconds > 0) await getPaths(server.url, { ...settings, duration: options.warmupSeconds }, c.paths);
-      const { measured, raw } = await interleaved({ server: server.url, ceiling: ceiling.url }, settings, (i) => ({
-        path: c.paths[i % c.paths.length]!,
-      }));
+      if (options.warmupSeconds > 0)
+        await getPaths(server.url, { ...settings, duration: options.warmupSeconds }, c.paths);
+      const { measured, raw } = await interleaved(
+        { server: server.url, ceiling: ceiling.url },
+        settings,
+        (i) => ({
+          path: c.paths[i % c.paths.length]!,
+        }),
+      );
       const ratio = raw.rps > 0 ? measured.rps / raw.rps : 0;
       const judgedByP99 = c.suite === 'search' && options.searchP99Target !== undefined;
       const judged = judgedByP99 || c.minRatio !== undefined;
-      const pass = measured.errors === 0 && (judgedByP99 ? measured.p99 <= options.searchP99Target! : ratio >= (c.minRatio ?? 0));
+      const pass =
+        measured.errors === 0 &&
+        (judgedByP99 ? measured.p99 <= options.searchP99Target! : ratio >= (c.minRatio ?? 0));
       rows.push({
         suite: c.suite,
         name: c.name,
@@ -106,7 +134,10 @@ export async function measureReads(options: {
         value: Math.round((bytes.get(c.name) ?? 0) / 102.4) / 10,
         unit: 'KB body',
         errors: measured.errors + raw.errors,
-        ...(judged && { target: judgedByP99 ? `p99 ≤ ${options.searchP99Target} ms` : `ratio ≥ ${c.minRatio}`, pass }),
+        ...(judged && {
+          target: judgedByP99 ? `p99 ≤ ${options.searchP99Target} ms` : `ratio ≥ ${c.minRatio}`,
+          pass,
+        }),
       });
       log(
         `  ${c.name.padEnd(36)} ${String(measured.rps).padStart(6)} req/s  p50 ${measured.p50} ms  p99 ${measured.p99} ms  ` +

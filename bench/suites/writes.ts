@@ -38,17 +38,27 @@ async function againstCeiling(options: {
   let sequence = 0;
   let slots = 0;
   try {
-    return await interleaved({ server: options.server.url, ceiling: ceiling.url }, options.settings, (i, context) => {
-      if (i === 0) slots = 0;
-      context.slot ??= slots++ % options.settings.connections;
-      return options.request(sequence++, context.slot as number);
-    });
+    return await interleaved(
+      { server: options.server.url, ceiling: ceiling.url },
+      options.settings,
+      (i, context) => {
+        if (i === 0) slots = 0;
+        context.slot ??= slots++ % options.settings.connections;
+        return options.request(sequence++, context.slot as number);
+      },
+    );
   } finally {
     await ceiling.stop();
   }
 }
 
-function row(name: string, label: { engine: string; size: string }, r: { measured: LoadResult; raw: LoadResult }, target: string | undefined, pass: boolean | undefined): Row {
+function row(
+  name: string,
+  label: { engine: string; size: string },
+  r: { measured: LoadResult; raw: LoadResult },
+  target: string | undefined,
+  pass: boolean | undefined,
+): Row {
   return {
     suite: 'write',
     name,
@@ -71,22 +81,37 @@ type Target = { id: number; bookId: number; chapterId: number };
  * One author per connection, each with a new draft chapter (made through the API as the editor
  * would) and one of their published chapters; `save` builds the autosave PUT of a target.
  */
-export async function autosaveTargets(server: RunningProcess, info: DatasetInfo, corpus: Corpus, connections: number) {
+export async function autosaveTargets(
+  server: RunningProcess,
+  info: DatasetInfo,
+  corpus: Corpus,
+  connections: number,
+) {
   const authors = info.authors.slice(0, connections);
-  if (authors.length < connections) throw new Error('the dataset has fewer authors than connections');
+  if (authors.length < connections)
+    throw new Error('the dataset has fewer authors than connections');
   const html = autosaveHtml(corpus);
   const tokenOf = (userId: number) => tokenFor(info.tokenSeed, userId);
   const drafts: Target[] = [];
   for (const author of authors) {
-    const chapter = await api<{ id: number }>(server.url, 'POST', `/api/books/${author.bookId}/chapters`, {
-      token: tokenOf(author.id),
-      body: { title: `Autosave ${Date.now()}` },
-    });
+    const chapter = await api<{ id: number }>(
+      server.url,
+      'POST',
+      `/api/books/${author.bookId}/chapters`,
+      {
+        token: tokenOf(author.id),
+        body: { title: `Autosave ${Date.now()}` },
+      },
+    );
     drafts.push({ ...author, chapterId: chapter.id });
   }
   const published: Target[] = await Promise.all(
     authors.map(async (author) => {
-      const { chapters } = await api<{ chapters: Array<{ id: number; is_published: boolean }> }>(server.url, 'GET', `/api/books/${author.bookId}/chapters`);
+      const { chapters } = await api<{ chapters: Array<{ id: number; is_published: boolean }> }>(
+        server.url,
+        'GET',
+        `/api/books/${author.bookId}/chapters`,
+      );
       return { ...author, chapterId: chapters.find((c) => c.is_published)!.id };
     }),
   );
@@ -95,7 +120,10 @@ export async function autosaveTargets(server: RunningProcess, info: DatasetInfo,
     return {
       method: 'PUT',
       path: `/api/books/${author.bookId}/chapters/${author.chapterId}`,
-      headers: { authorization: `Bearer ${tokenOf(author.id)}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${tokenOf(author.id)}`,
+        'content-type': 'application/json',
+      },
       // Every save differs from the last, as typing makes it.
       body: JSON.stringify({ content: `<p>Save ${sequence}.</p>${html}` }),
     };
@@ -119,18 +147,31 @@ export async function measureWrites(options: {
   const { server, info, settings, label, log } = options;
   const rows: Row[] = [];
 
-  const { drafts, published, save } = await autosaveTargets(server, info, options.corpus, settings.connections);
+  const { drafts, published, save } = await autosaveTargets(
+    server,
+    info,
+    options.corpus,
+    settings.connections,
+  );
   for (const [name, targets, target] of [
     ['autosave PUT 16 KB, draft chapter', drafts, true],
     ['autosave PUT 16 KB, published chapter', published, false],
   ] as const) {
     const request = (sequence: number, slot: number) => save(targets, sequence, slot);
-    const result = await againstCeiling({ server, settings, record: targets.map((_, slot) => request(0, slot)), request });
+    const result = await againstCeiling({
+      server,
+      settings,
+      record: targets.map((_, slot) => request(0, slot)),
+      request,
+    });
     const isSqlite = label.engine === 'sqlite';
     const goal = target && isSqlite ? '≥ 1,000/s, p99 ≤ 50 ms' : undefined;
-    const pass = target && isSqlite ? result.measured.rps >= 1000 && result.measured.p99 <= 50 : undefined;
+    const pass =
+      target && isSqlite ? result.measured.rps >= 1000 && result.measured.p99 <= 50 : undefined;
     rows.push(row(name, label, result, goal, pass));
-    log(`  ${name}: ${result.measured.rps} saves/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms, errors ${result.measured.errors}`);
+    log(
+      `  ${name}: ${result.measured.rps} saves/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms, errors ${result.measured.errors}`,
+    );
   }
 
   // Signup: a new username each time. Login: the generated followers, who share one password.
@@ -156,8 +197,14 @@ export async function measureWrites(options: {
     ['login POST /token', login],
   ] as const) {
     const result = await againstCeiling({ server, settings, record: [build(-1)], request: build });
-    rows.push({ ...row(name, label, result, undefined, undefined), value: Math.round(argon2Ms * 10) / 10, unit: 'ms argon2 hash' });
-    log(`  ${name}: ${result.measured.rps}/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms (one argon2 hash: ${argon2Ms.toFixed(1)} ms), errors ${result.measured.errors}`);
+    rows.push({
+      ...row(name, label, result, undefined, undefined),
+      value: Math.round(argon2Ms * 10) / 10,
+      unit: 'ms argon2 hash',
+    });
+    log(
+      `  ${name}: ${result.measured.rps}/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms (one argon2 hash: ${argon2Ms.toFixed(1)} ms), errors ${result.measured.errors}`,
+    );
   }
   return rows;
 }

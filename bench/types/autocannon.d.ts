@@ -20,7 +20,11 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     body?: string | Buffer;
     initialContext?: Record<string, unknown>;
-    requests?: Array<RawRequest & { setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest }>;
+    requests?: Array<
+      RawRequest & {
+        setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
+      }
+    >;
   }
 
   export interface Histogram {
@@ -46,6 +50,9 @@ declare module 'autocannon' {
     stop(): void;
   }
 
-  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
+  function autocannon(
+    options: Options,
+    callback: (error: Error | null, result: Result) => void,
+  ): Instance;
   export default autocannon;
 }

@@ -5,6 +5,7 @@ import * as initial from './migrations/0001_initial.ts';
 import * as realtime from './migrations/0002_realtime.ts';
 import * as library from './migrations/0003_library.ts';
 import * as performanceMigration from './migrations/0004_performance.ts';
+import * as searchLookup from './migrations/0005_search_lookup.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0002_realtime': realtime,
   '0003_library': library,
   '0004_performance': performanceMigration,
+  '0005_search_lookup': searchLookup,
 };
 
 class EngineAwareProvider implements MigrationProvider {

@@ -19,7 +19,9 @@ const COMPRESS_FROM_BYTES = 1024;
 
 const fastSerializer = {
   serializerCompiler: ({ schema }: { schema: unknown }) => {
-    const stringify = fastJson(z.toJSONSchema(schema as z.ZodType, { io: 'output', target: 'draft-7' }) as object);
+    const stringify = fastJson(
+      z.toJSONSchema(schema as z.ZodType, { io: 'output', target: 'draft-7' }) as object,
+    );
     return (data: unknown) => stringify(data);
   },
 };
@@ -36,17 +38,22 @@ export const publicRead = {
     reply.header('cache-control', request.viewer ? 'private, no-cache' : 'public, no-cache');
     // The same URL answers differently to a signed-in author (drafts): caches must tell them apart.
     const vary = reply.getHeader('vary');
-    reply.header('vary', `${vary ? `${String(vary)}, ` : ''}Authorization, Cookie, Accept-Encoding`);
+    reply.header(
+      'vary',
+      `${vary ? `${String(vary)}, ` : ''}Authorization, Cookie, Accept-Encoding`,
+    );
     if (request.headers['if-none-match'] === etag) {
       reply.code(304);
       return '';
     }
     // A chapter is ~16 KB of JSON and a third of that gzipped; on a phone's link that is most of the wait.
-    if (payload.length >= COMPRESS_FROM_BYTES && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+    if (
+      payload.length >= COMPRESS_FROM_BYTES &&
+      /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
+    ) {
       reply.header('content-encoding', 'gzip');
       return zlib.gzipSync(payload, { level: 6 });
     }
     return payload;
   },
 };
-

@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { countWords, htmlToText, isBlankHtml, sanitizeContent, textOfSanitized } from '../../src/html/sanitize.ts';
+import {
+  countWords,
+  htmlToText,
+  isBlankHtml,
+  sanitizeContent,
+  textOfSanitized,
+} from '../../src/html/sanitize.ts';
 
 // The fast paths of the autosave must answer exactly what the straightforward definitions do.
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;

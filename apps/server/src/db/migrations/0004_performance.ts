@@ -20,7 +20,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 async function sqlite(db: Kysely<unknown>): Promise<void> {
   // Search index: published chapters only. One update trigger does both halves in order: the
   // old text leaves the index before the new one enters it (FTS5 'delete' drops a whole term entry).
-  for (const name of ['chapters_ai', 'chapters_ad', 'chapters_au']) await sql.raw(`drop trigger ${name}`).execute(db);
+  for (const name of ['chapters_ai', 'chapters_ad', 'chapters_au'])
+    await sql.raw(`drop trigger ${name}`).execute(db);
   const triggers = [
     `create trigger chapters_ai after insert on chapters when new.is_published = 1 begin
        insert into chapter_fts(rowid, content_text) values (new.id, new.content_text); end`,
@@ -39,7 +40,9 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
     select 'delete', id, content_text from chapters where is_published = 0`.execute(db);
 
   await sql`create index chapters_book_list_idx on chapters
-    (book_id, chapter_order, id, is_published, title, word_count, version, created_at, updated_at)`.execute(db);
+    (book_id, chapter_order, id, is_published, title, word_count, version, created_at, updated_at)`.execute(
+    db,
+  );
   await sql`drop index chapters_book_order_idx`.execute(db);
 
   await addReaderCount(db);
@@ -67,10 +70,14 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
   // No wide covering index here: PostgreSQL keeps long texts out of line (TOAST), so the table
   // rows chapter lists read are small already. Counting a book's published chapters, done for
   // every book of every list, can be answered from this index alone.
-  await sql`create index chapters_book_published_idx on chapters (book_id, is_published)`.execute(db);
+  await sql`create index chapters_book_published_idx on chapters (book_id, is_published)`.execute(
+    db,
+  );
   // A page of the book list skips `offset` entries of this index without visiting the table
   // (SQLite's books_published_idx carries the rowid, which is the id, already).
-  await sql`create index books_published_list_idx on books (is_published, published_at, id)`.execute(db);
+  await sql`create index books_published_list_idx on books (is_published, published_at, id)`.execute(
+    db,
+  );
   await sql`drop index books_published_idx`.execute(db);
 
   await addReaderCount(db);
@@ -101,6 +108,8 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
 async function addReaderCount(db: Kysely<unknown>): Promise<void> {
   await sql`alter table books add column reader_count integer not null default 0`.execute(db);
   await sql`update books set reader_count =
-    (select count(distinct user_id) from read_history where read_history.book_id = books.id)`.execute(db);
+    (select count(distinct user_id) from read_history where read_history.book_id = books.id)`.execute(
+    db,
+  );
   await sql`create index books_popular_idx on books (is_published, reader_count, id)`.execute(db);
 }

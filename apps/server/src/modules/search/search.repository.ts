@@ -83,11 +83,20 @@ function toTsQuery(q: string): string | null {
 export const CHAPTER_WINDOW = 500;
 
 /**
+ * A phrase is looked for in the text of the newest PHRASE_SPAN chapters (by id) only. Checking a
+ * phrase means reading word positions in every chapter that holds all its words; when those words
+ * are common that is every chapter, and a rare phrase of common words would read them all
+ * (seconds on a large library). Book documents are searched for phrases without this bound.
+ */
+export const PHRASE_SPAN = 20_000;
+
+/**
  * Ids of published books matching the query, best first. A book matches on its own document
  * (title, summary, author, genres) or on the text of its published chapters. Books with a
  * document match come first, by relevance; then books matching in their chapters only, by how
  * many of the newest matching chapters (CHAPTER_WINDOW) are theirs; ties go to the newer book.
- * Only published chapters are in the chapter index (migration 0004).
+ * Phrases are matched in the newest PHRASE_SPAN chapters' text. Only published chapters are in
+ * the chapter index (migration 0004).
  */
 export async function searchBookIds(
   db: DbHandle,
@@ -103,7 +112,11 @@ export async function searchBookIds(
     // judge (it counts each word alone), so a phrase always starts from the index ("id + 0"
     // hides the primary key's order), which bounds the work by the chapters holding every word.
     const query = sql`to_tsquery('english', ${tsq})`;
-    const newestFirst = queryPhrases(q).length > 0 ? sql`c.id + 0 desc` : sql`c.id desc`;
+    const hasPhrase = queryPhrases(q).length > 0;
+    const newestFirst = hasPhrase ? sql`c.id + 0 desc` : sql`c.id desc`;
+    const span = hasPhrase
+      ? sql`and c.id > (select coalesce(max(id), 0) from chapters) - ${PHRASE_SPAN}`
+      : sql``;
     const rows = await sql<{ book_id: number }>`
       with hits as (
         select bs.book_id, ts_rank(bs.document_tsv, ${query}) as document, 0 as chapters
@@ -112,7 +125,7 @@ export async function searchBookIds(
         union all
         select w.book_id, 0 as document, count(*) as chapters
           from (select c.book_id from chapters c
-                 where c.content_tsv @@ ${query}
+                 where c.content_tsv @@ ${query} ${span}
                  order by ${newestFirst} limit ${CHAPTER_WINDOW}) w
          group by w.book_id
       )
@@ -125,6 +138,11 @@ export async function searchBookIds(
   }
   const ftsq = toFtsQuery(q);
   if (!ftsq) return [];
+  // FTS5 seeks a rowid range in its document lists, so the phrase span costs nothing to apply.
+  const span =
+    queryPhrases(q).length > 0
+      ? sql`and rowid > (select coalesce(max(id), 0) from chapters) - ${PHRASE_SPAN}`
+      : sql``;
   // bm25() is lower-is-better; negated, more is better. FTS5 walks a term's documents newest
   // (highest rowid) first and stops at the window, without scoring the rest.
   const rows = await sql<{ book_id: number }>`
@@ -133,9 +151,9 @@ export async function searchBookIds(
         from book_fts where book_fts match ${ftsq}
       union all
       select c.book_id, 0 as document, count(*) as chapters
-        from (select rowid as id from chapter_fts where chapter_fts match ${ftsq}
+        from (select rowid as id from chapter_fts where chapter_fts match ${ftsq} ${span}
                order by rowid desc limit ${CHAPTER_WINDOW}) w
-        join chapters c on c.id = w.id
+        join chapters c indexed by chapters_id_book_idx on c.id = w.id
        group by c.book_id
     )
     -- CROSS JOIN keeps the hits as the outer loop: probing every published book instead
