@@ -17,7 +17,13 @@ export type DomainEvent =
       message: string;
       /** Set by the chat endpoint so a joining member can drop a line it already got from history. */
       id?: string;
-    };
+    }
+  /**
+   * Something public readers see may have changed on the sending process: other processes drop
+   * their cached answers (plugins/read-cache.ts). Carries nothing; it is sent at most once per
+   * turn of the event loop, whatever the number of writes.
+   */
+  | { type: 'reads.changed' };
 
 /** What the bus carries between processes. */
 export interface Envelope {
