@@ -27,8 +27,10 @@ import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
+import { AnswerCache } from './lib/answer-cache.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
+import { createFrontDoor, readCache } from './plugins/read-cache.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
@@ -65,7 +67,15 @@ export async function buildApp(
   const db = createDb(config.DATABASE_URL);
   await migrateToLatest(db);
 
+  // Visitors' public reads are answered from memory until something changes (decision 0013).
+  const answers = new AnswerCache({
+    maxBytes: config.READ_CACHE === 'on' ? config.READ_CACHE_MB * 1024 * 1024 : 0,
+    maxAgeMs: config.READ_CACHE_MAX_AGE_SECONDS * 1000,
+  });
+  const frontDoor = createFrontDoor(answers);
+
   const app = Fastify({
+    serverFactory: frontDoor.serverFactory,
     logger:
       options.logger === false ? false : { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -100,7 +110,13 @@ export async function buildApp(
 
   await app.register(errors);
   await app.register(requestId);
-  await app.register(metrics, { base, bus: live.bus });
+  await app.register(metrics, { base, bus: live.bus, frontDoor });
+  await app.register(readCache, {
+    cache: answers,
+    frontDoor,
+    bus: live.bus,
+    crossProcess: Boolean(config.REDIS_URL),
+  });
   const readiness = [databaseCheck(db), ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : [])];
   await app.register(health, { base, checks: readiness });
   await app.register(securityHeaders, { base });

@@ -46,6 +46,13 @@ const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** `off`: every public read is computed anew (the answer cache is for visitors' reads). */
+  READ_CACHE: z.enum(['on', 'off']).default('on'),
+  /** Memory for kept answers, in MB; the oldest answers leave first. */
+  READ_CACHE_MB: z.coerce.number().min(0).default(64),
+  /** A kept answer is used at most this long, whatever happens: the bound on staleness when a
+   * change on another process was missed (Redis down). */
+  READ_CACHE_MAX_AGE_SECONDS: z.coerce.number().positive().default(5),
   /** Directory holding the built web app; served at BASE_PATH when it exists. */
   WEB_DIST_DIR: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });

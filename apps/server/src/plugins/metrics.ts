@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { EventBus } from '../realtime/events.ts';
+import type { FrontDoor } from './read-cache.ts';
 
 /** Requests that matched no route share one label, so probing random URLs cannot grow the series. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -14,6 +15,8 @@ const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 export interface MetricsOptions {
   base: string;
   bus: EventBus;
+  /** Answers sent from the answer cache never reach Fastify's hooks; they are counted here. */
+  frontDoor?: FrontDoor;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface MetricsOptions {
  * by endpoint, event-bus lag, and the process's own figures (memory, event loop, GC). Each app
  * has its own registry, so several apps in one process (tests) never mix their counts.
  */
-async function metricsPlugin(app: FastifyInstance, { base, bus }: MetricsOptions) {
+async function metricsPlugin(app: FastifyInstance, { base, bus, frontDoor }: MetricsOptions) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -63,6 +66,11 @@ async function metricsPlugin(app: FastifyInstance, { base, bus }: MetricsOptions
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
+  });
+  frontDoor?.onServed((served, seconds) => {
+    const labels = { method: 'GET', route: served.route, status_code: String(served.statusCode) };
+    requests.inc(labels);
+    latency.observe(labels, seconds);
   });
 
   const stopLag = bus.subscribe((event, envelope) => {

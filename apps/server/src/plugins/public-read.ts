@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import fastJson from 'fast-json-stringify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { acceptsGzip, COMPRESS_FROM_BYTES, keepAnswer } from './read-cache.ts';
 
 /**
  * Route options for hot JSON reads (docs/decisions/0010-fast-serialization-and-caching-headers.md):
@@ -12,10 +13,9 @@ import { z } from 'zod';
  * - `onSend`: a weak ETag on every 200, a 304 when the client already has it, and Cache-Control:
  *   visitors' answers may be kept by any cache but must be revalidated (a chapter may be edited at
  *   any moment); a signed-in viewer's answer, which may hold their drafts, only by their browser.
- *   Answers of 1 KB or more are gzipped for clients that accept it.
+ *   Answers of 1 KB or more are gzipped for clients that accept it. A visitor's answer is kept
+ *   in the answer cache (plugins/read-cache.ts), which sends it again until anything changes.
  */
-/** Answers smaller than this are sent as they are: compressing them costs more than it saves. */
-const COMPRESS_FROM_BYTES = 1024;
 
 const fastSerializer = {
   serializerCompiler: ({ schema }: { schema: unknown }) => {
@@ -42,15 +42,13 @@ export const publicRead = {
       'vary',
       `${vary ? `${String(vary)}, ` : ''}Authorization, Cookie, Accept-Encoding`,
     );
+    if (!request.viewer) keepAnswer(request, reply, payload, etag);
     if (request.headers['if-none-match'] === etag) {
       reply.code(304);
       return '';
     }
     // A chapter is ~16 KB of JSON and a third of that gzipped; on a phone's link that is most of the wait.
-    if (
-      payload.length >= COMPRESS_FROM_BYTES &&
-      /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))
-    ) {
+    if (payload.length >= COMPRESS_FROM_BYTES && acceptsGzip(request.raw)) {
       reply.header('content-encoding', 'gzip');
       return zlib.gzipSync(payload, { level: 6 });
     }

@@ -1,0 +1,117 @@
+import zlib from 'node:zlib';
+
+/** A public answer kept as the bytes that were sent, with what is needed to send it again. */
+export interface CachedAnswer {
+  /** The request URL it answers, path and query as the client sent them. */
+  key: string;
+  /** The route pattern (/api/chapters/:id), for metrics and logs. */
+  route: string;
+  /** Header names and values, flat ([name, value, name, value, ...]), without per-request ones. */
+  headers: string[];
+  body: Buffer;
+  etag: string;
+  /** The gzipped body, made the first time a client asks for it. */
+  gzipped?: Buffer;
+  storedAt: number;
+}
+
+export interface AnswerCacheOptions {
+  /** Bodies kept at most (their gzipped copies count too); the oldest answers leave first. */
+  maxBytes: number;
+  /** An answer older than this is not used, whatever happened: the bound on staleness when a
+   * change was missed (another process's write while the event bus was down). */
+  maxAgeMs: number;
+  now?: () => number;
+}
+
+/**
+ * The answers of public reads, by URL, valid until anything changes.
+ *
+ * Validity is one number, the generation: every change that a reader could see (any successful
+ * write request, here or, through the event bus, on another process) starts a new generation and
+ * drops every kept answer. An answer is kept only if no change happened while it was being
+ * computed: the caller notes the generation when the request arrives and hands it back when
+ * storing, and an answer from an older generation is thrown away. So a kept answer never holds
+ * data older than the last change this process heard of.
+ */
+export class AnswerCache {
+  private answers = new Map<string, CachedAnswer>();
+  private bytes = 0;
+  private currentGeneration = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: AnswerCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.options.maxBytes > 0;
+  }
+
+  /** The generation a request belongs to: note it when the request arrives. */
+  get generation(): number {
+    return this.currentGeneration;
+  }
+
+  /** Something readers see may have changed: every kept answer goes. */
+  invalidate(): void {
+    this.currentGeneration++;
+    if (this.answers.size > 0) this.answers = new Map();
+    this.bytes = 0;
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    const answer = this.answers.get(key);
+    if (!answer) return undefined;
+    if (this.now() - answer.storedAt > this.options.maxAgeMs) {
+      this.drop(key, answer);
+      return undefined;
+    }
+    return answer;
+  }
+
+  /** Keeps an answer computed by a request that arrived in `arrivalGeneration`, if still current. */
+  set(answer: Omit<CachedAnswer, 'storedAt' | 'gzipped'>, arrivalGeneration: number): void {
+    if (!this.enabled || arrivalGeneration !== this.currentGeneration) return;
+    if (answer.body.length > this.options.maxBytes / 4) return;
+    const previous = this.answers.get(answer.key);
+    if (previous) this.drop(answer.key, previous);
+    this.answers.set(answer.key, { ...answer, storedAt: this.now() });
+    this.bytes += answer.body.length;
+    this.evictOverBudget();
+  }
+
+  /** The gzipped body, compressed once per kept answer. */
+  gzipped(answer: CachedAnswer): Buffer {
+    if (!answer.gzipped) {
+      answer.gzipped = zlib.gzipSync(answer.body, { level: 6 });
+      // Only if it is still kept: a dropped answer's copy leaves with it.
+      if (this.answers.get(answer.key) === answer) {
+        this.bytes += answer.gzipped.length;
+        this.evictOverBudget();
+      }
+    }
+    return answer.gzipped;
+  }
+
+  get size(): number {
+    return this.answers.size;
+  }
+
+  get storedBytes(): number {
+    return this.bytes;
+  }
+
+  private drop(key: string, answer: CachedAnswer): void {
+    this.answers.delete(key);
+    this.bytes -= answer.body.length + (answer.gzipped?.length ?? 0);
+  }
+
+  private evictOverBudget(): void {
+    // A Map iterates in insertion order: the first entries are the oldest.
+    for (const [key, answer] of this.answers) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.drop(key, answer);
+    }
+  }
+}

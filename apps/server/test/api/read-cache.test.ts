@@ -1,0 +1,262 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Db } from '../../src/db/kysely.ts';
+import { createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import { createChapter, type TestChapter } from '../helpers/chapters.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { dropRedisKeys } from '../helpers/live.ts';
+import { listen } from '../helpers/ws.ts';
+
+// The answer cache (plugins/read-cache.ts) sits in front of Fastify, so it is only reached
+// through a real port: these tests speak HTTP to one, as browsers do. To tell a kept answer
+// from a fresh one, they change a row behind the app's back (straight in the database), which
+// only a fresh answer can show.
+
+const httpBase = (app: FastifyInstance) => listen(app).then((ws) => ws.replace(/^ws:/, 'http:'));
+
+async function get(base: string, url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${url}`, { headers });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const titleOf = async (base: string, url: string, headers?: Record<string, string>) =>
+  JSON.parse((await get(base, url, headers)).text).title as string;
+
+/** A title change no request announced (as a direct edit of the database would be). */
+const retitleBehindTheAppsBack = (db: Db, chapterId: number, title: string) =>
+  db.updateTable('chapters').set({ title }).where('id', '=', chapterId).execute();
+
+async function publishedChapter(t: TestApp, author: TestUser, title: string) {
+  const book = await createBook(t.app, author, `Book of ${title}`, { published: true });
+  const chapter = await createChapter(
+    t.app,
+    author,
+    book.id,
+    { title, content: `<p>${title}</p>` },
+    { published: true },
+  );
+  return { book, chapter };
+}
+
+describe('the answer cache', () => {
+  let t: TestApp;
+  let base: string;
+  let author: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    base = await httpBase(t.app);
+    author = await signup(t.app);
+  });
+  afterAll(() => t.close());
+
+  it("answers a visitor's repeated read from memory, with the headers of a fresh answer", async () => {
+    const { chapter } = await publishedChapter(t, author, 'Kept');
+    const url = `/api/chapters/${chapter.id}`;
+    const fresh = await get(base, url);
+    expect(fresh.status).toBe(200);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
+
+    const kept = await get(base, url);
+    expect(kept.status).toBe(200);
+    expect(kept.text).toBe(fresh.text);
+    for (const name of [
+      'content-type',
+      'content-security-policy',
+      'x-content-type-options',
+      'cache-control',
+      'etag',
+      'vary',
+    ]) {
+      expect(kept.headers.get(name), name).toBe(fresh.headers.get(name));
+    }
+    expect(kept.headers.get('x-request-id')).toMatch(/\S/);
+    expect(kept.headers.get('x-request-id')).not.toBe(fresh.headers.get('x-request-id'));
+    expect(Number(kept.headers.get('content-length'))).toBe(Buffer.byteLength(kept.text));
+  });
+
+  it('never serves a signed-in reader from it', async () => {
+    const { chapter } = await publishedChapter(t, author, 'Personal');
+    const url = `/api/chapters/${chapter.id}`;
+    await get(base, url);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Seen by the signed-in');
+    expect(await titleOf(base, url, { authorization: `Bearer ${author.token}` })).toBe(
+      'Seen by the signed-in',
+    );
+    expect(await titleOf(base, url, { cookie: `fastapi_token=${author.token}` })).toBe(
+      'Seen by the signed-in',
+    );
+    expect(await titleOf(base, url)).toBe('Personal');
+  });
+
+  it('drops every kept answer when a write succeeds, so a draft is never served', async () => {
+    const { book, chapter } = await publishedChapter(t, author, 'Soon a draft');
+    const url = `/api/chapters/${chapter.id}`;
+    const list = `/api/books/${book.id}/chapters`;
+    expect((await get(base, url)).status).toBe(200);
+    expect(JSON.parse((await get(base, list)).text).chapters).toHaveLength(1);
+
+    const unpublished = await fetch(`${base}/api/books/${book.id}/chapters/${chapter.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${author.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ is_published: false }),
+    });
+    expect(unpublished.status).toBe(200);
+    expect((await get(base, url)).status).toBe(404);
+    expect(JSON.parse((await get(base, list)).text).chapters).toHaveLength(0);
+  });
+
+  it('keeps its answers through a write that was refused (4xx)', async () => {
+    const { chapter } = await publishedChapter(t, author, 'Unmoved');
+    const url = `/api/chapters/${chapter.id}`;
+    await get(base, url);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
+    const refused = await fetch(`${base}/api/books/999999/chapters/${chapter.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${author.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x' }),
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(await titleOf(base, url)).toBe('Unmoved');
+  });
+
+  it('answers If-None-Match with 304 and gzips for clients that accept it', async () => {
+    const long = `<p>${'a long paragraph of a chapter '.repeat(100)}</p>`;
+    const book = await createBook(t.app, author, 'Long', { published: true });
+    const chapter = await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Long', content: long },
+      { published: true },
+    );
+    const url = `/api/chapters/${chapter.id}`;
+    const fresh = await get(base, url);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
+
+    const revalidated = await get(base, url, { 'if-none-match': fresh.headers.get('etag')! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.text).toBe('');
+
+    // fetch would decode gzip itself; a raw request shows what was sent.
+    const raw = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      const request = new URL(`${base}${url}`);
+      void import('node:http').then(({ get: httpGet }) =>
+        httpGet(request, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () =>
+            resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) }),
+          );
+        }).on('error', reject),
+      );
+    });
+    expect(raw.encoding).toBe('gzip');
+    expect(zlib.gunzipSync(raw.body).toString()).toBe(fresh.text);
+  });
+
+  it('uses an answer no longer than its maximum age', async () => {
+    const short = await createTestApp({ READ_CACHE_MAX_AGE_SECONDS: '0.05' });
+    try {
+      const shortBase = await httpBase(short.app);
+      const writer = await signup(short.app);
+      const { chapter } = await publishedChapter(short, writer, 'Aging');
+      const url = `/api/chapters/${chapter.id}`;
+      await get(shortBase, url);
+      await retitleBehindTheAppsBack(short.ctx.db, chapter.id, 'Seen after the maximum age');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(await titleOf(shortBase, url)).toBe('Seen after the maximum age');
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('keeps nothing when switched off', async () => {
+    const off = await createTestApp({ READ_CACHE: 'off' });
+    try {
+      const offBase = await httpBase(off.app);
+      const writer = await signup(off.app);
+      const { chapter } = await publishedChapter(off, writer, 'Never kept');
+      const url = `/api/chapters/${chapter.id}`;
+      await get(offBase, url);
+      await retitleBehindTheAppsBack(off.ctx.db, chapter.id, 'Always fresh');
+      expect(await titleOf(offBase, url)).toBe('Always fresh');
+      expect(off.app.answerCache).toBeNull();
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('the answer cache across processes', () => {
+  // Two apps on one database and one Redis, as two processes behind a load balancer would be.
+  let database: TestDatabase;
+  const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
+  const apps: Array<{ app: FastifyInstance; base: string; db: Db }> = [];
+  const uploadDirs: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    for (let i = 0; i < 2; i++) {
+      const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
+      uploadDirs.push(uploadDir);
+      const config = loadConfig({
+        DATABASE_URL: database.url,
+        UPLOAD_DIR: uploadDir,
+        WEB_DIST_DIR: path.join(uploadDir, 'none'),
+        LOG_LEVEL: 'silent',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: prefix,
+        // Long, so that only the announcement can explain a fresh answer.
+        READ_CACHE_MAX_AGE_SECONDS: '60',
+      });
+      const { app, ctx } = await buildApp(config, { logger: false });
+      apps.push({ app, base: await httpBase(app), db: ctx.db });
+    }
+  });
+  afterAll(async () => {
+    for (const { app } of apps) await app.close();
+    await dropRedisKeys(prefix);
+    await database?.drop();
+    for (const dir of uploadDirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("drops the other process's kept answers after a write on this one", async () => {
+    const [writerSide, readerSide] = apps as [(typeof apps)[0], (typeof apps)[0]];
+    const author = await signup(writerSide.app);
+    const book = await createBook(writerSide.app, author, 'Shared', { published: true });
+    const chapter: TestChapter = await createChapter(
+      writerSide.app,
+      author,
+      book.id,
+      { title: 'Before', content: '<p>text</p>' },
+      { published: true },
+    );
+    const url = `/api/chapters/${chapter.id}`;
+    expect(await titleOf(readerSide.base, url)).toBe('Before');
+    await retitleBehindTheAppsBack(readerSide.db, chapter.id, 'Unannounced');
+    expect(await titleOf(readerSide.base, url)).toBe('Before');
+
+    const renamed = await fetch(`${writerSide.base}/api/books/${book.id}/chapters/${chapter.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${author.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'After' }),
+    });
+    expect(renamed.status).toBe(200);
+    // The announcement crosses Redis: wait for it, boundedly.
+    const deadline = Date.now() + 5_000;
+    let seen = await titleOf(readerSide.base, url);
+    while (seen !== 'After' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await titleOf(readerSide.base, url);
+    }
+    expect(seen).toBe('After');
+  });
+});

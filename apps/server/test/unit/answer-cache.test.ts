@@ -1,0 +1,89 @@
+import zlib from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { AnswerCache } from '../../src/lib/answer-cache.ts';
+
+const answer = (key: string, body: string) => ({
+  key,
+  route: '/api/things/:id',
+  headers: ['content-type', 'application/json'],
+  body: Buffer.from(body),
+  etag: `W/"${key}"`,
+});
+
+function cacheAt(options: { maxBytes?: number; maxAgeMs?: number } = {}) {
+  let now = 1_000;
+  const cache = new AnswerCache({
+    maxBytes: options.maxBytes ?? 1_000_000,
+    maxAgeMs: options.maxAgeMs ?? 5_000,
+    now: () => now,
+  });
+  return { cache, advance: (ms: number) => (now += ms) };
+}
+
+describe('AnswerCache', () => {
+  it('keeps an answer until something changes', () => {
+    const { cache } = cacheAt();
+    cache.set(answer('/a', 'one'), cache.generation);
+    expect(cache.get('/a')?.body.toString()).toBe('one');
+    cache.invalidate();
+    expect(cache.get('/a')).toBeUndefined();
+    expect(cache.size).toBe(0);
+    expect(cache.storedBytes).toBe(0);
+  });
+
+  it('refuses an answer computed by a request that arrived before the last change', () => {
+    const { cache } = cacheAt();
+    const arrival = cache.generation;
+    cache.invalidate();
+    cache.set(answer('/a', 'read before the write'), arrival);
+    expect(cache.get('/a')).toBeUndefined();
+    cache.set(answer('/a', 'read after the write'), cache.generation);
+    expect(cache.get('/a')?.body.toString()).toBe('read after the write');
+  });
+
+  it('stops using an answer older than the maximum age', () => {
+    const { cache, advance } = cacheAt({ maxAgeMs: 100 });
+    cache.set(answer('/a', 'one'), cache.generation);
+    advance(100);
+    expect(cache.get('/a')).toBeDefined();
+    advance(1);
+    expect(cache.get('/a')).toBeUndefined();
+    expect(cache.storedBytes).toBe(0);
+  });
+
+  it('lets the oldest answers go when over its byte budget, gzipped copies counted', () => {
+    const { cache } = cacheAt({ maxBytes: 400 });
+    for (const key of ['/1', '/2', '/3', '/4']) cache.set(answer(key, 'x'.repeat(100)), 0);
+    expect(cache.size).toBe(4);
+    cache.set(answer('/5', 'y'.repeat(100)), 0);
+    expect(cache.get('/1')).toBeUndefined();
+    expect(cache.get('/5')).toBeDefined();
+    expect(cache.storedBytes).toBe(400);
+
+    const kept = cache.get('/5')!;
+    const gzipped = cache.gzipped(kept);
+    expect(zlib.gunzipSync(gzipped).toString()).toBe('y'.repeat(100));
+    expect(cache.gzipped(kept)).toBe(gzipped);
+    expect(cache.storedBytes).toBeLessThanOrEqual(400);
+    expect(cache.get('/2')).toBeUndefined();
+  });
+
+  it('never keeps an answer larger than a quarter of its budget, nor anything when disabled', () => {
+    const { cache } = cacheAt({ maxBytes: 400 });
+    cache.set(answer('/big', 'z'.repeat(101)), 0);
+    expect(cache.get('/big')).toBeUndefined();
+
+    const off = cacheAt({ maxBytes: 0 }).cache;
+    expect(off.enabled).toBe(false);
+    off.set(answer('/a', 'one'), 0);
+    expect(off.get('/a')).toBeUndefined();
+  });
+
+  it('replaces an answer kept under the same key', () => {
+    const { cache } = cacheAt();
+    cache.set(answer('/a', 'one'), 0);
+    cache.set(answer('/a', 'three'), 0);
+    expect(cache.get('/a')?.body.toString()).toBe('three');
+    expect(cache.storedBytes).toBe(5);
+  });
+});
