@@ -69,7 +69,11 @@ export const WS_CLOSE = {
   policyViolation: 1008,
   /** A frame larger than the socket's hard limit (64 KB). */
   messageTooBig: 1009,
-  /** Missing, unknown, expired or logged-out token. */
+  /**
+   * Missing, unknown, expired or logged-out token; also closes an open socket when its session
+   * ends (logout, password change elsewhere: reason "The session has ended") or expires ("The
+   * session has expired"). Either way: sign in again, do not reconnect with the same token.
+   */
   unauthorized: 4401,
   /** The chat room's author does not exist. */
   notFound: 4404,

@@ -1,8 +1,9 @@
 import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AppContext, Viewer } from '../context.ts';
-import { viewerForToken } from '../modules/accounts/accounts.service.ts';
+import type { AppContext } from '../context.ts';
+import { sessionForToken, type LiveSession } from '../modules/accounts/accounts.service.ts';
+import type { SessionSockets } from './session-sockets.ts';
 
 export interface Refusal {
   refusal: { code: number; reason: string };
@@ -14,28 +15,30 @@ const isRefusal = (value: unknown): value is Refusal =>
   typeof value === 'object' && value !== null && 'refusal' in value;
 
 /**
- * The signed-in user of a socket request, from `?token=` only. The session cookie is not
- * accepted here: browsers send it on cross-site WebSocket upgrades too, so honouring it would
- * let any page open a socket in a signed-in visitor's name.
+ * The session of a socket request, from `?token=` only. The session cookie is not accepted
+ * here: browsers send it on cross-site WebSocket upgrades too, so honouring it would let any
+ * page open a socket in a signed-in visitor's name.
  */
-export async function socketViewer(
+export async function socketSession(
   ctx: AppContext,
   request: FastifyRequest,
-): Promise<Viewer | Refusal> {
+): Promise<LiveSession | Refusal> {
   const { token } = request.query as { token?: unknown };
   if (typeof token !== 'string' || token === '')
     return refuse(WS_CLOSE.unauthorized, 'A token is required');
-  const viewer = await viewerForToken(ctx, token);
-  return viewer ?? refuse(WS_CLOSE.unauthorized, 'The token is invalid or expired');
+  const session = await sessionForToken(ctx, token);
+  return session ?? refuse(WS_CLOSE.unauthorized, 'The token is invalid or expired');
 }
 
 /**
  * Decides on a socket before the upgrade (in preHandler, where it may wait on the database) and
  * hands the decision to the socket handler, which must attach its listeners synchronously. A
  * refused socket is accepted and closed at once with the refusal's 44xx code and reason: unlike
- * an HTTP status on a refused upgrade, a close code reaches browser clients.
+ * an HTTP status on a refused upgrade, a close code reaches browser clients. An admitted socket
+ * is tracked by its session, so that it closes when the session ends or expires.
  */
-export function socketAdmission<T extends object>(
+export function socketAdmission<T extends { session: LiveSession }>(
+  sessions: SessionSockets,
   admit: (request: FastifyRequest) => Promise<T | Refusal>,
 ) {
   const decisions = new WeakMap<FastifyRequest, T | Refusal>();
@@ -55,7 +58,11 @@ export function socketAdmission<T extends object>(
         socket.close(code, reason);
         return undefined;
       }
-      return decision;
+      const { viewer, expiresAt } = decision.session;
+      // The session may have ended while the upgrade completed.
+      return sessions.track({ sessionId: viewer.sessionId, expiresAt }, socket)
+        ? decision
+        : undefined;
     },
   };
 }

@@ -1,18 +1,26 @@
 import { notificationFor } from '../modules/notifications/notifications.service.ts';
 import type { ChatRooms } from './chat-rooms.ts';
 import type { EventBus } from './events.ts';
+import type { SessionSockets } from './session-sockets.ts';
 import type { UserSockets } from './user-sockets.ts';
 
 /**
  * Delivers every event of the bus to the sockets this process holds: notifications to their
- * recipients' connections, chat lines to the room's members. Each frame is serialized once per
- * event, whatever the number of sockets.
+ * recipients' connections, chat lines to the room's members, the end of a session to the
+ * sockets opened with it. Each frame is serialized once per event, whatever the number of sockets.
  */
-export function deliverEvents(bus: EventBus, users: UserSockets, rooms: ChatRooms): () => void {
+export function deliverEvents(
+  bus: EventBus,
+  { users, rooms, sessions }: { users: UserSockets; rooms: ChatRooms; sessions: SessionSockets },
+): () => void {
   return bus.subscribe((event, envelope) => {
     if (event.type === 'chat.message') {
       const payload = JSON.stringify({ user: event.user, message: event.message });
       rooms.broadcast(event.room, { ...(event.id !== undefined && { id: event.id }), payload });
+      return;
+    }
+    if (event.type === 'sessions.ended') {
+      sessions.end(event.sessionIds);
       return;
     }
     const message = notificationFor(event);

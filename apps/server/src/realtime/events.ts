@@ -19,6 +19,11 @@ export type DomainEvent =
       id?: string;
     }
   /**
+   * Sessions ended on purpose (logout, password change), published after the rows are gone:
+   * every process closes the sockets opened with them. Expiry needs no event (session-sockets.ts).
+   */
+  | { type: 'sessions.ended'; sessionIds: number[] }
+  /**
    * Something public readers see may have changed on the sending process: other processes drop
    * their cached answers (plugins/read-cache.ts). Carries nothing; it is sent at most once per
    * turn of the event loop, whatever the number of writes.

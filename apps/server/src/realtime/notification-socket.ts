@@ -1,16 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { socketAdmission, socketViewer } from './admission.ts';
+import { socketAdmission, socketSession } from './admission.ts';
+import type { SessionSockets } from './session-sockets.ts';
 import type { UserSockets } from './user-sockets.ts';
 
 /** `{base}/ws?token=`: the signed-in user's live notifications. The stream is one-way; client frames are ignored. */
 export const notificationSocketRoutes: FastifyPluginAsync<{
   ctx: AppContext;
   users: UserSockets;
-}> = async (app, { ctx, users }) => {
-  const admission = socketAdmission((request) => socketViewer(ctx, request));
+  sessions: SessionSockets;
+}> = async (app, { ctx, users, sessions }) => {
+  const admission = socketAdmission(sessions, async (request) => {
+    const session = await socketSession(ctx, request);
+    return 'refusal' in session ? session : { session };
+  });
   app.get('/ws', { websocket: true, preHandler: admission.preHandler }, (socket, request) => {
-    const viewer = admission.take(socket, request);
-    if (viewer) users.add(viewer.id, socket);
+    const admitted = admission.take(socket, request);
+    if (admitted) users.add(admitted.session.viewer.id, socket);
   });
 };

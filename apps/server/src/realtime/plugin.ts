@@ -7,6 +7,7 @@ import { chatRoutes } from '../modules/chat/chat.routes.ts';
 import { ChatRooms } from './chat-rooms.ts';
 import { deliverEvents } from './delivery.ts';
 import { notificationSocketRoutes } from './notification-socket.ts';
+import { SessionSockets } from './session-sockets.ts';
 import { closeAllGoingAway, SOCKET_MAX_PAYLOAD, startHeartbeat } from './sockets.ts';
 import { UserSockets } from './user-sockets.ts';
 
@@ -20,6 +21,7 @@ export interface RealtimeOptions {
 async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: RealtimeOptions) {
   const users = new UserSockets();
   const rooms = new ChatRooms();
+  const sessions = new SessionSockets();
   let stopHeartbeat = () => {};
 
   await app.register(websocket, {
@@ -32,12 +34,16 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
       await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
     },
   });
-  stopHeartbeat = startHeartbeat(app.websocketServer, ctx.config.WS_HEARTBEAT_MS);
-  const stopDelivery = deliverEvents(ctx.events, users, rooms);
+  // Each beat also closes the sockets whose session expired: a token is checked only when a
+  // socket opens, and an expired session sends no event.
+  stopHeartbeat = startHeartbeat(app.websocketServer, ctx.config.WS_HEARTBEAT_MS, () =>
+    sessions.closeExpired(),
+  );
+  const stopDelivery = deliverEvents(ctx.events, { users, rooms, sessions });
   app.addHook('onClose', async () => stopDelivery());
 
-  await app.register(notificationSocketRoutes, { ctx, users, prefix: base });
-  await app.register(chatRoutes, { ctx, rooms, history: chatHistory, prefix: base });
+  await app.register(notificationSocketRoutes, { ctx, users, sessions, prefix: base });
+  await app.register(chatRoutes, { ctx, rooms, sessions, history: chatHistory, prefix: base });
 }
 
 export const realtime = fp(realtimePlugin, { name: 'inkwell-realtime' });

@@ -19,9 +19,14 @@ export function sendFrame(socket: WebSocket, data: string): void {
 
 /**
  * Pings every socket each interval; one that did not answer the previous ping is terminated,
- * which fires its 'close' handlers and so removes it from its user and its room.
+ * which fires its 'close' handlers and so removes it from its user and its room. `onBeat` runs
+ * once per interval too, for other periodic checks of the open sockets.
  */
-export function startHeartbeat(server: WebSocketServer, intervalMs: number): () => void {
+export function startHeartbeat(
+  server: WebSocketServer,
+  intervalMs: number,
+  onBeat: () => void = () => {},
+): () => void {
   const answered = new WeakSet<WebSocket>();
   const onConnection = (socket: WebSocket) => {
     answered.add(socket);
@@ -37,6 +42,7 @@ export function startHeartbeat(server: WebSocketServer, intervalMs: number): () 
       answered.delete(socket);
       socket.ping();
     }
+    onBeat();
   }, intervalMs);
   timer.unref();
   return () => {

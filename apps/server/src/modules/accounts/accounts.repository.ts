@@ -61,7 +61,12 @@ export async function findLiveSession(db: DbHandle, tokenHash: string, now: stri
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.id as session_id', 'users.id as user_id', 'users.username'])
+    .select([
+      'sessions.id as session_id',
+      'sessions.expires_at',
+      'users.id as user_id',
+      'users.username',
+    ])
     .where('sessions.token_hash', '=', tokenHash)
     .where('sessions.expires_at', '>', now)
     .executeTakeFirst();

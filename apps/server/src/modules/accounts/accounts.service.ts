@@ -83,16 +83,47 @@ async function startSession(ctx: AppContext, userId: number): Promise<string> {
   return token;
 }
 
+/** A live session: who it signs in, and until when (epoch ms). */
+export interface LiveSession {
+  viewer: Viewer;
+  expiresAt: number;
+}
+
+const findSession = (ctx: AppContext, token: string) =>
+  accounts.findLiveSession(ctx.db, hashToken(token), nowIso());
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+const viewerOf = (session: SessionRow): Viewer => ({
+  id: session.user_id,
+  username: session.username,
+  sessionId: session.session_id,
+});
+
 /** Resolves a raw token to the viewer it belongs to, or null when it is unknown or expired. */
 export async function viewerForToken(ctx: AppContext, token: string): Promise<Viewer | null> {
-  const session = await accounts.findLiveSession(ctx.db, hashToken(token), nowIso());
-  return session
-    ? { id: session.user_id, username: session.username, sessionId: session.session_id }
-    : null;
+  const session = await findSession(ctx, token);
+  return session ? viewerOf(session) : null;
+}
+
+/** Like viewerForToken, with the session's expiry: a socket outliving it must be closed. */
+export async function sessionForToken(ctx: AppContext, token: string): Promise<LiveSession | null> {
+  const session = await findSession(ctx, token);
+  return session ? { viewer: viewerOf(session), expiresAt: Date.parse(session.expires_at) } : null;
+}
+
+/**
+ * Tells every process that these sessions are over, once their rows are gone, so the sockets
+ * opened with them close too (a token is only checked when a socket opens).
+ */
+export async function sessionsEnded(ctx: AppContext, sessionIds: number[]): Promise<void> {
+  if (sessionIds.length > 0) await ctx.events.publish({ type: 'sessions.ended', sessionIds });
 }
 
 export async function logout(ctx: AppContext, viewer: Viewer | null): Promise<void> {
-  if (viewer) await accounts.deleteSession(ctx.db, viewer.sessionId);
+  if (!viewer) return;
+  await accounts.deleteSession(ctx.db, viewer.sessionId);
+  await sessionsEnded(ctx, [viewer.sessionId]);
 }
 
 export async function accountOf(ctx: AppContext, viewer: Viewer) {

@@ -67,9 +67,15 @@ export async function updateUser(db: DbHandle, userId: number, changes: UserChan
   await db.updateTable('users').set(changes).where('id', '=', userId).execute();
 }
 
-/** Ends every session of a user but the one making the request. */
+/** Ends every session of a user but the one making the request; answers the ids it ended. */
 export async function deleteOtherSessions(db: DbHandle, userId: number, keepSessionId: number) {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).execute();
+  const ended = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '!=', keepSessionId)
+    .returning('id')
+    .execute();
+  return ended.map((row) => row.id);
 }
 
 export async function findReaderSettings(db: DbHandle, userId: number) {

@@ -12,7 +12,7 @@ import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toAccount, toAuthorProfile } from '../../presenters/user.ts';
-import { accountOf } from '../accounts/accounts.service.ts';
+import { accountOf, sessionsEnded } from '../accounts/accounts.service.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { listAuthorBooks } from '../books/books.service.ts';
 import { refreshAuthorSearchDocuments } from '../search/search.repository.ts';
@@ -97,13 +97,14 @@ export async function updateAuthor(ctx: AppContext, viewer: Viewer, ref: string,
 
   const usernameTaken = () =>
     changes.username !== undefined && authors.usernameTakenByOther(ctx.db, changes.username, viewer.id);
+  let endedSessions: number[] = [];
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (changes.username !== undefined && (await authors.usernameTakenByOther(trx, changes.username, viewer.id))) {
         throw conflict('That username is taken');
       }
       await authors.updateUser(trx, viewer.id, changes);
-      if (passwordHash !== undefined) await authors.deleteOtherSessions(trx, viewer.id, viewer.sessionId);
+      if (passwordHash !== undefined) endedSessions = await authors.deleteOtherSessions(trx, viewer.id, viewer.sessionId);
       if (namesChanged) await refreshAuthorSearchDocuments(trx, viewer.id);
     });
   } catch (error) {
@@ -113,6 +114,7 @@ export async function updateAuthor(ctx: AppContext, viewer: Viewer, ref: string,
     }
     throw error;
   }
+  await sessionsEnded(ctx, endedSessions);
   return toAccount(await accountOf(ctx, viewer));
 }
 

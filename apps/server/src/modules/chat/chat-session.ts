@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { ChatRooms } from '../../realtime/chat-rooms.ts';
+import type { SessionSockets } from '../../realtime/session-sockets.ts';
 import { sendFrame } from '../../realtime/sockets.ts';
 import type { ChatHistory } from './chat-history.ts';
 import { announcement, readIncoming, REFUSED, type ConnectionLimits } from './chat.service.ts';
@@ -12,6 +13,8 @@ export interface ChatDeps {
   ctx: AppContext;
   rooms: ChatRooms;
   history: ChatHistory;
+  /** Where admitted sockets are tracked, so they close when their session ends. */
+  sessions: SessionSockets;
 }
 
 interface Member {
