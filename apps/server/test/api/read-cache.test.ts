@@ -12,6 +12,7 @@ import { createBook, createTestApp, signup, type TestApp, type TestUser } from '
 import { createChapter, type TestChapter } from '../helpers/chapters.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { dropRedisKeys } from '../helpers/live.ts';
+import type { EventBus } from '../../src/realtime/events.ts';
 import { listen } from '../helpers/ws.ts';
 
 // The answer cache (plugins/read-cache.ts) sits in front of Fastify, so it is only reached
@@ -199,7 +200,7 @@ describe('the answer cache across processes', () => {
   // Two apps on one database and one Redis, as two processes behind a load balancer would be.
   let database: TestDatabase;
   const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
-  const apps: Array<{ app: FastifyInstance; base: string; db: Db }> = [];
+  const apps: Array<{ app: FastifyInstance; base: string; db: Db; events: EventBus }> = [];
   const uploadDirs: string[] = [];
 
   beforeAll(async () => {
@@ -218,7 +219,7 @@ describe('the answer cache across processes', () => {
         READ_CACHE_MAX_AGE_SECONDS: '60',
       });
       const { app, ctx } = await buildApp(config, { logger: false });
-      apps.push({ app, base: await httpBase(app), db: ctx.db });
+      apps.push({ app, base: await httpBase(app), db: ctx.db, events: ctx.events });
     }
   });
   afterAll(async () => {
@@ -239,6 +240,9 @@ describe('the answer cache across processes', () => {
       { title: 'Before', content: '<p>text</p>' },
       { published: true },
     );
+    // The set-up's own writes were announced too; Redis delivers in order, so once a marker sent
+    // after them arrives, none of them can empty the reader's cache later.
+    await announcementsSettled(writerSide.events, readerSide.events);
     const url = `/api/chapters/${chapter.id}`;
     expect(await titleOf(readerSide.base, url)).toBe('Before');
     await retitleBehindTheAppsBack(readerSide.db, chapter.id, 'Unannounced');
@@ -260,3 +264,17 @@ describe('the answer cache across processes', () => {
     expect(seen).toBe('After');
   });
 });
+
+/** Resolves once `to` has received everything `from` had announced before the call. */
+function announcementsSettled(from: EventBus, to: EventBus): Promise<void> {
+  const room = `marker-${crypto.randomBytes(4).toString('hex')}`;
+  return new Promise((resolve) => {
+    const stop = to.subscribe((event) => {
+      if (event.type === 'chat.message' && event.room === room) {
+        stop();
+        resolve();
+      }
+    });
+    void from.publish({ type: 'chat.message', room, user: 'test', message: 'marker' });
+  });
+}
