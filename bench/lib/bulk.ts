@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { registerPhraseGrams } from '../../apps/server/src/modules/search/phrase-grams.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 type Value = string | number | null;
@@ -57,6 +58,8 @@ export function openSqliteWriter(file: string): BulkWriter {
   db.pragma('synchronous = OFF');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -262144');
+  // The chapter search index's triggers call it, as on the server's own connections.
+  registerPhraseGrams(db);
   const statements = new Map<string, SQLite.Statement>();
   const statement = (table: string, columns: readonly string[], count: number) => {
     const key = `${table}:${count}`;

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
+import { registerPhraseGrams } from '../modules/search/phrase-grams.ts';
 import type { Schema } from './schema.ts';
 
 export type Db = Kysely<Schema>;
@@ -85,6 +86,8 @@ function openSqlite(file: string): SQLite.Database {
   // of one read() call per page makes a chapter read cheap. Pages the map holds are the OS page
   // cache's, shared and reclaimable, not this process's heap.
   database.pragma('mmap_size = 1073741824');
+  // The chapter search index's triggers call it (migration 0006).
+  registerPhraseGrams(database);
   return database;
 }
 

@@ -6,6 +6,7 @@ import * as realtime from './migrations/0002_realtime.ts';
 import * as library from './migrations/0003_library.ts';
 import * as performanceMigration from './migrations/0004_performance.ts';
 import * as searchLookup from './migrations/0005_search_lookup.ts';
+import * as phraseGrams from './migrations/0006_phrase_grams.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0003_library': library,
   '0004_performance': performanceMigration,
   '0005_search_lookup': searchLookup,
+  '0006_phrase_grams': phraseGrams,
 };
 
 class EngineAwareProvider implements MigrationProvider {

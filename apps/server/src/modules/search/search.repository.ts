@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
+import { chapterMatch, documentMatch, parseSearchQuery, type SearchQuery } from './search-query.ts';
 
 /**
  * Rebuilds the one search document of a book from its title, summary, author names and genres.
@@ -9,7 +10,13 @@ export async function refreshBookSearchDocument(db: DbHandle, bookId: number): P
   const book = await db
     .selectFrom('books')
     .innerJoin('users', 'users.id', 'books.author_id')
-    .select(['books.title', 'books.summary', 'users.username', 'users.first_name', 'users.last_name'])
+    .select([
+      'books.title',
+      'books.summary',
+      'users.username',
+      'users.first_name',
+      'users.last_name',
+    ])
     .where('books.id', '=', bookId)
     .executeTakeFirst();
   if (!book) return;
@@ -37,42 +44,12 @@ export async function refreshBookSearchDocument(db: DbHandle, bookId: number): P
 }
 
 export async function refreshAuthorSearchDocuments(db: DbHandle, authorId: number): Promise<void> {
-  const books = await db.selectFrom('books').select('id').where('author_id', '=', authorId).execute();
+  const books = await db
+    .selectFrom('books')
+    .select('id')
+    .where('author_id', '=', authorId)
+    .execute();
   for (const { id } of books) await refreshBookSearchDocument(db, id);
-}
-
-/** Words of the query, as the engines' tokenizers would see them (letters and digits). */
-export function queryTerms(q: string): string[] {
-  return [...q.normalize('NFKC').matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]).slice(0, 32);
-}
-
-/** Quoted phrases ("...") in the query; each must appear as written. */
-function queryPhrases(q: string): string[][] {
-  return [...q.matchAll(/"([^"]+)"/g)].map((m) => queryTerms(m[1] ?? '')).filter((p) => p.length > 1);
-}
-
-/**
- * FTS5 query text built only from word characters, each term quoted, so no user input can be
- * read as FTS syntax. Terms are ANDed; quoted phrases stay phrases.
- */
-export function toFtsQuery(q: string): string | null {
-  const phrases = queryPhrases(q);
-  const inPhrases = new Set(phrases.flat().map((t) => t.toLowerCase()));
-  const loose = queryTerms(q).filter((t) => !inPhrases.has(t.toLowerCase()));
-  const parts = [
-    ...phrases.map((p) => `"${p.join(' ')}"`),
-    ...loose.map((t) => `"${t}"`),
-  ];
-  return parts.length > 0 ? parts.join(' AND ') : null;
-}
-
-/** tsquery source for to_tsquery: terms ANDed, phrases with <->; only word characters pass. */
-function toTsQuery(q: string): string | null {
-  const phrases = queryPhrases(q);
-  const inPhrases = new Set(phrases.flat().map((t) => t.toLowerCase()));
-  const loose = queryTerms(q).filter((t) => !inPhrases.has(t.toLowerCase()));
-  const parts = [...phrases.map((p) => `(${p.join(' <-> ')})`), ...loose];
-  return parts.length > 0 ? parts.join(' & ') : null;
 }
 
 /**
@@ -83,75 +60,45 @@ function toTsQuery(q: string): string | null {
 export const CHAPTER_WINDOW = 500;
 
 /**
- * A phrase is looked for in the text of the newest PHRASE_SPAN chapters (by id) only. Checking a
- * phrase means reading word positions in every chapter that holds all its words; when those words
- * are common that is every chapter, and a rare phrase of common words would read them all
- * (seconds on a large library). Book documents are searched for phrases without this bound.
+ * How many of the newest matching book documents are ranked by relevance. A common word is in the
+ * summaries of thousands of books on a large library, and scoring each costs a lookup of its
+ * length (docs/decisions/0015-phrase-search-by-word-pairs.md).
  */
-export const PHRASE_SPAN = 20_000;
+export const DOCUMENT_WINDOW = 300;
+
+type Page = { limit: number; offset: number };
 
 /**
  * Ids of published books matching the query, best first. A book matches on its own document
  * (title, summary, author, genres) or on the text of its published chapters. Books with a
- * document match come first, by relevance; then books matching in their chapters only, by how
- * many of the newest matching chapters (CHAPTER_WINDOW) are theirs; ties go to the newer book.
- * Phrases are matched in the newest PHRASE_SPAN chapters' text. Only published chapters are in
- * the chapter index (migration 0004).
+ * document match come first, by relevance among the newest DOCUMENT_WINDOW of them; then books
+ * matching in their chapters only, by how many of the newest matching chapters (CHAPTER_WINDOW)
+ * are theirs; ties go to the newer book. Quoted phrases are looked up by their word pairs
+ * (migration 0006), so a phrase is found in any chapter, however old. Only published chapters
+ * are in the chapter index.
  */
-export async function searchBookIds(
-  db: DbHandle,
-  q: string,
-  page: { limit: number; offset: number },
-): Promise<number[]> {
-  if (isPostgres(db)) {
-    const tsq = toTsQuery(q);
-    if (!tsq) return [];
-    // The query is written out where it is used (not in a CTE) so the planner sees how common
-    // its words are: for a common word it walks chapters newest first and stops at the window;
-    // for a rare one it takes the few matches from the GIN index. A phrase's rarity it cannot
-    // judge (it counts each word alone), so a phrase always starts from the index ("id + 0"
-    // hides the primary key's order), which bounds the work by the chapters holding every word.
-    const query = sql`to_tsquery('english', ${tsq})`;
-    const hasPhrase = queryPhrases(q).length > 0;
-    const newestFirst = hasPhrase ? sql`c.id + 0 desc` : sql`c.id desc`;
-    const span = hasPhrase
-      ? sql`and c.id > (select coalesce(max(id), 0) from chapters) - ${PHRASE_SPAN}`
-      : sql``;
-    const rows = await sql<{ book_id: number }>`
-      with hits as (
-        select bs.book_id, ts_rank(bs.document_tsv, ${query}) as document, 0 as chapters
-          from book_search bs
-         where bs.document_tsv @@ ${query}
-        union all
-        select w.book_id, 0 as document, count(*) as chapters
-          from (select c.book_id from chapters c
-                 where c.content_tsv @@ ${query} ${span}
-                 order by ${newestFirst} limit ${CHAPTER_WINDOW}) w
-         group by w.book_id
-      )
-      select hits.book_id from hits
-        join books b on b.id = hits.book_id and b.is_published = 1
-       group by hits.book_id
-       order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
-       limit ${page.limit} offset ${page.offset}`.execute(db);
-    return rows.rows.map((r) => r.book_id);
-  }
-  const ftsq = toFtsQuery(q);
-  if (!ftsq) return [];
-  // FTS5 seeks a rowid range in its document lists, so the phrase span costs nothing to apply.
-  const span =
-    queryPhrases(q).length > 0
-      ? sql`and rowid > (select coalesce(max(id), 0) from chapters) - ${PHRASE_SPAN}`
-      : sql``;
-  // bm25() is lower-is-better; negated, more is better. FTS5 walks a term's documents newest
-  // (highest rowid) first and stops at the window, without scoring the rest.
+export async function searchBookIds(db: DbHandle, q: string, page: Page): Promise<number[]> {
+  const query = parseSearchQuery(q);
+  if (query.loose.length === 0 && query.phrases.length === 0) return [];
+  return isPostgres(db) ? postgresSearch(db, query, page) : sqliteSearch(db, query, page);
+}
+
+async function sqliteSearch(db: DbHandle, query: SearchQuery, page: Page): Promise<number[]> {
+  const documents = documentMatch(query);
+  const chapters = chapterMatch(query);
+  if (!documents || !chapters) return [];
+  // bm25() is lower-is-better; negated, more is better. Both FTS5 scans walk their documents
+  // newest (highest rowid) first and stop at their window, so bm25 is computed for the
+  // document window only, and chapter matches are found without scoring.
   const rows = await sql<{ book_id: number }>`
     with hits as (
-      select rowid as book_id, -bm25(book_fts) as document, 0 as chapters
-        from book_fts where book_fts match ${ftsq}
+      select book_id, document, 0 as chapters
+        from (select rowid as book_id, -bm25(book_fts) as document
+                from book_fts where book_fts match ${documents}
+               order by rowid desc limit ${DOCUMENT_WINDOW})
       union all
       select c.book_id, 0 as document, count(*) as chapters
-        from (select rowid as id from chapter_fts where chapter_fts match ${ftsq} ${span}
+        from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
                order by rowid desc limit ${CHAPTER_WINDOW}) w
         join chapters c indexed by chapters_id_book_idx on c.id = w.id
        group by c.book_id
@@ -160,6 +107,85 @@ export async function searchBookIds(
     -- would cost time in proportion to the library.
     select hits.book_id from hits
       cross join books b on b.id = hits.book_id and b.is_published = 1
+     group by hits.book_id
+     order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
+     limit ${page.limit} offset ${page.offset}`.execute(db);
+  return rows.rows.map((r) => r.book_id);
+}
+
+const looseTsQuery = (query: SearchQuery) =>
+  sql`plainto_tsquery('english', ${query.loose.join(' ')})`;
+const phraseTsQuery = (terms: readonly string[]) =>
+  sql`phraseto_tsquery('english', ${terms.join(' ')})`;
+const allOf = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` && `);
+
+/**
+ * The pairs of lexemes (hashed) of each phrase, as migration 0006's index holds a chapter's:
+ * PostgreSQL's own parser, stemmer and stop words decide what they are, so they are asked of it.
+ */
+async function phraseGramsOf(db: DbHandle, phrases: readonly { terms: string[] }[]) {
+  if (phrases.length === 0) return [];
+  const { rows } = await sql<{ grams: string[] }>`
+    select inkwell_phrase_grams(to_tsvector('english', t.phrase)) as grams
+      from unnest(${phrases.map((p) => p.terms.join(' '))}::text[]) with ordinality t(phrase, n)
+     order by t.n`.execute(db);
+  return rows.map((r) => r.grams);
+}
+
+async function postgresSearch(db: DbHandle, query: SearchQuery, page: Page): Promise<number[]> {
+  const grams = await phraseGramsOf(db, query.phrases);
+  // A phrase of one lexeme (the others stop words) has no pair: its lexeme is matched as a word.
+  const pairless = query.phrases.filter((_, i) => grams[i]!.length === 0);
+  // Two pairs or more can each be in the chapter without the whole phrase: check it there.
+  const toCheck = query.phrases.filter((_, i) => grams[i]!.length > 1);
+  const pairs = grams.flat();
+  const plain = [
+    ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
+    ...pairless.map((p) => phraseTsQuery(p.terms)),
+  ];
+  const whole = allOf([
+    ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
+    ...query.phrases.map((p) => phraseTsQuery(p.terms)),
+  ]);
+  const chapterHits =
+    pairs.length === 0
+      ? // The query is written out where it is used (not in a CTE) so the planner sees how
+        // common its words are: for a common word it walks chapters newest first and stops at
+        // the window; for a rare one it takes the few matches from the GIN index.
+        sql`select c.book_id from chapters c where c.content_tsv @@ (${allOf(plain)})
+             order by c.id desc limit ${CHAPTER_WINDOW}`
+      : // Phrases start from the pairs index ("id + 0" hides the primary key's order, and the
+        // pairs function is costly to compute row by row), which bounds the work by the chapters
+        // holding every pair. The candidates are ordered first (OFFSET 0 keeps the phrase check
+        // out of that subquery), then checked newest first until the window is full.
+        sql`select v.book_id
+              from (select c.book_id, c.content_tsv from chapters c
+                     where c.content_tsv is not null
+                       and inkwell_phrase_grams(c.content_tsv) @> ${pairs}::bigint[]
+                       ${plain.length > 0 ? sql`and c.content_tsv @@ (${allOf(plain)})` : sql``}
+                     order by c.id + 0 desc
+                     ${toCheck.length === 0 ? sql`limit ${CHAPTER_WINDOW}` : sql``} offset 0) v
+             ${
+               toCheck.length > 0
+                 ? sql`where ${sql.join(
+                     toCheck.map((p) => sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)})`),
+                     sql` and `,
+                   )}`
+                 : sql``
+             }
+             limit ${CHAPTER_WINDOW}`;
+  const rows = await sql<{ book_id: number }>`
+    with hits as (
+      select d.book_id, ts_rank(d.document_tsv, ${whole}) as document, 0 as chapters
+        from (select bs.book_id, bs.document_tsv from book_search bs
+               where bs.document_tsv @@ (${whole})
+               order by bs.book_id desc limit ${DOCUMENT_WINDOW}) d
+      union all
+      select w.book_id, 0 as document, count(*) as chapters from (${chapterHits}) w
+       group by w.book_id
+    )
+    select hits.book_id from hits
+      join books b on b.id = hits.book_id and b.is_published = 1
      group by hits.book_id
      order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
      limit ${page.limit} offset ${page.offset}`.execute(db);

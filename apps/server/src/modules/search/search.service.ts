@@ -4,7 +4,10 @@ import { listPublishedBooksByIds } from '../books/books.repository.ts';
 import { searchBookIds } from './search.repository.ts';
 
 /** Ranked full-text search; any input answers a (possibly empty) list, never an error. */
-export async function searchBooks(ctx: AppContext, query: { q: string; limit: number; offset: number }) {
+export async function searchBooks(
+  ctx: AppContext,
+  query: { q: string; limit: number; offset: number },
+) {
   const ids = await searchBookIds(ctx.db, query.q, query);
   const rows = await listPublishedBooksByIds(ctx.db, ids);
   const rank = new Map(ids.map((id, index) => [id, index]));
