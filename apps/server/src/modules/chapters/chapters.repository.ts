@@ -37,7 +37,11 @@ export async function findChapter(db: DbHandle, id: number) {
 
 /** What a write needs to know of a chapter before changing it; not its (long) content. */
 export async function findChapterHead(db: DbHandle, id: number) {
-  return db.selectFrom('chapters').select(['id', 'book_id', 'version']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('chapters')
+    .select(['id', 'book_id', 'version'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** A book's chapters in reading order, without their content; drafts only when asked for. */
@@ -131,20 +135,48 @@ export type ChapterChanges = Partial<ContentColumns & { title: string; is_publis
   updated_at: string;
 };
 
-/** Applies changes to a chapter of the given book; a title or content change bumps its version. */
-export async function updateChapter(
+/** Which chapter an update may change: the chapter of this book, if the book is the author's. */
+export interface OwnedChapter {
+  id: number;
+  bookId: number;
+  authorId: number;
+  /** When given, the update applies only while the chapter is still at this version. */
+  version?: number;
+}
+
+/**
+ * Applies changes to a chapter in one statement, and answers the chapter as it now is; a title
+ * or content change bumps its version. Ownership and the expected version are conditions of the
+ * UPDATE itself (checked under its row lock), so nothing is read first; undefined when nothing
+ * matched (a missing chapter, a book that is not the author's, or a stale version). The content
+ * is answered from `changes` when it is one, rather than reading 16 KB back.
+ */
+export async function updateOwnedChapter(
   db: DbHandle,
-  id: number,
-  bookId: number,
+  chapter: OwnedChapter,
   changes: ChapterChanges,
-) {
+): Promise<(ChapterSummaryRow & { content: string }) | undefined> {
   const editsText = changes.content !== undefined || changes.title !== undefined;
-  await db
+  const row = await db
     .updateTable('chapters')
     .set((eb) => ({ ...changes, ...(editsText && { version: eb('version', '+', 1) }) }))
-    .where('id', '=', id)
-    .where('book_id', '=', bookId)
-    .execute();
+    .where('id', '=', chapter.id)
+    .where('book_id', '=', chapter.bookId)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('books')
+          .select('books.id')
+          .where('books.id', '=', chapter.bookId)
+          .where('books.author_id', '=', chapter.authorId),
+      ),
+    )
+    .$if(chapter.version !== undefined, (query) => query.where('version', '=', chapter.version!))
+    .returning(SUMMARY_COLUMNS)
+    .$if(changes.content === undefined, (query) => query.returning('chapters.content'))
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { ...row, content: changes.content ?? row.content! };
 }
 
 /**

@@ -10,9 +10,14 @@ import {
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
-import { countWords, isBlankHtml, sanitizeContent, textOfSanitized } from '../../html/sanitize.ts';
+import {
+  countWords,
+  isBlankHtml,
+  sanitizeContentWithText,
+  textOfSanitized,
+} from '../../html/sanitize.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
-import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { type AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { assertOwned, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
@@ -59,34 +64,32 @@ export async function listAuthorChapters(ctx: AppContext, viewer: Viewer, bookId
   return listAll(ctx.db, bookId);
 }
 
-type LockedBook = NonNullable<Awaited<ReturnType<typeof chapters.lockBook>>>;
-
 /**
- * Every write to a book's chapters runs here: one transaction holding that book's write lock,
- * for the book's author only (404 when they cannot see it, 403 when it is not theirs). On SQLite
- * the transaction may share its commit with other writes (writeTransaction).
+ * Writes that move chapters (create, reorder, delete) run here: one transaction holding the
+ * book's write lock, for the book's author only (404 when they cannot see it, 403 when it is not
+ * theirs), so chapter_order stays 1..n. On SQLite the transaction may share its commit with other
+ * writes (writeTransaction). Updates move nothing and check ownership in their UPDATE instead.
  */
 async function writeChaptersOf<T>(
   ctx: AppContext,
   viewer: Viewer,
   bookId: number,
-  work: (trx: DbHandle, book: LockedBook) => Promise<T>,
+  work: (trx: DbHandle) => Promise<T>,
 ): Promise<T> {
   return writeTransaction(ctx.db, async (trx) => {
-    const book = assertOwned(await chapters.lockBook(trx, bookId), viewer);
-    return work(trx, book);
+    assertOwned(await chapters.lockBook(trx, bookId), viewer);
+    return work(trx);
   });
 }
 
 /** Sanitized content with its derived plain text and word count; empty content gets the default. */
 export function contentColumns(html: string): ContentColumns {
-  const sanitized = sanitizeContent(html);
-  // Parsing the HTML once (the sanitizer) is the costly part of an autosave; the text comes from its output.
-  const text = textOfSanitized(sanitized);
-  const blank = isBlankHtml(sanitized, text);
-  const content = blank ? DEFAULT_CHAPTER_CONTENT : sanitized;
-  const content_text = blank ? textOfSanitized(content) : text;
-  return { content, content_text, word_count: countWords(content_text) };
+  // The editor's HTML is usually already in the allowlisted form: then one pass checks it and
+  // reads its text and words, without parsing it (docs/decisions/0014-canonical-html-fast-path.md).
+  const { html: content, text, words } = sanitizeContentWithText(html);
+  if (!isBlankHtml(content, text)) return { content, content_text: text, word_count: words };
+  const content_text = textOfSanitized(DEFAULT_CHAPTER_CONTENT);
+  return { content: DEFAULT_CHAPTER_CONTENT, content_text, word_count: countWords(content_text) };
 }
 
 /** `base`, or `base (n)` with the smallest n from 1 that no title in `taken` equals, case-insensitively. */
@@ -166,6 +169,23 @@ export async function reorderChapters(
   return listAll(ctx.db, bookId);
 }
 
+/**
+ * Why an update of a chapter matched nothing, in the order the rules are checked: the book is
+ * not the viewer's to see (404) or to change (403), the chapter is not in it (404), or the
+ * version the edit started from is stale (409).
+ */
+async function refusedUpdate(
+  trx: DbHandle,
+  viewer: Viewer,
+  bookId: number,
+  chapterId: number,
+): Promise<AppError> {
+  assertOwned(await chapters.lockBook(trx, bookId), viewer);
+  const current = await chapters.findChapterHead(trx, chapterId);
+  if (!current || current.book_id !== bookId) return notFound('Chapter not found');
+  return conflict('This chapter was changed elsewhere');
+}
+
 export async function updateChapter(
   ctx: AppContext,
   viewer: Viewer,
@@ -180,18 +200,18 @@ export async function updateChapter(
     ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
     updated_at: now,
   };
-  const { chapter, announce } = await writeChaptersOf(ctx, viewer, bookId, async (trx, book) => {
-    const current = await chapters.findChapterHead(trx, chapterId);
-    if (!current || current.book_id !== bookId) throw notFound('Chapter not found');
-    // Every chapter write holds the book lock, so the version read here cannot move before our update.
-    if (input.version !== undefined && input.version !== current.version)
-      throw conflict('This chapter was changed elsewhere');
-    await chapters.updateChapter(trx, chapterId, bookId, changes);
+  // An update moves no chapter, so unlike the other chapter writes it needs no book lock:
+  // ownership and the expected version are conditions of the UPDATE itself, one statement per
+  // autosave. Only publishing reads the book first (under its lock, the order every chapter write
+  // takes locks in), for the news; only a refusal reads more, to tell which rule refused.
+  const { chapter, announce } = await writeTransaction(ctx.db, async (trx) => {
+    const book = input.is_published === true ? await chapters.lockBook(trx, bookId) : undefined;
+    const target = { id: chapterId, bookId, authorId: viewer.id, version: input.version };
+    const updated = await chapters.updateOwnedChapter(trx, target, changes);
+    if (!updated) throw await refusedUpdate(trx, viewer, bookId, chapterId);
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
-    const first =
-      input.is_published === true && (await chapters.markFirstPublished(trx, chapterId, now));
-    const updated = await chapters.findChapter(trx, chapterId);
-    return { chapter: updated!, announce: first && fromFlag(book.is_published) ? book : null };
+    const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
+    return { chapter: updated, announce: first && fromFlag(book.is_published) ? book : null };
   });
   // Only a first publication in a published book is news; edits and re-publishing are not.
   if (announce) {
@@ -205,7 +225,7 @@ export async function updateChapter(
       chapterTitle: chapter.title,
     });
   }
-  return toChapter(chapter);
+  return { ...toChapterSummary(chapter), content: chapter.content };
 }
 
 export async function deleteChapter(
