@@ -132,48 +132,51 @@ async function phraseGramsOf(db: DbHandle, phrases: readonly { terms: string[] }
   return rows.map((r) => r.grams);
 }
 
-async function postgresSearch(db: DbHandle, query: SearchQuery, page: Page): Promise<number[]> {
-  const grams = await phraseGramsOf(db, query.phrases);
-  // A phrase of one lexeme (the others stop words) has no pair: its lexeme is matched as a word.
+/**
+ * Book ids of the newest CHAPTER_WINDOW chapters matching the query, on PostgreSQL. Without
+ * phrase pairs the query is written out where it is used (not in a CTE) so the planner sees how
+ * common its words are: for a common word it walks chapters newest first and stops at the window;
+ * for a rare one it takes the few matches from the GIN index. With pairs, the candidates are the
+ * chapters holding every pair, taken from the pairs index alone: ordered newest first in a
+ * subquery that only the pairs condition enters ("id + 0" hides the primary key's order, OFFSET 0
+ * keeps the checks out), because computing the pairs of a chapter row by row, which the planner
+ * would otherwise choose beside a rare word's index, costs a millisecond each. The other words,
+ * and phrases of several pairs (which could each sit elsewhere in the chapter), are then checked
+ * on the candidates newest first, only until the window is full.
+ */
+function postgresChapterHits(query: SearchQuery, grams: readonly string[][]) {
   const pairless = query.phrases.filter((_, i) => grams[i]!.length === 0);
-  // Two pairs or more can each be in the chapter without the whole phrase: check it there.
-  const toCheck = query.phrases.filter((_, i) => grams[i]!.length > 1);
-  const pairs = grams.flat();
-  const plain = [
+  // A phrase of one lexeme (the others stop words) has no pair: its lexeme is matched as a word.
+  const words = [
     ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
     ...pairless.map((p) => phraseTsQuery(p.terms)),
   ];
+  const pairs = grams.flat();
+  if (pairs.length === 0)
+    return sql`select c.book_id from chapters c where c.content_tsv @@ (${allOf(words)})
+                order by c.id desc limit ${CHAPTER_WINDOW}`;
+  const checks = [
+    ...(words.length > 0 ? [sql`v.content_tsv @@ (${allOf(words)})`] : []),
+    ...query.phrases
+      .filter((_, i) => grams[i]!.length > 1)
+      .map((p) => sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)})`),
+  ];
+  return sql`select v.book_id
+    from (select c.book_id, c.content_tsv from chapters c
+           where c.content_tsv is not null
+             and inkwell_phrase_grams(c.content_tsv) @> ${pairs}::bigint[]
+           order by c.id + 0 desc
+           ${checks.length === 0 ? sql`limit ${CHAPTER_WINDOW}` : sql``} offset 0) v
+    ${checks.length > 0 ? sql`where ${sql.join(checks, sql` and `)}` : sql``}
+    limit ${CHAPTER_WINDOW}`;
+}
+
+async function postgresSearch(db: DbHandle, query: SearchQuery, page: Page): Promise<number[]> {
+  const chapterHits = postgresChapterHits(query, await phraseGramsOf(db, query.phrases));
   const whole = allOf([
     ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
     ...query.phrases.map((p) => phraseTsQuery(p.terms)),
   ]);
-  const chapterHits =
-    pairs.length === 0
-      ? // The query is written out where it is used (not in a CTE) so the planner sees how
-        // common its words are: for a common word it walks chapters newest first and stops at
-        // the window; for a rare one it takes the few matches from the GIN index.
-        sql`select c.book_id from chapters c where c.content_tsv @@ (${allOf(plain)})
-             order by c.id desc limit ${CHAPTER_WINDOW}`
-      : // Phrases start from the pairs index ("id + 0" hides the primary key's order, and the
-        // pairs function is costly to compute row by row), which bounds the work by the chapters
-        // holding every pair. The candidates are ordered first (OFFSET 0 keeps the phrase check
-        // out of that subquery), then checked newest first until the window is full.
-        sql`select v.book_id
-              from (select c.book_id, c.content_tsv from chapters c
-                     where c.content_tsv is not null
-                       and inkwell_phrase_grams(c.content_tsv) @> ${pairs}::bigint[]
-                       ${plain.length > 0 ? sql`and c.content_tsv @@ (${allOf(plain)})` : sql``}
-                     order by c.id + 0 desc
-                     ${toCheck.length === 0 ? sql`limit ${CHAPTER_WINDOW}` : sql``} offset 0) v
-             ${
-               toCheck.length > 0
-                 ? sql`where ${sql.join(
-                     toCheck.map((p) => sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)})`),
-                     sql` and `,
-                   )}`
-                 : sql``
-             }
-             limit ${CHAPTER_WINDOW}`;
   const rows = await sql<{ book_id: number }>`
     with hits as (
       select d.book_id, ts_rank(d.document_tsv, ${whole}) as document, 0 as chapters
