@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { Schema } from '../../db/schema.ts';
 
@@ -114,10 +114,15 @@ export async function listPublishedBooksInGenre(db: DbHandle, genreName: string)
 
 export async function listPublishedBooksByIds(db: DbHandle, ids: readonly number[]) {
   if (ids.length === 0) return [];
-  return bookSelect(db, PUBLIC)
-    .where('books.id', 'in', ids)
-    .where('books.is_published', '=', 1)
-    .execute();
+  return (
+    bookSelect(db, PUBLIC)
+      .where('books.id', 'in', ids)
+      // Unary plus: a check on each row found by id, not an index to scan. Without statistics
+      // SQLite took "is_published = 1" on books_popular_idx for the better plan and walked every
+      // published book (0.9 ms for 50 ids on 20,000 books, instead of 0.08 ms).
+      .where(sql<number>`+books.is_published`, '=', 1)
+      .execute()
+  );
 }
 
 /** Genre names per book, for a page of books in one query. */
