@@ -49,16 +49,24 @@ export const BookListQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
+/** Search answers a page of SEARCH_PAGE_SIZE books unless `limit` asks for more (decision 0015). */
+export const SEARCH_PAGE_SIZE = 20;
+
 export const SearchQuery = z.object({
   q: z.string().max(500).default(''),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: z.coerce.number().int().min(1).max(100).default(SEARCH_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
 export const SearchResponse = z.object({ books: BookList }).meta({ id: 'SearchResponse' });
 
 export const PopularBook = z
-  .object({ book_id: z.number(), title: z.string(), cover: z.string().nullable(), readers: z.number() })
+  .object({
+    book_id: z.number(),
+    title: z.string(),
+    cover: z.string().nullable(),
+    readers: z.number(),
+  })
   .meta({ id: 'PopularBook' });
 export const PopularResponse = z.object({ popular: z.array(PopularBook) });
 

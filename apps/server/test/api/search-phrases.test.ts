@@ -1,3 +1,4 @@
+import { SEARCH_PAGE_SIZE } from '@inkwell/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAPTER_WINDOW } from '../../src/modules/search/search.repository.ts';
 import {
@@ -20,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = async (q: string) => {
-  const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}`);
+const searchIds = async (q: string, page = '') => {
+  const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}${page}`);
   expect(res.statusCode).toBe(200);
   return res.json().books.map((b: { id: number }) => b.id) as number[];
 };
@@ -173,5 +174,20 @@ describe('phrase search', () => {
     const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}`);
     expect(res.statusCode).toBe(200);
     expect(Array.isArray(res.json().books)).toBe(true);
+  });
+});
+
+describe('the page of results', () => {
+  it(`answers ${SEARCH_PAGE_SIZE} books unless asked for more, and pages by offset`, async () => {
+    const writer = await signup(t.app);
+    const books = [];
+    for (let i = 0; i < SEARCH_PAGE_SIZE + 5; i++)
+      books.push(await createBook(t.app, writer, `Periwinkle ${i}`, { published: true }));
+    const newestFirst = books.map((b) => b.id as number).reverse();
+    expect(await searchIds('periwinkle')).toEqual(newestFirst.slice(0, SEARCH_PAGE_SIZE));
+    expect(await searchIds('periwinkle', '&limit=100')).toEqual(newestFirst);
+    expect(await searchIds('periwinkle', `&offset=${SEARCH_PAGE_SIZE}`)).toEqual(
+      newestFirst.slice(SEARCH_PAGE_SIZE),
+    );
   });
 });

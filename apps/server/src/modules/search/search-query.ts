@@ -9,7 +9,7 @@ export interface Phrase {
 }
 
 /** What a reader typed, split into loose words (all required, any order) and quoted phrases. */
-export interface SearchQuery {
+export interface SearchTerms {
   loose: string[];
   phrases: Phrase[];
 }
@@ -27,7 +27,7 @@ export function queryTerms(q: string): string[] {
  * Quoted parts are phrases; a quoted single word is just a word. Whatever else the text holds
  * (operators, brackets, an unbalanced quote) is not syntax: only letters and digits pass on.
  */
-export function parseSearchQuery(q: string): SearchQuery {
+export function parseSearchQuery(q: string): SearchTerms {
   const phrases: Phrase[] = [];
   const loose: string[] = [];
   for (const [, quoted = ''] of q.matchAll(QUOTED)) {
@@ -47,7 +47,7 @@ const quote = (tokens: readonly string[]) => `"${tokens.join(' ')}"`;
  * characters, each term quoted, so no input can be read as FTS5 syntax. Terms are ANDed;
  * phrases are FTS5 phrases, stemmed like the rest of the document.
  */
-export function documentMatch(query: SearchQuery): string | null {
+export function documentMatch(query: SearchTerms): string | null {
   const parts = [
     ...query.phrases.map((p) => quote(p.terms)),
     ...query.loose.map((t) => quote([t])),
@@ -60,7 +60,7 @@ export function documentMatch(query: SearchQuery): string | null {
  * as the phrase of its consecutive word pairs in its pairs column. Pair tokens hold only word
  * characters and the joiner, so they too are safe inside quotes.
  */
-export function chapterMatch(query: SearchQuery): string | null {
+export function chapterMatch(query: SearchTerms): string | null {
   const parts = [
     ...query.phrases.map((p) => `phrase_grams : ${quote(gramsOf(p.words))}`),
     ...query.loose.map((t) => `content_text : ${quote([t])}`),

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
-import { chapterMatch, documentMatch, parseSearchQuery, type SearchQuery } from './search-query.ts';
+import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
 
 /**
  * Rebuilds the one search document of a book from its title, summary, author names and genres.
@@ -83,7 +83,7 @@ export async function searchBookIds(db: DbHandle, q: string, page: Page): Promis
   return isPostgres(db) ? postgresSearch(db, query, page) : sqliteSearch(db, query, page);
 }
 
-async function sqliteSearch(db: DbHandle, query: SearchQuery, page: Page): Promise<number[]> {
+async function sqliteSearch(db: DbHandle, query: SearchTerms, page: Page): Promise<number[]> {
   const documents = documentMatch(query);
   const chapters = chapterMatch(query);
   if (!documents || !chapters) return [];
@@ -113,7 +113,7 @@ async function sqliteSearch(db: DbHandle, query: SearchQuery, page: Page): Promi
   return rows.rows.map((r) => r.book_id);
 }
 
-const looseTsQuery = (query: SearchQuery) =>
+const looseTsQuery = (query: SearchTerms) =>
   sql`plainto_tsquery('english', ${query.loose.join(' ')})`;
 const phraseTsQuery = (terms: readonly string[]) =>
   sql`phraseto_tsquery('english', ${terms.join(' ')})`;
@@ -144,7 +144,7 @@ async function phraseGramsOf(db: DbHandle, phrases: readonly { terms: string[] }
  * and phrases of several pairs (which could each sit elsewhere in the chapter), are then checked
  * on the candidates newest first, only until the window is full.
  */
-function postgresChapterHits(query: SearchQuery, grams: readonly string[][]) {
+function postgresChapterHits(query: SearchTerms, grams: readonly string[][]) {
   const pairless = query.phrases.filter((_, i) => grams[i]!.length === 0);
   // A phrase of one lexeme (the others stop words) has no pair: its lexeme is matched as a word.
   const words = [
@@ -171,7 +171,7 @@ function postgresChapterHits(query: SearchQuery, grams: readonly string[][]) {
     limit ${CHAPTER_WINDOW}`;
 }
 
-async function postgresSearch(db: DbHandle, query: SearchQuery, page: Page): Promise<number[]> {
+async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Promise<number[]> {
   const chapterHits = postgresChapterHits(query, await phraseGramsOf(db, query.phrases));
   const whole = allOf([
     ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
