@@ -9,9 +9,15 @@ import { basePathFromEnv } from '../apps/web/scripts/base-path.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const web = path.join(root, 'apps/web');
 const stamp = path.join(web, 'dist/.build-info.json');
-const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', 'scripts'].map(
-  (p) => path.join(web, p),
-);
+const sources = [
+  'src',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'vite',
+  'package.json',
+  'scripts',
+].map((p) => path.join(web, p));
 const base = basePathFromEnv(process.env.BASE_PATH);
 
 function newestMtime(p) {

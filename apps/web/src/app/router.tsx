@@ -1,5 +1,7 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
+import { prefetchReader } from '../features/reader/api/reader.ts';
 import { loadChunk } from '../lib/chunks.ts';
 import { BASE } from '../lib/paths.ts';
 import { ErrorPage, RootErrorPage } from './ErrorPage.tsx';
@@ -26,11 +28,24 @@ const my = () => import('./routes/my.tsx');
 const workspace = () => import('./routes/workspace.tsx');
 const library = () => import('./routes/library.tsx');
 
-export const routes: RouteObject[] = [
+/**
+ * The reader's data, fetched beside its chunk: the page renders once, with the text, rather than
+ * a loading state first and the text a moment later (docs/decisions/0016-page-preloads.md).
+ */
+const readerLoader =
+  (client: QueryClient): LoaderFunction =>
+  async ({ params }) => {
+    await prefetchReader(client, Number(params.bookId), Number(params.chapterId));
+    return null;
+  };
+
+export const appRoutes = (client: QueryClient): RouteObject[] => [
   {
     path: '/',
     element: <RootLayout />,
     errorElement: <RootErrorPage />,
+    // Nothing until the first page can render whole (its chunk and, for the reader, its data).
+    HydrateFallback: () => null,
     children: [
       {
         // Errors of a page show inside the shell, so the header and sidebar stay usable.
@@ -46,7 +61,11 @@ export const routes: RouteObject[] = [
               { path: 'genres', lazy: page(books, 'GenresPage') },
               { path: 'genres/:genre', lazy: page(books, 'GenrePage') },
               { path: ':bookId', lazy: page(books, 'BookPage') },
-              { path: ':bookId/chapters/:chapterId', lazy: page(reader, 'ReaderPage') },
+              {
+                path: ':bookId/chapters/:chapterId',
+                lazy: page(reader, 'ReaderPage'),
+                loader: readerLoader(client),
+              },
             ],
           },
           {
@@ -84,7 +103,10 @@ export const routes: RouteObject[] = [
                     lazy: page(workspace, 'WorkspaceBookPage'),
                     children: [
                       { index: true, lazy: page(workspace, 'WorkspaceBookDetails') },
-                      { path: 'chapters/:chapterId', lazy: page(workspace, 'WorkspaceChapterPage') },
+                      {
+                        path: 'chapters/:chapterId',
+                        lazy: page(workspace, 'WorkspaceChapterPage'),
+                      },
                       { path: '*', lazy: page(workspace, 'WorkspaceNoMatch') },
                     ],
                   },
@@ -100,4 +122,5 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const createAppRouter = () => createBrowserRouter(routes, { basename: BASE || '/' });
+export const createAppRouter = (client: QueryClient) =>
+  createBrowserRouter(appRoutes(client), { basename: BASE || '/' });

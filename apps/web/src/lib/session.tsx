@@ -12,8 +12,9 @@ import {
 import { request, setBearerToken } from './api.ts';
 
 /**
- * The session (SPEC section 4): at start the client asks GET /token with the cookie. No token means
- * logged out, and the "token-fetch error" flag (status 'out') sends guarded pages to login.
+ * The session (SPEC section 4): at start the client asks GET /token with the cookie (unless the page
+ * says there is no cookie). No token means logged out, and the "token-fetch error" flag (status
+ * 'out') sends guarded pages to login.
  */
 export type SessionState =
   | { status: 'loading'; token: null; account: null }
@@ -36,6 +37,14 @@ const OUT: SessionState = { status: 'out', token: null, account: null };
 
 const SessionContext = createContext<Session | null>(null);
 
+/**
+ * The server marks a page requested without a session cookie (apps/server/src/plugins/web-app.ts):
+ * such a visitor has no session to ask GET /token about, so the app starts signed out at once and
+ * renders its first page one request and one re-render sooner.
+ */
+const pageSaysNoSession = () =>
+  document.querySelector('meta[name="inkwell-session"]')?.getAttribute('content') === 'none';
+
 async function fetchSession(): Promise<SessionState> {
   try {
     const answer = await request<SessionResponse>('/token');
@@ -54,7 +63,8 @@ export function SessionProvider({
   children: ReactNode;
   initial?: SessionState;
 }) {
-  const [state, setState] = useState<SessionState>(initial ?? LOADING);
+  const [known] = useState(() => initial ?? (pageSaysNoSession() ? OUT : undefined));
+  const [state, setState] = useState<SessionState>(known ?? LOADING);
 
   const apply = useCallback((next: SessionState) => {
     setBearerToken(next.token);
@@ -67,8 +77,8 @@ export function SessionProvider({
   }, [apply]);
 
   useEffect(() => {
-    if (!initial) void refresh();
-  }, [initial, refresh]);
+    if (!known) void refresh();
+  }, [known, refresh]);
 
   const login = useCallback(
     async (username: string, password: string) => {

@@ -109,7 +109,30 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
       </div>
     );
   }
-  if (chapter.isPending) return <Loading />;
+  const bar = (
+    <div className="reader-bar">
+      <p id="reader-top" ref={top} tabIndex={-1} className="reader-back">
+        <Link to={paths.book(bookId)}>
+          <span aria-hidden="true">← </span>
+          {book.data?.title ?? 'Back to the book'}
+        </Link>
+      </p>
+      <ReaderSettingsPanel />
+    </div>
+  );
+  // Until the chapter arrives the page already has its final frame: the same bar, and a screen's
+  // height below it, so nothing on screen moves when the text comes in (no layout shift).
+  if (chapter.isPending) {
+    return (
+      <article className="reader" aria-busy="true">
+        {bar}
+        {/* Keyed apart from the content's wrapper, so it is replaced, not moved down. */}
+        <div key="pending" className="reader-pending">
+          <Loading />
+        </div>
+      </article>
+    );
+  }
   if (chapter.isError) return <Status kind="error">Could not load this chapter.</Status>;
 
   const toTop = (e: React.MouseEvent) => {
@@ -120,20 +143,12 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
 
   return (
     <article className="reader">
-      <div className="reader-bar">
-        <p id="reader-top" ref={top} tabIndex={-1} className="reader-back">
-          <Link to={paths.book(bookId)}>
-            <span aria-hidden="true">← </span>
-            {book.data?.title ?? 'Back to the book'}
-          </Link>
-        </p>
-        <ReaderSettingsPanel />
-      </div>
+      {bar}
       <header className="reader-header">
         <p className="reader-kicker">Chapter {chapter.data.chapter_order}</p>
         <PageTitle>{chapter.data.title}</PageTitle>
       </header>
-      <div ref={contentRef}>
+      <div key="content" ref={contentRef}>
         <SafeHtml className="reader-content prose" html={chapter.data.content} />
       </div>
       {signedIn && content && (
