@@ -88,7 +88,7 @@ describe('phrase search', () => {
     expect(await searchIds('tidewater kettle')).toEqual([newer.id]);
   });
 
-  it('matches the words in order and next to each other, whatever the case and punctuation', async () => {
+  it('matches the words in order and side by side, whatever the case and punctuation', async () => {
     const { book } = await bookWithText(
       'Lantern Book',
       'She carried the Brass Lantern, glowing; past the mill it went dark.',

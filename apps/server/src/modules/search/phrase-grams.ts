@@ -1,5 +1,6 @@
 /**
- * Word pairs ("grams") for phrase search on SQLite (docs/decisions/0015-phrase-search-by-word-pairs.md).
+ * Word pairs ("grams") for phrase search on SQLite
+ * (docs/decisions/0015-phrase-search-by-word-pairs.md).
  *
  * A phrase of common words ("father said the") is held by nearly every chapter word by word, so
  * checking word positions chapter after chapter costs time in proportion to the library. Each

@@ -2,9 +2,9 @@ import { gramsOf, phraseWords } from './phrase-grams.ts';
 
 /** A quoted phrase of two words or more; it must appear as written. */
 export interface Phrase {
-  /** Its words as the engines' tokenizers see them (letters and digits), for tsquery and book documents. */
+  /** Its words as the engines' tokenizers see them (letters, digits): tsquery, book documents. */
   terms: string[];
-  /** Its words as phrase search compares them (modules/search/phrase-grams.ts), for chapter text. */
+  /** Its words as chapter phrase search compares them (modules/search/phrase-grams.ts). */
   words: string[];
 }
 
