@@ -60,8 +60,11 @@ export const UpdateChapterBody = z
     content: z.string().max(CONTENT_MAX_LENGTH).optional(),
     title: z.string().trim().min(1, 'title must not be empty').max(TITLE_MAX_LENGTH).optional(),
     is_published: z.boolean().optional(),
-    /** Optional optimistic concurrency: the version the edit started from; a stale one answers 409. */
-    version: z.number().int().min(1).optional(),
+    /**
+     * Optional optimistic concurrency: the version the edit started from; a stale one answers 409.
+     * Versions are 32-bit integers in the database, as ids are.
+     */
+    version: z.number().int().min(1).max(2_147_483_647).optional(),
   })
   .refine((b) => b.content !== undefined || b.title !== undefined || b.is_published !== undefined, {
     message: 'send at least one of content, title or is_published',
