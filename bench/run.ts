@@ -243,6 +243,7 @@ for (const engine of options.engines) {
               info: work.info,
               corpus,
               settings: options.settings,
+              warmupSeconds: options.warmup,
               label,
               log,
             }),

@@ -2,7 +2,7 @@ import { BENCH_PASSWORD, tokenFor, type DatasetInfo } from '../lib/dataset.ts';
 import { api } from '../lib/api.ts';
 import { recordResponses, type RecordRequest } from '../lib/capture.ts';
 import type { Corpus } from '../lib/corpus.ts';
-import { interleaved, type LoadResult, type LoadSettings } from '../lib/load.ts';
+import { interleaved, runLoad, type LoadResult, type LoadSettings } from '../lib/load.ts';
 import type { Row } from '../lib/report.ts';
 import { startCeiling, type RunningProcess } from '../lib/server.ts';
 import { hashPassword } from '../../apps/server/src/modules/accounts/passwords.ts';
@@ -23,12 +23,14 @@ export function autosaveHtml(corpus: Corpus): string {
 type Request = { method: string; path: string; headers: Record<string, string>; body: string };
 
 /**
- * Loads the server and the ceiling (alternating slices) with the same request stream.
+ * Loads the server and the ceiling (alternating slices) with the same request stream, after a
+ * warm-up run on the server as the reads have (so the first slice does not measure the JIT).
  * `request(i, slot)` builds the i-th request of connection `slot` (a connection keeps its slot).
  */
 async function againstCeiling(options: {
   server: RunningProcess;
   settings: LoadSettings & { slices: number };
+  warmupSeconds: number;
   record: RecordRequest[];
   request: (sequence: number, slot: number) => Request;
 }): Promise<{ measured: LoadResult; raw: LoadResult }> {
@@ -37,15 +39,22 @@ async function againstCeiling(options: {
   // Each run (i starts at 0 again) gives its connections slots 0..n-1; the sequence runs on.
   let sequence = 0;
   let slots = 0;
+  const next = (i: number, context: Record<string, unknown>) => {
+    if (i === 0) slots = 0;
+    context.slot ??= slots++ % options.settings.connections;
+    return options.request(sequence++, context.slot as number);
+  };
   try {
+    if (options.warmupSeconds > 0)
+      await runLoad(
+        options.server.url,
+        { ...options.settings, duration: options.warmupSeconds },
+        next,
+      );
     return await interleaved(
       { server: options.server.url, ceiling: ceiling.url },
       options.settings,
-      (i, context) => {
-        if (i === 0) slots = 0;
-        context.slot ??= slots++ % options.settings.connections;
-        return options.request(sequence++, context.slot as number);
-      },
+      next,
     );
   } finally {
     await ceiling.stop();
@@ -141,10 +150,11 @@ export async function measureWrites(options: {
   info: DatasetInfo;
   corpus: Corpus;
   settings: LoadSettings & { slices: number };
+  warmupSeconds: number;
   label: { engine: string; size: string };
   log: (line: string) => void;
 }): Promise<Row[]> {
-  const { server, info, settings, label, log } = options;
+  const { server, info, settings, warmupSeconds, label, log } = options;
   const rows: Row[] = [];
 
   const { drafts, published, save } = await autosaveTargets(
@@ -161,6 +171,7 @@ export async function measureWrites(options: {
     const result = await againstCeiling({
       server,
       settings,
+      warmupSeconds,
       record: targets.map((_, slot) => request(0, slot)),
       request,
     });
@@ -196,7 +207,13 @@ export async function measureWrites(options: {
     ['signup POST /api/authors', signup],
     ['login POST /token', login],
   ] as const) {
-    const result = await againstCeiling({ server, settings, record: [build(-1)], request: build });
+    const result = await againstCeiling({
+      server,
+      settings,
+      warmupSeconds,
+      record: [build(-1)],
+      request: build,
+    });
     rows.push({
       ...row(name, label, result, undefined, undefined),
       value: Math.round(argon2Ms * 10) / 10,
