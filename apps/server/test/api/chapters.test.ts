@@ -356,6 +356,9 @@ describe('updating a chapter', () => {
     [{ content: 42 }],
     [{ version: 'one' }],
     [{ version: 1 }],
+    // Beyond a 32-bit version: a clear 400, not a database error (fuzz, PostgreSQL).
+    [{ title: 'x', version: Number.MAX_SAFE_INTEGER }],
+    [{ title: 'x', version: 2_147_483_648 }],
   ])('refuses %j with 400', async (body) => {
     const chapter = await createChapter(t.app, author, published.id);
     const res = await as(t.app, author).put(chapterUrl(chapter), body);
