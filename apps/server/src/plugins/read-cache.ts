@@ -169,6 +169,18 @@ export function keepAnswer(
   );
 }
 
+/** Write requests whose route found that readers see nothing new (a draft's autosave). */
+const invisibleWrites = new WeakSet<FastifyRequest>();
+
+/**
+ * For a write that changed nothing a visitor can see, such as an author's autosave of a draft
+ * chapter (the most frequent write of all): the kept answers stay. The route decides, by the
+ * rules of its domain; when in doubt it says nothing and the cache is emptied.
+ */
+export function leavesPublicReadsUnchanged(request: FastifyRequest): void {
+  invisibleWrites.add(request);
+}
+
 export interface ReadCacheOptions {
   cache: AnswerCache;
   frontDoor: FrontDoor;
@@ -203,7 +215,12 @@ async function readCachePlugin(
   // changed nothing; any other outcome may have (a 5xx after a commit).
   app.addHook('onSend', (request, reply, payload, done) => {
     const status = reply.statusCode;
-    if (!SAFE_METHODS.has(request.method) && (status < 400 || status >= 500)) changed();
+    if (
+      !SAFE_METHODS.has(request.method) &&
+      (status < 400 || status >= 500) &&
+      !invisibleWrites.has(request)
+    )
+      changed();
     done(null, payload);
   });
 

@@ -113,6 +113,30 @@ describe('the answer cache', () => {
     expect(JSON.parse((await get(base, list)).text).chapters).toHaveLength(0);
   });
 
+  it("keeps its answers through a draft's autosave, and drops them on a published chapter's", async () => {
+    const { book, chapter } = await publishedChapter(t, author, 'Public');
+    const draft = await createChapter(t.app, author, book.id, { title: 'Draft' });
+    const url = `/api/chapters/${chapter.id}`;
+    const save = (chapterId: number, content: string) =>
+      fetch(`${base}/api/books/${book.id}/chapters/${chapterId}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${author.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
+    await get(base, url);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
+
+    expect((await save(draft.id, '<p>a draft nobody else sees</p>')).status).toBe(200);
+    expect(await titleOf(base, url)).toBe('Public');
+
+    expect((await save(chapter.id, '<p>a correction readers see</p>')).status).toBe(200);
+    const fresh = JSON.parse((await get(base, url)).text);
+    expect(fresh).toMatchObject({
+      title: 'Changed unannounced',
+      content: '<p>a correction readers see</p>',
+    });
+  });
+
   it('keeps its answers through a write that was refused (4xx)', async () => {
     const { chapter } = await publishedChapter(t, author, 'Unmoved');
     const url = `/api/chapters/${chapter.id}`;

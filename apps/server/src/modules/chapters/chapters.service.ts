@@ -186,6 +186,15 @@ async function refusedUpdate(
   return conflict('This chapter was changed elsewhere');
 }
 
+/**
+ * Whether an update may change what visitors see: publishing or unpublishing does, and so does
+ * any edit of a published chapter. Editing a draft does not (drafts are never public, and no
+ * public answer counts them), so its many autosaves leave the public answers as they were.
+ */
+export function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): boolean {
+  return input.is_published !== undefined || updated.is_published;
+}
+
 export async function updateChapter(
   ctx: AppContext,
   viewer: Viewer,
