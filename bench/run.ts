@@ -407,6 +407,15 @@ const failed = rows.filter((r) => r.pass === false);
 log(
   `${failed.length ? `${failed.length} measurement(s) missed their target` : 'every target met'}; load average before ${env.loadBefore.join(' ')}, after ${env.loadAfter.join(' ')}; ${seconds} s`,
 );
+// A missed target is a finding to report; an error answer is a bug, and fails the run (CI runs
+// the smoke version to keep the suite working).
+const erred = rows.filter((r) => (r.errors ?? 0) > 0);
+if (erred.length > 0) {
+  log(
+    `error answers in: ${erred.map((r) => `${r.name} (${[r.engine, r.size].filter(Boolean).join(' ')}): ${r.errors}`).join('; ')}`,
+  );
+  process.exitCode = 1;
+}
 
 function growthPanels(points: typeof growth): Panel[] {
   const series = (suite: Row['suite'], value: (r: Row) => number | undefined) => {
