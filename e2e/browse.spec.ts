@@ -9,6 +9,8 @@ let author: User;
 let saga: CreatedBook;
 let empty: CreatedBook;
 const word = unique('zephyrine');
+/** In every filler book's title: a search with more than one page of results. */
+const fillerWord = unique('quillon');
 
 test.beforeAll(async () => {
   author = await createUser('writer', {
@@ -34,7 +36,7 @@ test.beforeAll(async () => {
   empty = await createBook(author, { title: unique('Empty Book'), chapters: [] });
   // Enough books for more than two pages of ten.
   for (let i = 0; i < 21; i++)
-    await createBook(author, { title: unique(`Filler ${i}`), chapters: [{ title: 'Only' }] });
+    await createBook(author, { title: `${fillerWord} ${i}`, chapters: [{ title: 'Only' }] });
 });
 
 test('the landing page for visitors', async ({ page }) => {
@@ -101,6 +103,19 @@ test('search from the header: count, cards with genre tags, and the no-match sen
   await expect(
     page.getByText('Your search — qwxzzy nothing matches — did not match any books.'),
   ).toBeVisible();
+});
+
+test('search results come a page of 20 at a time, the count saying when more follow', async ({
+  page,
+}) => {
+  await page.goto(app(`/books/search?q=${fillerWord}`));
+  const cards = page.locator('.book-card');
+  await expect(cards).toHaveCount(20);
+  await expect(page.getByText('20+ results', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Load more results' }).click();
+  await expect(cards).toHaveCount(21);
+  await expect(page.getByText('21 results', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Load more results' })).toHaveCount(0);
 });
 
 test('genres: 23 coloured boxes, and a genre page with its books', async ({ page }) => {

@@ -1,5 +1,7 @@
 /** Business constants of SPEC section 9, in one place. Times are milliseconds. */
 export const BOOK_PAGE_SIZE = 10;
+/** The server's default search page (the contract's SEARCH_PAGE_SIZE; copied, so no zod ships). */
+export const SEARCH_PAGE_SIZE = 20;
 export const NEXT_PAGE_VISIBILITY = 0.8;
 export const RECENT_CHAPTERS_PAGE_SIZE = 10;
 export const RECENT_BOOKS_SHOWN = 10;

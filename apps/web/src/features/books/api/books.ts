@@ -2,7 +2,7 @@ import type { Book, Genre, ReadHistoryItem } from '@inkwell/contract';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
-import { BOOK_PAGE_SIZE } from '../../../lib/constants.ts';
+import { BOOK_PAGE_SIZE, SEARCH_PAGE_SIZE } from '../../../lib/constants.ts';
 import { keys } from '../../../lib/query.ts';
 
 export { bookChaptersQuery, bookQuery } from '../../../lib/query.ts';
@@ -16,23 +16,25 @@ export const booksQuery = () =>
     getNextPageParam: (last, all) => nextOffset(last, all, BOOK_PAGE_SIZE),
   });
 
-/** A failed search shows as no results (SPEC section 8). */
+/**
+ * Search results, a page of SEARCH_PAGE_SIZE at a time. The first page is the spec's plain
+ * `?q=` call. A failed first page shows as no results (SPEC section 8); a failed later page is
+ * an error the page can show beside the results already there.
+ */
 export const searchQuery = (q: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: ['books', 'search', q],
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ pageParam, signal }) => {
+      const params = new URLSearchParams(pageParam ? { q, offset: String(pageParam) } : { q });
       try {
-        return (
-          await api.get<{ books: Book[] }>(
-            `/api/books/search?${new URLSearchParams({ q })}`,
-            signal,
-          )
-        ).books;
+        return (await api.get<{ books: Book[] }>(`/api/books/search?${params}`, signal)).books;
       } catch (error) {
-        if ((error as Error).name === 'AbortError') throw error;
+        if ((error as Error).name === 'AbortError' || pageParam > 0) throw error;
         return [];
       }
     },
+    initialPageParam: 0,
+    getNextPageParam: (last, all) => nextOffset(last, all, SEARCH_PAGE_SIZE),
     enabled: q.trim() !== '',
   });
 

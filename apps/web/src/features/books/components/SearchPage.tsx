@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
+import { InfiniteList } from '../../../components/InfiniteList.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { plural } from '../../../lib/format.ts';
@@ -9,10 +10,15 @@ import { BookCard } from './BookCard.tsx';
 export const noMatchSentence = (query: string) =>
   `Your search — ${query} — did not match any books.`;
 
+/** '1 result', '20 results', or '20+ results' while more can be loaded. */
+export const resultCount = (loaded: number, more: boolean) =>
+  more ? `${loaded}+ results` : plural(loaded, 'result', 'results');
+
 export function SearchPage() {
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
-  const results = useQuery(searchQuery(q));
+  const results = useInfiniteQuery(searchQuery(q));
+  const books = results.data?.pages.flat() ?? [];
 
   return (
     <div className="page">
@@ -23,24 +29,28 @@ export function SearchPage() {
         <Status>Type a title, an author or a few words from a story in the search box.</Status>
       )}
       {q && results.isPending && <Loading />}
-      {results.data && (
-        <>
-          {results.data.length === 0 ? (
-            <Status kind="empty">{noMatchSentence(q)}</Status>
-          ) : (
+      {results.data &&
+        (books.length === 0 ? (
+          <Status kind="empty">{noMatchSentence(q)}</Status>
+        ) : (
+          <>
             <p className="result-count" role="status">
-              {plural(results.data.length, 'result', 'results')}
+              {resultCount(books.length, results.hasNextPage)}
             </p>
-          )}
-          <ul className="book-list" aria-label="Search results">
-            {results.data.map((book) => (
-              <li key={book.id}>
-                <BookCard book={book} showGenres showReadNow={false} />
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
+            <InfiniteList
+              className="book-list"
+              label="Search results"
+              items={books}
+              getKey={(book) => book.id}
+              render={(book) => <BookCard book={book} showGenres showReadNow={false} />}
+              hasMore={results.hasNextPage}
+              loading={results.isFetchingNextPage}
+              onLoadMore={() => void results.fetchNextPage()}
+              moreLabel="Load more results"
+            />
+          </>
+        ))}
+      {results.isFetchNextPageError && <Status kind="error">Could not load more results.</Status>}
     </div>
   );
 }
