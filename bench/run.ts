@@ -450,21 +450,21 @@ function growthPanels(points: typeof growth): Panel[] {
   };
   return [
     {
-      title: 'Reads: share of the raw ceiling',
+      title: 'Reads (answer cache on): share of the ceiling',
       yLabel: 'req/s ÷ ceiling req/s',
       xLabel: 'chapters in the dataset (log)',
       series: series('read', (r) => r.ratio),
       guide: { y: 0.5, label: 'target 0.5 (chapter, list)' },
     },
     {
-      title: 'Reads: p99 latency',
+      title: 'Reads (answer cache on): p99 latency',
       yLabel: 'p99 ms (log)',
       xLabel: 'chapters in the dataset (log)',
       series: series('read', (r) => r.p99),
       logY: true,
     },
     {
-      title: 'Search: p99 latency at 10 clients',
+      title: 'Search (cache off): p99 at 10 clients',
       yLabel: 'p99 ms (log)',
       xLabel: 'chapters in the dataset (log)',
       series: series('search', (r) => r.p99),
