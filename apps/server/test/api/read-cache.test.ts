@@ -1,12 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/kysely.ts';
 import { createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { createChapter, type TestChapter } from '../helpers/chapters.ts';
@@ -224,33 +219,25 @@ describe('the answer cache across processes', () => {
   // Two apps on one database and one Redis, as two processes behind a load balancer would be.
   let database: TestDatabase;
   const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
-  const apps: Array<{ app: FastifyInstance; base: string; db: Db; events: EventBus }> = [];
-  const uploadDirs: string[] = [];
+  const apps: Array<TestApp & { base: string }> = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
     for (let i = 0; i < 2; i++) {
-      const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
-      uploadDirs.push(uploadDir);
-      const config = loadConfig({
-        DATABASE_URL: database.url,
-        UPLOAD_DIR: uploadDir,
-        WEB_DIST_DIR: path.join(uploadDir, 'none'),
-        LOG_LEVEL: 'silent',
+      const env = {
         REDIS_URL: 'redis://127.0.0.1:6379',
         REDIS_PREFIX: prefix,
         // Long, so that only the announcement can explain a fresh answer.
         READ_CACHE_MAX_AGE_SECONDS: '60',
-      });
-      const { app, ctx } = await buildApp(config, { logger: false });
-      apps.push({ app, base: await httpBase(app), db: ctx.db, events: ctx.events });
+      };
+      const t = await createTestApp(env, { database });
+      apps.push({ ...t, base: await httpBase(t.app) });
     }
   });
   afterAll(async () => {
-    for (const { app } of apps) await app.close();
+    for (const t of apps) await t.close();
     await dropRedisKeys(prefix);
     await database?.drop();
-    for (const dir of uploadDirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("drops the other process's kept answers after a write on this one", async () => {
@@ -266,10 +253,10 @@ describe('the answer cache across processes', () => {
     );
     // The set-up's own writes were announced too; Redis delivers in order, so once a marker sent
     // after them arrives, none of them can empty the reader's cache later.
-    await announcementsSettled(writerSide.events, readerSide.events);
+    await announcementsSettled(writerSide.ctx.events, readerSide.ctx.events);
     const url = `/api/chapters/${chapter.id}`;
     expect(await titleOf(readerSide.base, url)).toBe('Before');
-    await retitleBehindTheAppsBack(readerSide.db, chapter.id, 'Unannounced');
+    await retitleBehindTheAppsBack(readerSide.ctx.db, chapter.id, 'Unannounced');
     expect(await titleOf(readerSide.base, url)).toBe('Before');
 
     const renamed = await fetch(`${writerSide.base}/api/books/${book.id}/chapters/${chapter.id}`, {

@@ -1,13 +1,7 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { as, signup, type TestUser } from '../helpers/app.ts';
+import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
   addChapter,
@@ -27,35 +21,23 @@ const REDIS = { host: '127.0.0.1', port: 6379 };
 let database: TestDatabase;
 let proxy: RedisProxy;
 const prefix = `inkwell-test-${crypto.randomBytes(6).toString('hex')}`;
-const apps: Array<{ app: FastifyInstance; base: string }> = [];
-const uploadDirs: string[] = [];
+const apps: Array<TestApp & { base: string }> = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
   proxy = await startProxy();
-  // One after the other: both run the migrations on start.
   for (let i = 0; i < 2; i++) {
-    const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
-    uploadDirs.push(uploadDir);
-    const config = loadConfig({
-      DATABASE_URL: database.url,
-      UPLOAD_DIR: uploadDir,
-      WEB_DIST_DIR: path.join(uploadDir, 'none'),
-      LOG_LEVEL: 'silent',
-      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
-      REDIS_PREFIX: prefix,
-    });
-    const { app } = await buildApp(config, { logger: false });
-    apps.push({ app, base: await listen(app) });
+    const env = { REDIS_URL: `redis://127.0.0.1:${proxy.port}`, REDIS_PREFIX: prefix };
+    const t = await createTestApp(env, { database });
+    apps.push({ ...t, base: await listen(t.app) });
   }
 });
 afterEach(() => closeAllSockets());
 afterAll(async () => {
-  for (const { app } of apps) await app.close();
+  for (const t of apps) await t.close();
   await proxy?.close();
   await dropRedisKeys(prefix);
   await database?.drop();
-  for (const dir of uploadDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const [A, B] = [0, 1] as const;

@@ -15,12 +15,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A full server on a fresh database of the engine under test (TEST_DB), with its own upload folder. */
+/**
+ * A full server on a fresh database of the engine under test (TEST_DB), with its own upload folder.
+ * With `database`, on that one instead (several apps on one database play several processes; each
+ * migrates on start, so start them one after the other); closing the app then leaves it.
+ */
 export async function createTestApp(
   env: Record<string, string> = {},
-  options: { onRoute?: (route: RouteOptions) => void } = {},
+  options: { onRoute?: (route: RouteOptions) => void; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
+  const ownsDatabase = options.database === undefined;
   const uploadDir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-uploads-'));
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -29,7 +34,7 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(uploadDir, 'no-web-build'),
     ...env,
   });
-  const { app, ctx } = await buildApp(config, { logger: false, ...options });
+  const { app, ctx } = await buildApp(config, { logger: false, onRoute: options.onRoute });
   await app.ready();
   return {
     app,
@@ -38,7 +43,7 @@ export async function createTestApp(
     config,
     async close() {
       await app.close();
-      await database.drop();
+      if (ownsDatabase) await database.drop();
       fs.rmSync(uploadDir, { recursive: true, force: true });
     },
   };
@@ -57,7 +62,11 @@ export interface TestUser {
 export async function signup(app: FastifyInstance, username?: string): Promise<TestUser> {
   const name = username ?? `user${process.pid % 1000}_${++userCounter}`;
   const password = 'correct horse battery';
-  const res = await app.inject({ method: 'POST', url: '/api/authors', payload: { username: name, password } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/authors',
+    payload: { username: name, password },
+  });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);
   const body = res.json();
   return { id: body.account.id, username: name, password, token: body.access_token };
@@ -68,7 +77,11 @@ type Body = InjectOptions['payload'];
 /** Requests as a user (bearer token) or as a visitor (no token). */
 export function as(app: FastifyInstance, user?: { token: string } | null) {
   const headers = user ? { authorization: `Bearer ${user.token}` } : {};
-  const call = (method: InjectOptions['method'], url: string, payload?: Body): Promise<LightMyRequestResponse> =>
+  const call = (
+    method: InjectOptions['method'],
+    url: string,
+    payload?: Body,
+  ): Promise<LightMyRequestResponse> =>
     app.inject({ method, url, headers, ...(payload !== undefined && { payload }) });
   return {
     get: (url: string) => call('GET', url),
