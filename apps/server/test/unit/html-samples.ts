@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { seededRandom } from '../reliability/helpers/fuzz.ts';
 
 /** Hostile and odd input for the sanitizer and its fast paths, shared by the HTML unit tests. */
 
@@ -46,18 +47,6 @@ export const XSS_VECTORS = [
   '<a href="https://ok.example&quot;&gt;&lt;script&gt;alert(1)" rel="nofollow noopener">x</a>',
   '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p><p>&#60;script&#62;alert(1)</p>',
 ];
-
-/** A deterministic generator (mulberry32), so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEXTS = [
   'word',
@@ -206,7 +195,7 @@ function editorDocument(random: () => number): string {
 
 /** Documents as the editor writes them; one element in ten is closed by a wrong name on purpose. */
 export function editorDocuments(count: number, seed = 5): string[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: count }, () => editorDocument(random));
 }
 
@@ -215,7 +204,7 @@ export function editorDocuments(count: number, seed = 5): string[] {
  * marks), the same with a random piece inserted, and random runs of pieces.
  */
 export function generatedMarkup(count: number, seed = 7): string[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const samples: string[] = [];
   for (let i = 0; i < count; i++) {
     const kind = random();
