@@ -24,10 +24,16 @@ export function searchQueries(corpus: Corpus, count = 20): SearchQueries {
   const byFrequency = [...frequency.entries()]
     .filter(([w]) => w.length >= 4)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const common = byFrequency.slice(SKIP_MOST_FREQUENT, SKIP_MOST_FREQUENT + count).map(([w]) => w);
-  const rareCandidates = byFrequency.filter(
+  // A small vocabulary (the generated English) skips fewer, so that some words are left.
+  const skip = Math.min(SKIP_MOST_FREQUENT, Math.floor(byFrequency.length / 3));
+  const common = byFrequency.slice(skip, skip + count).map(([w]) => w);
+  const seenTwice = byFrequency.filter(
     ([w, n]) => n === 2 && w.length >= 7 && /^[a-z]+$/.test(w),
   );
+  // The generated English used without ../shared/corpus has a small vocabulary, every word of it
+  // frequent: its rarest words stand in.
+  const rareCandidates =
+    seenTwice.length >= count ? seenTwice : byFrequency.slice(-Math.max(count, 1) * 5);
   const rare = Array.from(
     { length: count },
     () => rareCandidates[Math.floor(random() * rareCandidates.length)]![0],
