@@ -16,6 +16,7 @@ export interface EventBusOptions {
 export function createEventBus({ transport, beforeSend, log }: EventBusOptions): EventBus {
   const origin = crypto.randomUUID();
   const handlers = new Set<EventHandler>();
+  const resumeHandlers = new Set<() => void>();
   const inFlight = new Set<Promise<void>>();
   let closed = false;
 
@@ -28,6 +29,11 @@ export function createEventBus({ transport, beforeSend, log }: EventBusOptions):
         log.error({ err: error, event: envelope.event.type }, 'event handler failed');
       }
     }
+  });
+
+  transport.onResume?.(() => {
+    log.info('event bus delivering again; events sent during the outage are lost');
+    for (const handler of resumeHandlers) handler();
   });
 
   async function deliver(event: DomainEvent): Promise<void> {
@@ -55,11 +61,16 @@ export function createEventBus({ transport, beforeSend, log }: EventBusOptions):
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
+    onResume(handler) {
+      resumeHandlers.add(handler);
+      return () => resumeHandlers.delete(handler);
+    },
     async close() {
       closed = true;
       // A shutdown must not lose an inbox write that a request already started.
       await Promise.all(inFlight);
       handlers.clear();
+      resumeHandlers.clear();
       await transport.close();
     },
   };

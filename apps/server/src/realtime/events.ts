@@ -56,6 +56,11 @@ export interface EventBus {
    */
   publish(event: DomainEvent): Promise<void>;
   subscribe(handler: EventHandler): () => void;
+  /**
+   * Runs `handler` whenever the bus comes back after an outage (Redis unreachable): events sent
+   * meanwhile are lost, so whoever keeps state from events re-reads it from the database.
+   */
+  onResume(handler: () => void): () => void;
   /** Waits for publications in flight, then stops delivering. */
   close(): Promise<void>;
 }
@@ -66,5 +71,7 @@ export interface EventTransport {
   send(envelope: Envelope): Promise<void>;
   /** Receives every envelope sent by any process, this one included. */
   onEnvelope(handler: (envelope: Envelope) => void): void;
+  /** Called once the transport delivers again after an outage; one that cannot fail omits it. */
+  onResume?(handler: () => void): void;
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext } from '../context.ts';
 import type { ChatHistory } from '../modules/chat/chat-history.ts';
+import { sessionsStillThere } from '../modules/accounts/accounts.service.ts';
 import { chatRoutes } from '../modules/chat/chat.routes.ts';
 import { ChatRooms } from './chat-rooms.ts';
 import { deliverEvents } from './delivery.ts';
@@ -40,7 +41,19 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
     sessions.closeExpired(),
   );
   const stopDelivery = deliverEvents(ctx.events, { users, rooms, sessions });
-  app.addHook('onClose', async () => stopDelivery());
+  // A logout while Redis was down sent its event nowhere: once the bus is back, the database
+  // says which of our sockets' sessions are gone.
+  const stopRecheck = ctx.events.onResume(() => {
+    const checked = sessions.sessionIds();
+    sessionsStillThere(ctx, checked).then(
+      (stillThere) => sessions.endMissing(checked, stillThere),
+      (error: unknown) => app.log.error({ err: error }, "could not recheck open sockets' sessions"),
+    );
+  });
+  app.addHook('onClose', async () => {
+    stopDelivery();
+    stopRecheck();
+  });
 
   await app.register(notificationSocketRoutes, { ctx, users, sessions, prefix: base });
   await app.register(chatRoutes, { ctx, rooms, sessions, history: chatHistory, prefix: base });

@@ -61,6 +61,24 @@ function watchOutages(client: Redis, name: string, log: FastifyBaseLogger) {
   });
 }
 
+/**
+ * Calls `resumed` each time one of the two connections is ready again after losing Redis: while
+ * it was lost, a publish failed (commands) or an event went by unheard (subscriber).
+ */
+function watchResumes(redis: RedisConnections, resumed: () => void) {
+  for (const client of [redis.commands, redis.subscriber]) {
+    let lost = false;
+    client.on('close', () => {
+      lost = true;
+    });
+    client.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      resumed();
+    });
+  }
+}
+
 async function closeClient(client: Redis): Promise<void> {
   if (client.status === 'end') return;
   // QUIT lets pending replies arrive; when Redis is away it would wait forever, so cap it.
@@ -102,6 +120,18 @@ export function createRedisTransport(
     (error: unknown) =>
       log.error({ err: error, channel }, 'could not subscribe to the event channel'),
   );
+  const resumeHandlers = new Set<() => void>();
+  watchResumes(redis, () => {
+    // Subscribed again (a no-op if ioredis's own resubscription came first) before telling
+    // anyone: from then on every event reaches us, and what was missed is in the database.
+    redis.subscriber.subscribe(channel).then(
+      () => {
+        for (const handler of resumeHandlers) handler();
+      },
+      (error: unknown) =>
+        log.error({ err: error, channel }, 'could not subscribe again to the event channel'),
+    );
+  });
   const commandsReady =
     redis.commands.status === 'ready'
       ? Promise.resolve()
@@ -116,8 +146,12 @@ export function createRedisTransport(
     onEnvelope(handler) {
       handlers.add(handler);
     },
+    onResume(handler) {
+      resumeHandlers.add(handler);
+    },
     async close() {
       handlers.clear();
+      resumeHandlers.clear();
     },
   };
 }

@@ -65,6 +65,20 @@ export class SessionSockets {
     }
   }
 
+  /** The sessions that have sockets open here. */
+  sessionIds(): number[] {
+    return [...this.bySession.keys()];
+  }
+
+  /**
+   * After a look in the database: of the `checked` sessions, those not `stillThere` ended while
+   * their event could not reach this process (the bus was down), and their sockets close now.
+   */
+  endMissing(checked: Iterable<number>, stillThere: ReadonlySet<number>, now = Date.now()): void {
+    const gone = [...checked].filter((sessionId) => !stillThere.has(sessionId));
+    this.end(gone, now);
+  }
+
   /** Closes the sockets whose session expired; run on every heartbeat. */
   closeExpired(now = Date.now()): void {
     for (const [sessionId, { expiresAt }] of this.bySession) {

@@ -36,6 +36,17 @@ export interface TestSocket {
 
 const open = new Set<TestSocket>();
 
+/** How the server closed the socket; fails if it is still open after `ms` (a bound on waiting, not a speed test). */
+export function closing(socket: TestSocket, ms = 10_000): Promise<Closed> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    socket.closed.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
 export function connect(url: string, options: ClientOptions = {}): Promise<TestSocket> {
   const ws = new WebSocket(url, options);
   const queue: Frame[] = [];

@@ -7,10 +7,21 @@ import {
   SESSION_EXPIRED_REASON,
   SessionSockets,
 } from '../../src/realtime/session-sockets.ts';
+import {
+  sessionForToken,
+  sessionsStillThere,
+} from '../../src/modules/accounts/accounts.service.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { testEngine } from '../helpers/database.ts';
 import { follow } from '../helpers/live.ts';
-import { closeAllSockets, connect, listen, type Closed, type TestSocket } from '../helpers/ws.ts';
+import {
+  closeAllSockets,
+  closing,
+  connect,
+  listen,
+  type Closed,
+  type TestSocket,
+} from '../helpers/ws.ts';
 
 /**
  * Sockets opened before their session ended: a token is checked when a socket opens, so without
@@ -28,17 +39,6 @@ afterAll(() => t.close());
 
 const ENDED: Closed = { code: WS_CLOSE.unauthorized, reason: SESSION_ENDED_REASON };
 const EXPIRED: Closed = { code: WS_CLOSE.unauthorized, reason: SESSION_EXPIRED_REASON };
-
-/** How the socket was closed; fails if it is still open after `ms` (a bound on waiting, not a speed test). */
-function closing(socket: TestSocket, ms = 5_000): Promise<Closed> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    socket.closed.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms);
-    }),
-  ]);
-}
 
 async function login(user: TestUser): Promise<string> {
   const res = await t.app.inject({
@@ -142,6 +142,19 @@ describe(`open sockets of an ended session (${testEngine()})`, () => {
     await expectServed(user, room, [laptopTabs]);
   });
 
+  it('the database answers which sessions are still there, for a process that missed their end', async () => {
+    const user = await signup(t.app);
+    const sessionIdOf = async (token: string) =>
+      (await sessionForToken(t.ctx, token))!.viewer.sessionId;
+    const endedToken = await login(user);
+    const [kept, ended] = [await sessionIdOf(user.token), await sessionIdOf(endedToken)];
+    expect((await as(t.app, { token: endedToken }).delete('/token')).statusCode).toBe(200);
+    // More ids than one query takes, as a process with many sockets would ask.
+    const unknown = Array.from({ length: 2_500 }, (_, i) => 10_000_000 + i);
+    expect(await sessionsStillThere(t.ctx, [ended, ...unknown, kept])).toEqual(new Set([kept]));
+    expect(await sessionsStillThere(t.ctx, [])).toEqual(new Set());
+  });
+
   it('a session that expires while its sockets are open: they close with 4401 on the next heartbeat', async () => {
     const [user, room, longLived] = [await signup(t.app), await signup(t.app), await signup(t.app)];
     // A session that outlives the other by far: its sockets must stay.
@@ -199,6 +212,23 @@ describe('the session index of a process', () => {
     expect(fine.ws.readyState).toBe(fine.ws.OPEN);
     sessions.end([8]);
     expect(await closing(fine)).toEqual(ENDED);
+  });
+
+  it('after a look in the database, closes the sockets of the checked sessions that are gone', async () => {
+    const sessions = new SessionSockets();
+    const future = Date.now() + 60_000;
+    const [gone, kept, openedAfterTheLook] = [
+      await pair((socket) => sessions.track({ sessionId: 11, expiresAt: future }, socket)),
+      await pair((socket) => sessions.track({ sessionId: 12, expiresAt: future }, socket)),
+      await pair((socket) => sessions.track({ sessionId: 13, expiresAt: future }, socket)),
+    ];
+    // Session 13 was not among those looked up, so its absence from the answer says nothing.
+    sessions.endMissing([11, 12], new Set([12]));
+    expect(await closing(gone)).toEqual(ENDED);
+    expect(kept.ws.readyState).toBe(kept.ws.OPEN);
+    expect(openedAfterTheLook.ws.readyState).toBe(openedAfterTheLook.ws.OPEN);
+    expect(sessions.sessionIds().sort()).toEqual([12, 13]);
+    await Promise.all([kept.close(), openedAfterTheLook.close()]);
   });
 
   it('forgets a socket once it closed', async () => {

@@ -76,6 +76,13 @@ export async function deleteSession(db: DbHandle, sessionId: number) {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
 
+/** Which of these sessions still exist (ended sessions' rows are deleted). */
+export async function findExistingSessionIds(db: DbHandle, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute();
+  return rows.map((row) => row.id);
+}
+
 export async function deleteExpiredSessions(db: DbHandle, now: string) {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }

@@ -21,7 +21,9 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   const cookiePath = ctx.config.BASE_PATH || '/';
 
   const isSecure = (request: FastifyRequest) =>
-    ctx.config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : ctx.config.COOKIE_SECURE === 'true';
+    ctx.config.COOKIE_SECURE === 'auto'
+      ? request.protocol === 'https'
+      : ctx.config.COOKIE_SECURE === 'true';
 
   const signIn = (request: FastifyRequest, reply: FastifyReply, token: string) =>
     setSessionCookie(reply, token, {

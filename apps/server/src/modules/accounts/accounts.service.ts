@@ -120,6 +120,25 @@ export async function sessionsEnded(ctx: AppContext, sessionIds: number[]): Prom
   if (sessionIds.length > 0) await ctx.events.publish({ type: 'sessions.ended', sessionIds });
 }
 
+/** IDs per query: far below both engines' bound on bound parameters. */
+const SESSION_CHECK_CHUNK = 1_000;
+
+/**
+ * Of these sessions, the ones that have not ended; for processes that may have missed a
+ * `sessions.ended` event. Expiry is not checked here: sockets track their own.
+ */
+export async function sessionsStillThere(
+  ctx: AppContext,
+  sessionIds: number[],
+): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (let start = 0; start < sessionIds.length; start += SESSION_CHECK_CHUNK) {
+    const chunk = sessionIds.slice(start, start + SESSION_CHECK_CHUNK);
+    for (const id of await accounts.findExistingSessionIds(ctx.db, chunk)) found.add(id);
+  }
+  return found;
+}
+
 export async function logout(ctx: AppContext, viewer: Viewer | null): Promise<void> {
   if (!viewer) return;
   await accounts.deleteSession(ctx.db, viewer.sessionId);

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import { WS_CLOSE } from '@inkwell/contract';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SESSION_ENDED_REASON } from '../../../src/realtime/session-sockets.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
-import { closeAllSockets, connect } from '../../helpers/ws.ts';
+import { closeAllSockets, closing, connect, type TestSocket } from '../../helpers/ws.ts';
 import { startServer, stopAllServers, type ServerProcess } from '../helpers/process.ts';
 import { startRedis, type ThrowawayRedis } from '../helpers/redis-server.ts';
 import { call, signupOver, type Answer } from '../helpers/workload.ts';
@@ -90,7 +92,25 @@ describe('a Redis outage under two server processes', () => {
     const before = await publishChapter(B, author.token, book.id, 'Before');
     await follower.next(isChapter(before));
 
+    // Sockets of two sessions that will end while Redis is away: one on the process that ends
+    // it (its own event cannot reach it either: it goes through Redis), one on the other.
+    const login = async () =>
+      expectOk(
+        await call(A.http, 'POST', '/token', {
+          body: { username: reader.username, password: 'correct horse battery' },
+        }),
+        'login',
+      ).access_token as string;
+    const [endedOnB, endedOnA] = [await login(), await login()];
+    const doomed: TestSocket[] = [
+      await connect(`${A.ws}/ws?token=${endedOnB}`),
+      await connect(`${B.ws}/ws?token=${endedOnB}`),
+      await connect(`${A.ws}/ws?token=${endedOnA}`),
+    ];
+
     await redis.kill();
+    expectOk(await call(B.http, 'DELETE', '/token', { token: endedOnB }), 'logout on B');
+    expectOk(await call(A.http, 'DELETE', '/token', { token: endedOnA }), 'logout on A');
     // Every kind of request keeps working on both processes, and quickly.
     const started = Date.now();
     let draftId = 0;
@@ -134,6 +154,13 @@ describe('a Redis outage under two server processes', () => {
       await expect
         .poll(async () => (await readiness(server)).status, { timeout: 15_000, interval: 200 })
         .toBe(200);
+    }
+    // The logouts' events were lost; back on the bus, each process asked the database.
+    for (const socket of doomed) {
+      expect(await closing(socket)).toEqual({
+        code: WS_CLOSE.unauthorized,
+        reason: SESSION_ENDED_REASON,
+      });
     }
     // Pub/sub keeps nothing for absent subscribers: publish until one crosses, which it must soon.
     let received = false;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SESSION_ENDED_REASON } from '../../../src/realtime/session-sockets.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.ts';
 import { dropRedisKeys } from '../../helpers/live.ts';
-import { closeAllSockets, connect, type TestSocket } from '../../helpers/ws.ts';
+import { closeAllSockets, closing, connect, type TestSocket } from '../../helpers/ws.ts';
 import { startServer, stopAllServers, type ServerProcess } from '../helpers/process.ts';
 import { call, signupOver } from '../helpers/workload.ts';
 
@@ -22,17 +22,6 @@ afterAll(async () => {
 });
 
 const ENDED = { code: WS_CLOSE.unauthorized, reason: SESSION_ENDED_REASON };
-
-/** How the socket was closed; fails if it is still open after `ms` (a bound on waiting, not a speed test). */
-function closing(socket: TestSocket, ms = 10_000) {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    socket.closed.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms);
-    }),
-  ]);
-}
 
 describe('ending a session on one process of two', () => {
   it("closes that session's sockets on the other process, and spares the user's other sessions", async () => {
