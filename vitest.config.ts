@@ -14,9 +14,26 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { test: { name: 'unit', include: ['apps/server/test/unit/**/*.test.ts', 'packages/*/test/**/*.test.ts'] } },
-      { test: { name: 'sqlite', include: [...apiTests, ...reliabilityTests], env: { TEST_DB: 'sqlite' } } },
-      { test: { name: 'postgres', include: [...apiTests, ...reliabilityTests, ...postgresOnlyTests], env: { TEST_DB: 'postgres' } } },
+      {
+        test: {
+          name: 'unit',
+          include: ['apps/server/test/unit/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'sqlite',
+          include: [...apiTests, ...reliabilityTests],
+          env: { TEST_DB: 'sqlite' },
+        },
+      },
+      {
+        test: {
+          name: 'postgres',
+          include: [...apiTests, ...reliabilityTests, ...postgresOnlyTests],
+          env: { TEST_DB: 'postgres' },
+        },
+      },
       // The web app's component tests, in jsdom, on the runtime the bundle ships (see its config).
       'apps/web/vitest.config.ts',
     ],

@@ -12,7 +12,11 @@ if (fs.existsSync('e2e') && fs.readdirSync('e2e').some((f) => f.endsWith('.spec.
   if (fs.existsSync(e2eFile)) {
     // Playwright's JSON report: expected = passed, unexpected = failed, flaky = passed on retry.
     const { stats } = JSON.parse(fs.readFileSync(e2eFile, 'utf8'));
-    counts.e2e = { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    counts.e2e = {
+      passed: stats.expected + stats.flaky,
+      failed: stats.unexpected,
+      skipped: stats.skipped,
+    };
   }
 }
 

@@ -27,9 +27,7 @@ export function searchQueries(corpus: Corpus, count = 20): SearchQueries {
   // A small vocabulary (the generated English) skips fewer, so that some words are left.
   const skip = Math.min(SKIP_MOST_FREQUENT, Math.floor(byFrequency.length / 3));
   const common = byFrequency.slice(skip, skip + count).map(([w]) => w);
-  const seenTwice = byFrequency.filter(
-    ([w, n]) => n === 2 && w.length >= 7 && /^[a-z]+$/.test(w),
-  );
+  const seenTwice = byFrequency.filter(([w, n]) => n === 2 && w.length >= 7 && /^[a-z]+$/.test(w));
   // The generated English used without ../shared/corpus has a small vocabulary, every word of it
   // frequent: its rarest words stand in.
   const rareCandidates =

@@ -77,7 +77,9 @@ export async function buildApp(
   const app = Fastify({
     serverFactory: frontDoor.serverFactory,
     logger:
-      options.logger === false ? false : { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
+      options.logger === false
+        ? false
+        : { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdFor,
@@ -117,7 +119,10 @@ export async function buildApp(
     bus: live.bus,
     crossProcess: Boolean(config.REDIS_URL),
   });
-  const readiness = [databaseCheck(db), ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : [])];
+  const readiness = [
+    databaseCheck(db),
+    ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : []),
+  ];
   await app.register(health, { base, checks: readiness });
   await app.register(securityHeaders, { base });
   await app.register(cors, {

@@ -18,7 +18,9 @@ export const AuthorProfile = z
   .meta({ id: 'AuthorProfile' });
 export type AuthorProfile = z.infer<typeof AuthorProfile>;
 
-export const AuthorsResponse = z.object({ authors: z.array(AuthorProfile) }).meta({ id: 'AuthorsResponse' });
+export const AuthorsResponse = z
+  .object({ authors: z.array(AuthorProfile) })
+  .meta({ id: 'AuthorsResponse' });
 
 export const AuthorListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
@@ -36,7 +38,13 @@ const link = (field: string) =>
   z
     .union([
       z.literal(''),
-      z.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: `${field} must be an http(s) URL or empty` }).max(500),
+      z
+        .url({
+          protocol: /^https?$/,
+          hostname: z.regexes.domain,
+          error: `${field} must be an http(s) URL or empty`,
+        })
+        .max(500),
     ])
     .nullish();
 

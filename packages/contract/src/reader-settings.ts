@@ -15,13 +15,19 @@ const fontSize = z
 export const ReaderSettings = z
   .object({
     font_size: fontSize,
-    line_width: z.enum(LINE_WIDTHS, { error: `line_width must be one of ${LINE_WIDTHS.join(', ')}` }),
+    line_width: z.enum(LINE_WIDTHS, {
+      error: `line_width must be one of ${LINE_WIDTHS.join(', ')}`,
+    }),
     theme: z.enum(READER_THEMES, { error: `theme must be one of ${READER_THEMES.join(', ')}` }),
   })
   .meta({ id: 'ReaderSettings' });
 export type ReaderSettings = z.infer<typeof ReaderSettings>;
 
-export const DEFAULT_READER_SETTINGS: ReaderSettings = { font_size: 18, line_width: 'medium', theme: 'light' };
+export const DEFAULT_READER_SETTINGS: ReaderSettings = {
+  font_size: 18,
+  line_width: 'medium',
+  theme: 'light',
+};
 
 /** PUT /api/my/reader-settings: any subset; fields left out keep their current value. */
 export const UpdateReaderSettingsBody = ReaderSettings.partial();

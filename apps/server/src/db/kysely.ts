@@ -74,7 +74,8 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
 
 function openSqlite(file: string): SQLite.Database {
   const filename = file.replace(/^sqlite:(\/\/)?/, '');
-  if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  if (filename !== ':memory:')
+    fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   const database = new SQLite(filename);
   // WAL lets readers run beside the writer. synchronous=FULL makes every acknowledged commit
   // durable across power loss and SIGKILL (docs/decisions/0002-sqlite-durability.md).

@@ -37,7 +37,10 @@ class EngineAwareProvider implements MigrationProvider {
 /** Brings the schema up to date; safe to call on every start and from several processes. */
 export async function migrateToLatest(db: Db): Promise<void> {
   const engine = isPostgres(db) ? 'postgres' : 'sqlite';
-  const migrator = new Migrator({ db: db as Kysely<unknown>, provider: new EngineAwareProvider(engine) });
+  const migrator = new Migrator({
+    db: db as Kysely<unknown>,
+    provider: new EngineAwareProvider(engine),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

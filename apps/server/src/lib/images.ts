@@ -12,7 +12,8 @@ const SIZES = {
 export type ImageKind = keyof typeof SIZES;
 
 const isPng = (b: Buffer) =>
-  b.length > 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  b.length > 8 &&
+  b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
 const isJpeg = (b: Buffer) => b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
 export const UNSUPPORTED_IMAGE = 'The image must be a PNG or JPEG file';
@@ -30,17 +31,28 @@ export async function processImage(
   try {
     const image = sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const metadata = await image.metadata();
-    if (metadata.format !== 'png' && metadata.format !== 'jpeg') throw badRequest(UNSUPPORTED_IMAGE);
+    if (metadata.format !== 'png' && metadata.format !== 'jpeg')
+      throw badRequest(UNSUPPORTED_IMAGE);
     const resized = image.rotate().resize({ ...SIZES[kind], withoutEnlargement: true });
     // Covers and avatars with transparency stay PNG; everything else becomes a compact JPEG.
-    const bytes = png && metadata.hasAlpha
-      ? await resized.png({ compressionLevel: 9 }).toBuffer()
-      : await resized.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+    const bytes =
+      png && metadata.hasAlpha
+        ? await resized.png({ compressionLevel: 9 }).toBuffer()
+        : await resized
+            .flatten({ background: '#ffffff' })
+            .jpeg({ quality: 85, mozjpeg: true })
+            .toBuffer();
     return { bytes, extension: png && metadata.hasAlpha ? 'png' : 'jpg' };
   } catch (error) {
-    if (error instanceof Error && 'code' in error && (error as { code: unknown }).code === 'validation') throw error;
+    if (
+      error instanceof Error &&
+      'code' in error &&
+      (error as { code: unknown }).code === 'validation'
+    )
+      throw error;
     const message = error instanceof Error ? error.message : '';
-    if (/pixel limit/i.test(message)) throw badRequest('The image is too large in pixels (40 megapixels at most)');
+    if (/pixel limit/i.test(message))
+      throw badRequest('The image is too large in pixels (40 megapixels at most)');
     throw badRequest('The image could not be read; it may be damaged or truncated');
   }
 }

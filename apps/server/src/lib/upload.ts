@@ -11,7 +11,8 @@ export async function receiveImage(
   uploads: UploadStore,
   kind: ImageKind,
 ): Promise<string> {
-  if (!request.isMultipart()) throw badRequest(`Send the image as multipart/form-data in the field "${IMAGE_FIELD}"`);
+  if (!request.isMultipart())
+    throw badRequest(`Send the image as multipart/form-data in the field "${IMAGE_FIELD}"`);
   const file = await request.file();
   if (!file || file.fieldname !== IMAGE_FIELD) {
     throw badRequest(`Send the image as multipart/form-data in the field "${IMAGE_FIELD}"`);

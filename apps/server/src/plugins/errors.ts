@@ -51,7 +51,11 @@ type Answer = { status: number; body: ErrorBody; headers?: Record<string, string
 
 function answerFor(error: FastifyError | AppError): Answer {
   if (error instanceof AppError) {
-    return { status: error.status, body: { detail: error.message, code: error.code }, headers: error.headers };
+    return {
+      status: error.status,
+      body: { detail: error.message, code: error.code },
+      headers: error.headers,
+    };
   }
   if (error.validation) {
     // A malformed id in the path names nothing that exists: 404, as for an unknown id.
@@ -84,7 +88,11 @@ function answerFor(error: FastifyError | AppError): Answer {
  * path parameter before any route or hook runs, so the error handler never sees it; it answers
  * the same {detail, code} here, with the request id and nosniff that hooks would have added.
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const answer = answerFor(error);
   return reply
     .status(answer.status)

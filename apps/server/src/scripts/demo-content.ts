@@ -26,7 +26,8 @@ export const DEMO_AUTHORS: DemoAuthor[] = [
     username: 'mara_vell',
     first_name: 'Mara',
     last_name: 'Vell',
-    biography: '<p>Writes about lighthouses, tides and the people who keep them. Updates every Friday.</p>',
+    biography:
+      '<p>Writes about lighthouses, tides and the people who keep them. Updates every Friday.</p>',
     palette: ['#1d4e89', '#7fb7be'],
   },
   {
@@ -49,7 +50,8 @@ export const DEMO_BOOKS: DemoBook[] = [
   {
     author: 'mara_vell',
     title: 'The Keeper of Gannet Rock',
-    summary: 'A young keeper inherits a lighthouse, a logbook in a stranger’s hand, and a light that sometimes answers back.',
+    summary:
+      'A young keeper inherits a lighthouse, a logbook in a stranger’s hand, and a light that sometimes answers back.',
     genres: [1, 4, 12],
     palette: ['#0b3c5d', '#d9b310'],
     chapters: [
@@ -82,7 +84,8 @@ export const DEMO_BOOKS: DemoBook[] = [
   {
     author: 'tobias.quill',
     title: 'Streets That Move at Night',
-    summary: 'In the city of Aubrel the streets rearrange themselves after midnight. Only the mapmakers’ guild knows why — and one apprentice is about to find out.',
+    summary:
+      'In the city of Aubrel the streets rearrange themselves after midnight. Only the mapmakers’ guild knows why — and one apprentice is about to find out.',
     genres: [4, 10, 16],
     palette: ['#3c1642', '#f6ae2d'],
     chapters: [
@@ -107,7 +110,8 @@ export const DEMO_BOOKS: DemoBook[] = [
   {
     author: 'tobias.quill',
     title: 'Atlas of Small Kingdoms',
-    summary: 'Twelve short maps of twelve invented countries, each the size of a village and the pride of an empire.',
+    summary:
+      'Twelve short maps of twelve invented countries, each the size of a village and the pride of an empire.',
     genres: [1, 13, 22],
     palette: ['#285943', '#8cd790'],
     chapters: [
@@ -130,7 +134,8 @@ export const DEMO_BOOKS: DemoBook[] = [
   {
     author: 'june-okafor',
     title: 'The Case of the Borrowed Umbrella',
-    summary: 'When the library’s lost-property umbrella goes missing, retired teacher Adaeze Nwosu discovers that a small town keeps its secrets under very small covers.',
+    summary:
+      'When the library’s lost-property umbrella goes missing, retired teacher Adaeze Nwosu discovers that a small town keeps its secrets under very small covers.',
     genres: [6, 14, 22],
     palette: ['#7a1e48', '#f5d0c5'],
     chapters: [

@@ -11,14 +11,20 @@ import { DEMO_AUTHORS, DEMO_BOOKS, DEMO_PASSWORD } from './demo-content.ts';
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
 const { app } = await buildApp(config, { logger: false });
 
-async function call(method: 'GET' | 'POST' | 'PUT', url: string, token: string | null, payload?: unknown) {
+async function call(
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  token: string | null,
+  payload?: unknown,
+) {
   const res = await app.inject({
     method,
     url: `${config.BASE_PATH}${url}`,
     headers: token ? { authorization: `Bearer ${token}` } : {},
     ...(payload !== undefined && { payload: payload as object }),
   });
-  if (res.statusCode >= 300) throw new Error(`${method} ${url} failed: ${res.statusCode} ${res.body}`);
+  if (res.statusCode >= 300)
+    throw new Error(`${method} ${url} failed: ${res.statusCode} ${res.body}`);
   return res.json();
 }
 
@@ -41,28 +47,38 @@ function coverPng(palette: [string, string], seed: number): Promise<Buffer> {
 async function uploadCover(bookId: number, token: string, png: Buffer) {
   const boundary = `----inkwellseed${bookId}`;
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="cover.png"\r\nContent-Type: image/png\r\n\r\n`,
+    ),
     png,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const res = await app.inject({
     method: 'POST',
     url: `${config.BASE_PATH}/api/books/${bookId}/cover`,
-    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
     payload,
   });
   if (res.statusCode !== 200) throw new Error(`cover upload failed: ${res.body}`);
 }
 
-
 try {
-  const existing = await app.inject({ method: 'GET', url: `${config.BASE_PATH}/api/authors/${DEMO_AUTHORS[0]!.username}` });
+  const existing = await app.inject({
+    method: 'GET',
+    url: `${config.BASE_PATH}/api/authors/${DEMO_AUTHORS[0]!.username}`,
+  });
   if (existing.statusCode === 200) {
     console.log('Demo data is already there; nothing to do.');
   } else {
     const tokens = new Map<string, { token: string; id: number }>();
     for (const author of DEMO_AUTHORS) {
-      const created = await call('POST', '/api/authors', null, { username: author.username, password: DEMO_PASSWORD });
+      const created = await call('POST', '/api/authors', null, {
+        username: author.username,
+        password: DEMO_PASSWORD,
+      });
       const { palette: _palette, username: _username, ...profile } = author;
       await call('PUT', `/api/authors/${created.account.id}`, created.access_token, profile);
       tokens.set(author.username, { token: created.access_token, id: created.account.id });
@@ -70,8 +86,13 @@ try {
     for (const [index, book] of DEMO_BOOKS.entries()) {
       const { token } = tokens.get(book.author)!;
       const created = await call('POST', '/api/books', token, { title: book.title });
-      await call('PUT', `/api/books/${created.id}`, token, { title: book.title, summary: book.summary, is_published: true });
-      for (const genreId of book.genres) await call('POST', `/api/books/${created.id}/genres`, token, { genre_id: genreId });
+      await call('PUT', `/api/books/${created.id}`, token, {
+        title: book.title,
+        summary: book.summary,
+        is_published: true,
+      });
+      for (const genreId of book.genres)
+        await call('POST', `/api/books/${created.id}/genres`, token, { genre_id: genreId });
       await uploadCover(created.id, token, await coverPng(book.palette, index + 1));
       for (const [order, chapter] of book.chapters.entries()) {
         const content = chapter.paragraphs.map((p) => `<p>${p}</p>`).join('');
@@ -81,17 +102,22 @@ try {
           content,
           chapter_order: order + 1,
         });
-        await call('PUT', `/api/books/${created.id}/chapters/${made.id}`, token, { is_published: true });
+        await call('PUT', `/api/books/${created.id}/chapters/${made.id}`, token, {
+          is_published: true,
+        });
       }
     }
     // A little social life, so the home page picks have something to choose from.
     const ids = [...tokens.values()];
     for (const follower of ids) {
       for (const author of ids) {
-        if (follower.id !== author.id) await call('POST', '/api/follows', follower.token, { author_id: author.id });
+        if (follower.id !== author.id)
+          await call('POST', '/api/follows', follower.token, { author_id: author.id });
       }
     }
-    console.log(`Seeded ${DEMO_AUTHORS.length} authors and ${DEMO_BOOKS.length} books. Sign in as any of ${DEMO_AUTHORS.map((a) => a.username).join(', ')} with the password "${DEMO_PASSWORD}".`);
+    console.log(
+      `Seeded ${DEMO_AUTHORS.length} authors and ${DEMO_BOOKS.length} books. Sign in as any of ${DEMO_AUTHORS.map((a) => a.username).join(', ')} with the password "${DEMO_PASSWORD}".`,
+    );
   }
 } finally {
   await app.close();

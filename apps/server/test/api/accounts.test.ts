@@ -9,13 +9,19 @@ afterAll(() => t.close());
 
 const cookieFrom = (res: { headers: Record<string, unknown> }) => {
   const raw = res.headers['set-cookie'];
-  const line = (Array.isArray(raw) ? raw : [raw]).find((c) => String(c).startsWith('fastapi_token='));
+  const line = (Array.isArray(raw) ? raw : [raw]).find((c) =>
+    String(c).startsWith('fastapi_token='),
+  );
   return String(line ?? '');
 };
 
 describe('signup', () => {
   it('creates the account, signs in and sets the session cookie', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/authors', payload: { username: 'ada.l', password: 'password1' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors',
+      payload: { username: 'ada.l', password: 'password1' },
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.token_type).toBe('bearer');
@@ -31,7 +37,11 @@ describe('signup', () => {
   it('answers 409 for a taken username, whatever its case', async () => {
     await signup(t.app, 'taken_name');
     for (const username of ['taken_name', 'TAKEN_NAME']) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/authors', payload: { username, password: 'password1' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/authors',
+        payload: { username, password: 'password1' },
+      });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'conflict' });
     }
@@ -73,47 +83,83 @@ describe('token', () => {
       { username: user.username, password: 'wrong-password' },
       { username: 'nobody_here', password: 'whatever1' },
     ]) {
-      const res = await t.app.inject({ method: 'POST', url: '/token', headers: { 'x-forwarded-for': '10.0.0.9' }, payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/token',
+        headers: { 'x-forwarded-for': '10.0.0.9' },
+        payload,
+      });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ detail: 'Incorrect username or password', code: 'unauthorized' });
+      expect(res.json()).toEqual({
+        detail: 'Incorrect username or password',
+        code: 'unauthorized',
+      });
     }
   });
 
   it('GET /token reads the session from the cookie, and answers a null token without one', async () => {
     const user = await signup(t.app);
-    const withCookie = await t.app.inject({ method: 'GET', url: '/token', cookies: { fastapi_token: user.token } });
+    const withCookie = await t.app.inject({
+      method: 'GET',
+      url: '/token',
+      cookies: { fastapi_token: user.token },
+    });
     expect(withCookie.statusCode).toBe(200);
-    expect(withCookie.json()).toMatchObject({ access_token: user.token, token_type: 'bearer', account: { id: user.id, username: user.username } });
+    expect(withCookie.json()).toMatchObject({
+      access_token: user.token,
+      token_type: 'bearer',
+      account: { id: user.id, username: user.username },
+    });
 
     const without = await t.app.inject({ method: 'GET', url: '/token' });
     expect(without.statusCode).toBe(200);
     expect(without.json()).toEqual({ access_token: null });
 
-    const bogus = await t.app.inject({ method: 'GET', url: '/token', cookies: { fastapi_token: 'not-a-token' } });
+    const bogus = await t.app.inject({
+      method: 'GET',
+      url: '/token',
+      cookies: { fastapi_token: 'not-a-token' },
+    });
     expect(bogus.json()).toEqual({ access_token: null });
   });
 
   it('DELETE /token ends the session everywhere and clears the cookie', async () => {
     const user = await signup(t.app);
     expect((await as(t.app, user).get('/api/my/books')).statusCode).toBe(200);
-    const res = await t.app.inject({ method: 'DELETE', url: '/token', cookies: { fastapi_token: user.token } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/token',
+      cookies: { fastapi_token: user.token },
+    });
     expect(res.statusCode).toBe(200);
     expect(cookieFrom(res)).toMatch(/fastapi_token=;/);
     expect((await as(t.app, user).get('/api/my/books')).statusCode).toBe(401);
-    const after = await t.app.inject({ method: 'GET', url: '/token', cookies: { fastapi_token: user.token } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/token',
+      cookies: { fastapi_token: user.token },
+    });
     expect(after.json()).toEqual({ access_token: null });
   });
 
   it('refuses an expired session', async () => {
     const user = await signup(t.app);
-    await t.ctx.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+      .execute();
     expect((await as(t.app, user).get('/api/my/books')).statusCode).toBe(401);
   });
 
   it('rate-limits failed logins per username with 429 and Retry-After', async () => {
     const user = await signup(t.app);
     const attempt = (ip: string, password = 'wrong-password') =>
-      t.app.inject({ method: 'POST', url: '/token', remoteAddress: ip, payload: { username: user.username, password } });
+      t.app.inject({
+        method: 'POST',
+        url: '/token',
+        remoteAddress: ip,
+        payload: { username: user.username, password },
+      });
     for (let i = 0; i < 5; i++) expect((await attempt(`10.1.0.${i}`)).statusCode).toBe(401);
     const limited = await attempt('10.1.0.99', user.password);
     expect(limited.statusCode).toBe(429);
@@ -123,7 +169,12 @@ describe('token', () => {
 
   it('rate-limits failed logins per IP across usernames', async () => {
     const attempt = (n: number) =>
-      t.app.inject({ method: 'POST', url: '/token', remoteAddress: '10.2.0.1', payload: { username: `ghost${n}`, password: 'nope-nope' } });
+      t.app.inject({
+        method: 'POST',
+        url: '/token',
+        remoteAddress: '10.2.0.1',
+        payload: { username: `ghost${n}`, password: 'nope-nope' },
+      });
     for (let i = 0; i < 5; i++) expect((await attempt(i)).statusCode).toBe(401);
     expect((await attempt(99)).statusCode).toBe(429);
   });
@@ -132,8 +183,24 @@ describe('token', () => {
 describe('authentication on (auth) calls', () => {
   it('accepts the bearer header or the cookie, and answers 401 with neither', async () => {
     const user = await signup(t.app);
-    expect((await t.app.inject({ method: 'GET', url: '/api/my/books', headers: { authorization: `Bearer ${user.token}` } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/my/books', cookies: { fastapi_token: user.token } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/my/books',
+          headers: { authorization: `Bearer ${user.token}` },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/my/books',
+          cookies: { fastapi_token: user.token },
+        })
+      ).statusCode,
+    ).toBe(200);
     const none = await t.app.inject({ method: 'GET', url: '/api/my/books' });
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual({ detail: expect.any(String), code: 'unauthorized' });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { insertChapter } from '../helpers/rows.ts';
 
 let t: TestApp;
@@ -30,19 +37,30 @@ describe('GET /api/authors', () => {
     expect(ids).toEqual(expect.arrayContaining(users.map((u) => u.id)));
     expect(all.body).not.toMatch(SECRET);
     expect(all.body).not.toContain('first@example.com');
-    expect(Object.keys(all.json().authors[0]).sort()).toEqual(
-      ['avatar', 'biography', 'facebook_link', 'first_name', 'id', 'instagram_link', 'last_name', 'twitter_link', 'username'],
-    );
+    expect(Object.keys(all.json().authors[0]).sort()).toEqual([
+      'avatar',
+      'biography',
+      'facebook_link',
+      'first_name',
+      'id',
+      'instagram_link',
+      'last_name',
+      'twitter_link',
+      'username',
+    ]);
 
     const page = await as(t.app).get('/api/authors?limit=2&offset=1');
     expect(page.json().authors.map((a: { id: number }) => a.id)).toEqual(ids.slice(1, 3));
   });
 
-  it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=abc'])('refuses ?%s with 400', async (query) => {
-    const res = await as(t.app).get(`/api/authors?${query}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json().code).toBe('validation');
-  });
+  it.each(['limit=0', 'limit=101', 'offset=-1', 'limit=abc'])(
+    'refuses ?%s with 400',
+    async (query) => {
+      const res = await as(t.app).get(`/api/authors?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('validation');
+    },
+  );
 });
 
 describe('GET /api/authors/{id}', () => {
@@ -122,13 +140,24 @@ describe('PUT /api/authors/{id}', () => {
     expect(res.body).not.toMatch(SECRET);
 
     const profile = await as(t.app).get(`/api/authors/${owner.id}`);
-    expect(profile.json()).toMatchObject({ first_name: '  Zoë <b>&</b> "Co"  ', twitter_link: 'https://twitter.com/owner' });
+    expect(profile.json()).toMatchObject({
+      first_name: '  Zoë <b>&</b> "Co"  ',
+      twitter_link: 'https://twitter.com/owner',
+    });
     expect(profile.body).not.toContain('owner@example.com');
   });
 
   it('leaves fields that are absent or null unchanged', async () => {
-    const res = await as(t.app, owner).put(`/api/authors/${owner.id}`, { biography: null, email: null, last_name: 'Kept' });
-    expect(res.json()).toMatchObject({ email: 'owner@example.com', biography: '<p>Hello <strong>readers</strong></p>', last_name: 'Kept' });
+    const res = await as(t.app, owner).put(`/api/authors/${owner.id}`, {
+      biography: null,
+      email: null,
+      last_name: 'Kept',
+    });
+    expect(res.json()).toMatchObject({
+      email: 'owner@example.com',
+      biography: '<p>Hello <strong>readers</strong></p>',
+      last_name: 'Kept',
+    });
   });
 
   it('sanitizes the biography and treats an empty paragraph as no biography', async () => {
@@ -173,11 +202,15 @@ describe('PUT /api/authors/{id}', () => {
   });
 
   it("answers 409 for another user's username in any case, and allows re-casing one's own", async () => {
-    const taken = await as(t.app, owner).put(`/api/authors/${owner.id}`, { username: other.username.toUpperCase() });
+    const taken = await as(t.app, owner).put(`/api/authors/${owner.id}`, {
+      username: other.username.toUpperCase(),
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json().code).toBe('conflict');
 
-    const recased = await as(t.app, owner).put(`/api/authors/${owner.id}`, { username: owner.username.toUpperCase() });
+    const recased = await as(t.app, owner).put(`/api/authors/${owner.id}`, {
+      username: owner.username.toUpperCase(),
+    });
     expect(recased.statusCode).toBe(200);
     expect(recased.json().username).toBe(owner.username.toUpperCase());
     owner.username = owner.username.toUpperCase();
@@ -187,7 +220,10 @@ describe('PUT /api/authors/{id}', () => {
 describe('renaming and passwords', () => {
   it('logs in under the new username only, and keeps the case-insensitive uniqueness in step', async () => {
     const user = await signup(t.app, 'before_rename');
-    const res = await as(t.app, user).put(`/api/authors/${user.id}`, { username: 'After_Rename', password: '' });
+    const res = await as(t.app, user).put(`/api/authors/${user.id}`, {
+      username: 'After_Rename',
+      password: '',
+    });
     expect(res.statusCode).toBe(200);
 
     expect((await login('after_rename', user.password)).statusCode).toBe(200);
@@ -195,9 +231,17 @@ describe('renaming and passwords', () => {
     expect((await as(t.app).get('/api/authors/after_rename')).json().id).toBe(user.id);
     expect((await as(t.app).get('/api/authors/before_rename')).statusCode).toBe(404);
 
-    const clash = await t.app.inject({ method: 'POST', url: '/api/authors', payload: { username: 'AFTER_RENAME', password: 'password1' } });
+    const clash = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors',
+      payload: { username: 'AFTER_RENAME', password: 'password1' },
+    });
     expect(clash.statusCode).toBe(409);
-    const freed = await t.app.inject({ method: 'POST', url: '/api/authors', payload: { username: 'before_rename', password: 'password1' } });
+    const freed = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors',
+      payload: { username: 'before_rename', password: 'password1' },
+    });
     expect(freed.statusCode).toBe(201);
   });
 
@@ -207,24 +251,34 @@ describe('renaming and passwords', () => {
     expect((await login(user.username, user.password)).statusCode).toBe(200);
 
     const otherDevice = (await login(user.username, user.password)).json().access_token as string;
-    const changed = await as(t.app, user).put(`/api/authors/${user.id}`, { password: 'a brand new secret' });
+    const changed = await as(t.app, user).put(`/api/authors/${user.id}`, {
+      password: 'a brand new secret',
+    });
     expect(changed.statusCode).toBe(200);
     expect(changed.body).not.toMatch(SECRET);
-    const stored = await t.ctx.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const stored = await t.ctx.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
     expect(stored.password_hash).not.toContain('a brand new secret');
 
     expect((await login(user.username, user.password)).statusCode).toBe(401);
     expect((await login(user.username, 'a brand new secret')).statusCode).toBe(200);
     expect((await as(t.app, user).get('/api/my/reader-settings')).statusCode).toBe(200);
-    expect((await as(t.app, { token: otherDevice }).get('/api/my/reader-settings')).statusCode).toBe(401);
+    expect(
+      (await as(t.app, { token: otherDevice }).get('/api/my/reader-settings')).statusCode,
+    ).toBe(401);
   });
 
-  it('lets search find a book by the author\'s new names and username', async () => {
+  it("lets search find a book by the author's new names and username", async () => {
     const user = await signup(t.app);
     const book = await createBook(t.app, user, 'A Quiet Harbour', { published: true });
     const search = async (q: string) =>
-      (await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}`)).json().books.map((b: { id: number }) => b.id);
+      (await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}`))
+        .json()
+        .books.map((b: { id: number }) => b.id);
     expect(await search('Zebediah')).toEqual([]);
 
     const res = await as(t.app, user).put(`/api/authors/${user.id}`, {
@@ -247,11 +301,36 @@ describe('GET /api/authors/{id}/chapters', () => {
     const published = await createBook(t.app, author, 'Published Book', { published: true });
     const draft = await createBook(t.app, author, 'Draft Book');
     const day = (n: number) => new Date(Date.UTC(2024, 0, n)).toISOString();
-    const oldest = await insertChapter(t.ctx.db, published.id, { title: 'One', order: 1, published: true, updatedAt: day(1) });
-    const newest = await insertChapter(t.ctx.db, published.id, { title: 'Three', order: 3, published: true, updatedAt: day(3) });
-    const middle = await insertChapter(t.ctx.db, published.id, { title: 'Two', order: 2, published: true, updatedAt: day(2) });
-    await insertChapter(t.ctx.db, published.id, { title: 'Draft chapter', order: 4, published: false, updatedAt: day(9) });
-    await insertChapter(t.ctx.db, draft.id, { title: 'In a draft book', order: 1, published: true, updatedAt: day(9) });
+    const oldest = await insertChapter(t.ctx.db, published.id, {
+      title: 'One',
+      order: 1,
+      published: true,
+      updatedAt: day(1),
+    });
+    const newest = await insertChapter(t.ctx.db, published.id, {
+      title: 'Three',
+      order: 3,
+      published: true,
+      updatedAt: day(3),
+    });
+    const middle = await insertChapter(t.ctx.db, published.id, {
+      title: 'Two',
+      order: 2,
+      published: true,
+      updatedAt: day(2),
+    });
+    await insertChapter(t.ctx.db, published.id, {
+      title: 'Draft chapter',
+      order: 4,
+      published: false,
+      updatedAt: day(9),
+    });
+    await insertChapter(t.ctx.db, draft.id, {
+      title: 'In a draft book',
+      order: 1,
+      published: true,
+      updatedAt: day(9),
+    });
 
     const res = await as(t.app).get(`/api/authors/${author.id}/chapters`);
     expect(res.statusCode).toBe(200);
@@ -269,7 +348,9 @@ describe('GET /api/authors/{id}/chapters', () => {
     expect(res.body).not.toMatch(/Draft/);
 
     // The author sees no drafts here either: this is the public Recent Work tab.
-    const asAuthor = await as(t.app, author).get(`/api/authors/${author.username}/chapters?limit=10&offset=0`);
+    const asAuthor = await as(t.app, author).get(
+      `/api/authors/${author.username}/chapters?limit=10&offset=0`,
+    );
     expect(asAuthor.json()).toHaveLength(3);
 
     const page = await as(t.app).get(`/api/authors/${author.username}/chapters?limit=2&offset=1`);
@@ -303,7 +384,9 @@ describe('GET /api/authors/{id}/books', () => {
 describe('reader settings', () => {
   it('requires a session', async () => {
     expect((await as(t.app).get('/api/my/reader-settings')).statusCode).toBe(401);
-    expect((await as(t.app).put('/api/my/reader-settings', { font_size: 20 })).statusCode).toBe(401);
+    expect((await as(t.app).put('/api/my/reader-settings', { font_size: 20 })).statusCode).toBe(
+      401,
+    );
   });
 
   it('answers defaults, merges partial changes, and keeps them per user', async () => {
@@ -312,7 +395,10 @@ describe('reader settings', () => {
     const defaults = { font_size: 18, line_width: 'medium', theme: 'light' };
     expect((await as(t.app, reader).get('/api/my/reader-settings')).json()).toEqual(defaults);
 
-    const first = await as(t.app, reader).put('/api/my/reader-settings', { font_size: 24, theme: 'sepia' });
+    const first = await as(t.app, reader).put('/api/my/reader-settings', {
+      font_size: 24,
+      theme: 'sepia',
+    });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ font_size: 24, line_width: 'medium', theme: 'sepia' });
     const second = await as(t.app, reader).put('/api/my/reader-settings', { line_width: 'wide' });
@@ -323,9 +409,17 @@ describe('reader settings', () => {
 
   it('falls back to the defaults when the stored value is unreadable', async () => {
     const reader = await signup(t.app);
-    await t.ctx.db.updateTable('users').set({ reader_settings: '{not json' }).where('id', '=', reader.id).execute();
-    expect((await as(t.app, reader).get('/api/my/reader-settings')).json()).toMatchObject({ font_size: 18 });
-    expect((await as(t.app, reader).put('/api/my/reader-settings', { theme: 'dark' })).json()).toEqual({
+    await t.ctx.db
+      .updateTable('users')
+      .set({ reader_settings: '{not json' })
+      .where('id', '=', reader.id)
+      .execute();
+    expect((await as(t.app, reader).get('/api/my/reader-settings')).json()).toMatchObject({
+      font_size: 18,
+    });
+    expect(
+      (await as(t.app, reader).put('/api/my/reader-settings', { theme: 'dark' })).json(),
+    ).toEqual({
       font_size: 18,
       line_width: 'medium',
       theme: 'dark',
@@ -355,7 +449,11 @@ describe('no secrets in answers', () => {
     const answers = await Promise.all([
       as(t.app).get('/api/authors'),
       as(t.app).get(`/api/authors/${user.id}`),
-      as(t.app, user).put(`/api/authors/${user.id}`, { password: 'another password', first_name: 'Pat', email: 'p@example.com' }),
+      as(t.app, user).put(`/api/authors/${user.id}`, {
+        password: 'another password',
+        first_name: 'Pat',
+        email: 'p@example.com',
+      }),
       as(t.app, user).get('/token'),
       as(t.app).get(`/api/authors/${user.id}/books`),
       as(t.app).get(`/api/authors/${user.id}/chapters`),

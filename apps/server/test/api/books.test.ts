@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 
 let t: TestApp;
 let author: TestUser;
@@ -25,7 +32,11 @@ describe('book lifecycle', () => {
     });
     expect((await as(t.app, author).get(`/api/books/${book.id}`)).statusCode).toBe(200);
     // The spec's client reads drafts with only the cookie.
-    const viaCookie = await t.app.inject({ method: 'GET', url: `/api/books/${book.id}`, cookies: { fastapi_token: author.token } });
+    const viaCookie = await t.app.inject({
+      method: 'GET',
+      url: `/api/books/${book.id}`,
+      cookies: { fastapi_token: author.token },
+    });
     expect(viaCookie.statusCode).toBe(200);
     expect((await as(t.app, other).get(`/api/books/${book.id}`)).statusCode).toBe(404);
     expect((await as(t.app).get(`/api/books/${book.id}`)).statusCode).toBe(404);
@@ -44,7 +55,9 @@ describe('book lifecycle', () => {
     const res = await as(t.app, author).post('/api/books', { title: 'TWICE told' });
     expect(res.statusCode).toBe(409);
     // Another author may use the title.
-    expect((await as(t.app, other).post('/api/books', { title: 'Twice Told' })).statusCode).toBe(201);
+    expect((await as(t.app, other).post('/api/books', { title: 'Twice Told' })).statusCode).toBe(
+      201,
+    );
   });
 
   it('publishes through PUT and lists published books newest first, ten a page', async () => {
@@ -52,7 +65,8 @@ describe('book lifecycle', () => {
     try {
       const writer = await signup(fresh.app);
       const ids: number[] = [];
-      for (let i = 0; i < 12; i++) ids.push((await createBook(fresh.app, writer, `Book ${i}`, { published: true })).id);
+      for (let i = 0; i < 12; i++)
+        ids.push((await createBook(fresh.app, writer, `Book ${i}`, { published: true })).id);
       await createBook(fresh.app, writer, 'Unpublished one');
       const page1 = (await as(fresh.app).get('/api/books?limit=10&offset=0')).json();
       const page2 = (await as(fresh.app).get('/api/books?limit=10&offset=10')).json();
@@ -69,12 +83,28 @@ describe('book lifecycle', () => {
   });
 
   it('updates title and summary and keeps published_at from the first publication', async () => {
-    const book = await createBook(t.app, author, 'Moving Target', { published: true, summary: 'one' });
+    const book = await createBook(t.app, author, 'Moving Target', {
+      published: true,
+      summary: 'one',
+    });
     const first = book.published_at;
     expect(first).toEqual(expect.any(String));
-    await as(t.app, author).put(`/api/books/${book.id}`, { title: 'Moving Target', summary: 'two', is_published: false });
-    const again = await as(t.app, author).put(`/api/books/${book.id}`, { title: 'Moved Target', summary: 'three', is_published: true });
-    expect(again.json()).toMatchObject({ title: 'Moved Target', summary: 'three', is_published: true, published_at: first });
+    await as(t.app, author).put(`/api/books/${book.id}`, {
+      title: 'Moving Target',
+      summary: 'two',
+      is_published: false,
+    });
+    const again = await as(t.app, author).put(`/api/books/${book.id}`, {
+      title: 'Moved Target',
+      summary: 'three',
+      is_published: true,
+    });
+    expect(again.json()).toMatchObject({
+      title: 'Moved Target',
+      summary: 'three',
+      is_published: true,
+      published_at: first,
+    });
   });
 
   it('deletes a book with its genres and search document', async () => {
@@ -106,7 +136,9 @@ describe('ownership', () => {
 
   it("answers 404, not 403, for another author's draft", async () => {
     const draft = await createBook(t.app, author, 'Secret Draft');
-    expect((await as(t.app, other).put(`/api/books/${draft.id}`, { title: 'x' })).statusCode).toBe(404);
+    expect((await as(t.app, other).put(`/api/books/${draft.id}`, { title: 'x' })).statusCode).toBe(
+      404,
+    );
     expect((await as(t.app, other).delete(`/api/books/${draft.id}`)).statusCode).toBe(404);
   });
 });
@@ -125,19 +157,29 @@ describe('genres', () => {
     const added = await as(t.app, author).post(`/api/books/${book.id}/genres`, { genre_id: 4 });
     expect(added.statusCode).toBe(201);
     expect(added.json().genres).toEqual([{ id: 4, name: 'Fantasy' }]);
-    expect((await as(t.app, author).post(`/api/books/${book.id}/genres`, { genre_id: 4 })).statusCode).toBe(409);
-    expect((await as(t.app, author).post(`/api/books/${book.id}/genres`, { genre_id: 999 })).statusCode).toBe(404);
+    expect(
+      (await as(t.app, author).post(`/api/books/${book.id}/genres`, { genre_id: 4 })).statusCode,
+    ).toBe(409);
+    expect(
+      (await as(t.app, author).post(`/api/books/${book.id}/genres`, { genre_id: 999 })).statusCode,
+    ).toBe(404);
     await as(t.app, author).post(`/api/books/${book.id}/genres`, { genre_id: 6 });
-    expect((await as(t.app).get(`/api/books/${book.id}/genres`)).json().genres.map((g: { name: string }) => g.name)).toEqual([
+    expect(
+      (await as(t.app).get(`/api/books/${book.id}/genres`))
+        .json()
+        .genres.map((g: { name: string }) => g.name),
+    ).toEqual(['Fantasy', 'Mystery']);
+    expect((await as(t.app).get(`/api/books/${book.id}`)).json().genres).toEqual([
       'Fantasy',
       'Mystery',
     ]);
-    expect((await as(t.app).get(`/api/books/${book.id}`)).json().genres).toEqual(['Fantasy', 'Mystery']);
     const fantasy = (await as(t.app).get('/api/books/genres/Fantasy')).json();
     expect(fantasy.map((b: { id: number }) => b.id)).toContain(book.id);
     const removed = await as(t.app, author).delete(`/api/books/${book.id}/genres`, { genre_id: 4 });
     expect(removed.json().genres).toEqual([{ id: 6, name: 'Mystery' }]);
-    expect((await as(t.app, author).delete(`/api/books/${book.id}/genres`, { genre_id: 4 })).statusCode).toBe(404);
+    expect(
+      (await as(t.app, author).delete(`/api/books/${book.id}/genres`, { genre_id: 4 })).statusCode,
+    ).toBe(404);
   });
 
   it('keeps drafts off genre pages', async () => {
@@ -152,22 +194,34 @@ describe('genres', () => {
 describe('search', () => {
   it('finds published books by title, summary, author and genre, ranked, and never drafts', async () => {
     const writer = await signup(t.app, 'quillmaster');
-    const byTitle = await createBook(t.app, writer, 'Marmalade Skies', { published: true, summary: 'A tale.' });
-    const bySummary = await createBook(t.app, writer, 'Plain Name', { published: true, summary: 'Full of marmalade and toast.' });
+    const byTitle = await createBook(t.app, writer, 'Marmalade Skies', {
+      published: true,
+      summary: 'A tale.',
+    });
+    const bySummary = await createBook(t.app, writer, 'Plain Name', {
+      published: true,
+      summary: 'Full of marmalade and toast.',
+    });
     const draft = await createBook(t.app, writer, 'Marmalade Draft');
     await as(t.app, writer).post(`/api/books/${bySummary.id}/genres`, { genre_id: 22 });
 
-    const hits = (await as(t.app).get('/api/books/search?q=marmalade')).json().books.map((b: { id: number }) => b.id);
+    const hits = (await as(t.app).get('/api/books/search?q=marmalade'))
+      .json()
+      .books.map((b: { id: number }) => b.id);
     expect(hits).toContain(byTitle.id);
     expect(hits).toContain(bySummary.id);
     expect(hits).not.toContain(draft.id);
 
     const byAuthor = (await as(t.app).get('/api/books/search?q=quillmaster')).json().books;
     expect(byAuthor.length).toBeGreaterThanOrEqual(2);
-    const byGenre = (await as(t.app).get('/api/books/search?q=humor')).json().books.map((b: { id: number }) => b.id);
+    const byGenre = (await as(t.app).get('/api/books/search?q=humor'))
+      .json()
+      .books.map((b: { id: number }) => b.id);
     expect(byGenre).toContain(bySummary.id);
     // Stemming: "skies" matches "sky"-less forms on both engines via the English stemmer.
-    expect((await as(t.app).get('/api/books/search?q=Marmalade%20Skies')).json().books[0].id).toBe(byTitle.id);
+    expect((await as(t.app).get('/api/books/search?q=Marmalade%20Skies')).json().books[0].id).toBe(
+      byTitle.id,
+    );
   });
 
   it.each([
@@ -197,14 +251,18 @@ describe('search', () => {
 });
 
 describe('bad input', () => {
-  it.each(['/api/books/abc', '/api/books/0', '/api/books/-1', '/api/books/1.5', '/api/books/99999999999', '/api/books/424242'])(
-    'answers 404 for %s',
-    async (url) => {
-      const res = await as(t.app).get(url);
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ detail: expect.any(String), code: 'not_found' });
-    },
-  );
+  it.each([
+    '/api/books/abc',
+    '/api/books/0',
+    '/api/books/-1',
+    '/api/books/1.5',
+    '/api/books/99999999999',
+    '/api/books/424242',
+  ])('answers 404 for %s', async (url) => {
+    const res = await as(t.app).get(url);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ detail: expect.any(String), code: 'not_found' });
+  });
 
   it('answers 400 for malformed JSON and wrong types', async () => {
     const malformed = await t.app.inject({
@@ -215,7 +273,13 @@ describe('bad input', () => {
     });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().code).toBe('validation');
-    for (const payload of [{ title: 42 }, { title: '' }, { title: '   ' }, {}, { title: 'x'.repeat(201) }]) {
+    for (const payload of [
+      { title: 42 },
+      { title: '' },
+      { title: '   ' },
+      {},
+      { title: 'x'.repeat(201) },
+    ]) {
       const res = await as(t.app, author).post('/api/books', payload);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: expect.any(String), code: 'validation' });
@@ -252,13 +316,30 @@ describe('popular books', () => {
         (
           await fresh.ctx.db
             .insertInto('chapters')
-            .values({ book_id: bookId, title: 'c', content: '', content_text: '', word_count: 0, chapter_order: 1, is_published: 1, created_at: now, updated_at: now })
+            .values({
+              book_id: bookId,
+              title: 'c',
+              content: '',
+              content_text: '',
+              word_count: 0,
+              chapter_order: 1,
+              is_published: 1,
+              created_at: now,
+              updated_at: now,
+            })
             .returning('id')
             .executeTakeFirstOrThrow()
         ).id;
-      const [ca, cb, ch] = [await chapterFor(a.id), await chapterFor(b.id), await chapterFor(hidden.id)];
+      const [ca, cb, ch] = [
+        await chapterFor(a.id),
+        await chapterFor(b.id),
+        await chapterFor(hidden.id),
+      ];
       const read = (userId: number, bookId: number, chapterId: number) =>
-        fresh.ctx.db.insertInto('read_history').values({ user_id: userId, book_id: bookId, chapter_id: chapterId, read_at: now }).execute();
+        fresh.ctx.db
+          .insertInto('read_history')
+          .values({ user_id: userId, book_id: bookId, chapter_id: chapterId, read_at: now })
+          .execute();
       for (const r of readers) await read(r.id, b.id, cb);
       await read(readers[0]!.id, a.id, ca);
       for (const r of readers) await read(r.id, hidden.id, ch);

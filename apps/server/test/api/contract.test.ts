@@ -79,9 +79,15 @@ describe('BASE_PATH', () => {
   it('serves the token endpoint and the API under the prefix', async () => {
     const prefixed = await createTestApp({ BASE_PATH: '/inkwell' });
     try {
-      expect((await prefixed.app.inject({ method: 'GET', url: '/inkwell/token' })).json()).toEqual({ access_token: null });
-      expect((await prefixed.app.inject({ method: 'GET', url: '/inkwell/api/genres' })).statusCode).toBe(200);
-      expect((await prefixed.app.inject({ method: 'GET', url: '/api/genres' })).statusCode).toBe(404);
+      expect((await prefixed.app.inject({ method: 'GET', url: '/inkwell/token' })).json()).toEqual({
+        access_token: null,
+      });
+      expect(
+        (await prefixed.app.inject({ method: 'GET', url: '/inkwell/api/genres' })).statusCode,
+      ).toBe(200);
+      expect((await prefixed.app.inject({ method: 'GET', url: '/api/genres' })).statusCode).toBe(
+        404,
+      );
     } finally {
       await prefixed.close();
     }
@@ -96,7 +102,11 @@ describe('CORS_ORIGINS', () => {
         app.app.inject({
           method: 'OPTIONS',
           url: '/api/books',
-          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'content-type',
+          },
         });
       const allowed = await preflight('http://client.example:5173');
       expect(allowed.headers['access-control-allow-origin']).toBe('http://client.example:5173');
@@ -104,10 +114,20 @@ describe('CORS_ORIGINS', () => {
       const refused = await preflight('https://evil.example');
       expect(refused.headers['access-control-allow-origin']).toBeUndefined();
 
-      const signup = await app.app.inject({ method: 'POST', url: '/api/authors', payload: { username: 'corsuser', password: 'password1' } });
+      const signup = await app.app.inject({
+        method: 'POST',
+        url: '/api/authors',
+        payload: { username: 'corsuser', password: 'password1' },
+      });
       const token = signup.json().access_token;
       const write = (origin: string) =>
-        app.app.inject({ method: 'POST', url: '/api/books', cookies: { fastapi_token: token }, headers: { origin }, payload: { title: `From ${origin}` } });
+        app.app.inject({
+          method: 'POST',
+          url: '/api/books',
+          cookies: { fastapi_token: token },
+          headers: { origin },
+          payload: { title: `From ${origin}` },
+        });
       expect((await write('http://client.example:5173')).statusCode).toBe(201);
       expect((await write('https://evil.example')).statusCode).toBe(403);
     } finally {
@@ -116,7 +136,11 @@ describe('CORS_ORIGINS', () => {
   });
 
   it('sends no CORS headers by default', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/genres', headers: { origin: 'http://client.example:5173' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/genres',
+      headers: { origin: 'http://client.example:5173' },
+    });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -56,7 +56,12 @@ describe('following', () => {
 
       await settle();
       expect(events.filter((e) => e.type === 'author.followed')).toEqual([
-        { type: 'author.followed', authorId: author.id, followerId: reader.id, followerUsername: reader.username },
+        {
+          type: 'author.followed',
+          authorId: author.id,
+          followerId: reader.id,
+          followerUsername: reader.username,
+        },
       ]);
     } finally {
       unsubscribe();
@@ -81,7 +86,9 @@ describe('following', () => {
     const res = await as(t.app, reader).post('/api/follows', { author_id: 999_999 });
     expect(res.statusCode).toBe(404);
     expect((await as(t.app, reader).get('/api/authors/999999/is-following')).statusCode).toBe(404);
-    expect((await as(t.app, reader).get('/api/authors/nobody_here/is-following')).statusCode).toBe(404);
+    expect((await as(t.app, reader).get('/api/authors/nobody_here/is-following')).statusCode).toBe(
+      404,
+    );
   });
 
   it.each([{}, { author_id: 'abc' }, { author_id: 0 }, { author_id: -3 }, { author_id: 1.5 }])(
@@ -97,7 +104,9 @@ describe('following', () => {
     const author = await signup(t.app);
     const reader = await signup(t.app);
     const answers = await Promise.all(
-      Array.from({ length: 4 }, () => as(t.app, reader).post('/api/follows', { author_id: author.id })),
+      Array.from({ length: 4 }, () =>
+        as(t.app, reader).post('/api/follows', { author_id: author.id }),
+      ),
     );
     const statuses = answers.map((r) => r.statusCode).sort();
     expect(statuses).toEqual([201, 409, 409, 409]);
@@ -155,9 +164,15 @@ describe('unfollowing', () => {
     expect(await isFollowing(reader, author.id)).toBe(false);
     expect((await as(t.app, reader).get('/api/my/follows')).json()).toEqual([]);
 
-    expect((await as(t.app, reader).delete('/api/follows', { author_id: author.id })).statusCode).toBe(404);
-    expect((await as(t.app, reader).delete('/api/follows', { author_id: 999_999 })).statusCode).toBe(404);
+    expect(
+      (await as(t.app, reader).delete('/api/follows', { author_id: author.id })).statusCode,
+    ).toBe(404);
+    expect(
+      (await as(t.app, reader).delete('/api/follows', { author_id: 999_999 })).statusCode,
+    ).toBe(404);
     // Following again after an unfollow is a new follow, not a repeat.
-    expect((await as(t.app, reader).post('/api/follows', { author_id: author.id })).statusCode).toBe(201);
+    expect(
+      (await as(t.app, reader).post('/api/follows', { author_id: author.id })).statusCode,
+    ).toBe(201);
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { daysAgo, insertChapter, insertRead } from '../helpers/rows.ts';
 
 type Picks = {
@@ -32,13 +39,31 @@ async function follow(t: TestApp, follower: TestUser, author: TestUser, ageDays?
 /** A published book with one published chapter, first published `ageDays` ago. */
 async function publishedBook(t: TestApp, author: TestUser, title: string, ageDays = 0) {
   const book = await createBook(t.app, author, title, { published: true });
-  await t.ctx.db.updateTable('books').set({ published_at: daysAgo(ageDays) }).where('id', '=', book.id).execute();
-  const chapterId = await insertChapter(t.ctx.db, book.id, { title: `${title} 1`, order: 1, published: true });
+  await t.ctx.db
+    .updateTable('books')
+    .set({ published_at: daysAgo(ageDays) })
+    .where('id', '=', book.id)
+    .execute();
+  const chapterId = await insertChapter(t.ctx.db, book.id, {
+    title: `${title} 1`,
+    order: 1,
+    published: true,
+  });
   return { bookId: book.id as number, chapterId };
 }
 
-async function read(t: TestApp, reader: TestUser, book: { bookId: number; chapterId: number }, ageDays = 1) {
-  await insertRead(t.ctx.db, { userId: reader.id, bookId: book.bookId, chapterId: book.chapterId, readAt: daysAgo(ageDays) });
+async function read(
+  t: TestApp,
+  reader: TestUser,
+  book: { bookId: number; chapterId: number },
+  ageDays = 1,
+) {
+  await insertRead(t.ctx.db, {
+    userId: reader.id,
+    bookId: book.bookId,
+    chapterId: book.chapterId,
+    readAt: daysAgo(ageDays),
+  });
 }
 
 const usernames = (list: Array<{ username: string }>) => list.map((a) => a.username);
@@ -52,16 +77,34 @@ describe('computed home picks', () => {
 
   it('answers nulls and an empty list when there is no data', async () => {
     await signup(t.app);
-    expect(await picks(t)).toEqual({ author_of_the_month: null, rising_author: null, featured_authors: [] });
+    expect(await picks(t)).toEqual({
+      author_of_the_month: null,
+      rising_author: null,
+      featured_authors: [],
+    });
   });
 
   it('ranks new followers, new readers of debut authors and total followers', async () => {
-    const readers = await Promise.all(Array.from({ length: 6 }, (_, i) => signup(t.app, `home_reader_${i}`)));
-    const [r0, r1, r2, r3, r4, r5] = readers as [TestUser, TestUser, TestUser, TestUser, TestUser, TestUser];
+    const readers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => signup(t.app, `home_reader_${i}`)),
+    );
+    const [r0, r1, r2, r3, r4, r5] = readers as [
+      TestUser,
+      TestUser,
+      TestUser,
+      TestUser,
+      TestUser,
+      TestUser,
+    ];
     const veteran = await signup(t.app, 'veteran');
     const monthly = await signup(t.app, 'monthly');
     const steady = await signup(t.app, 'steady');
-    const minor = [await signup(t.app, 'minor_a'), await signup(t.app, 'minor_b'), await signup(t.app, 'minor_c'), await signup(t.app, 'minor_d')];
+    const minor = [
+      await signup(t.app, 'minor_a'),
+      await signup(t.app, 'minor_b'),
+      await signup(t.app, 'minor_c'),
+      await signup(t.app, 'minor_d'),
+    ];
 
     // veteran: the most followers overall, but none of them in the last 30 days.
     for (const r of [r0, r1, r2, r3, r4]) await follow(t, r, veteran, 60);
@@ -75,7 +118,11 @@ describe('computed home picks', () => {
     // new readers: its own reading, a reader from 40 days ago and a repeat read do not count.
     const selfReader = await signup(t.app, 'self_reader');
     const mirror = await publishedBook(t, selfReader, 'Mirror', 20);
-    const mirrorTwo = await insertChapter(t.ctx.db, mirror.bookId, { title: 'Mirror 2', order: 2, published: true });
+    const mirrorTwo = await insertChapter(t.ctx.db, mirror.bookId, {
+      title: 'Mirror 2',
+      order: 2,
+      published: true,
+    });
     await read(t, r3, mirror);
     await read(t, r3, { bookId: mirror.bookId, chapterId: mirrorTwo });
     await read(t, r4, mirror);
@@ -95,12 +142,22 @@ describe('computed home picks', () => {
     await publishedBook(t, drafter, 'Shown', 5);
     const hidden = await publishedBook(t, drafter, 'Hidden', 1);
     for (const r of readers) await read(t, r, hidden);
-    await as(t.app, drafter).put(`/api/books/${hidden.bookId}`, { title: 'Hidden', is_published: false });
+    await as(t.app, drafter).put(`/api/books/${hidden.bookId}`, {
+      title: 'Hidden',
+      is_published: false,
+    });
 
     const answer = await picks(t);
     expect(answer.author_of_the_month?.username).toBe('monthly');
     expect(answer.rising_author?.username).toBe('rising_star');
-    expect(usernames(answer.featured_authors)).toEqual(['veteran', 'monthly', 'steady', 'minor_a', 'minor_b', 'minor_c']);
+    expect(usernames(answer.featured_authors)).toEqual([
+      'veteran',
+      'monthly',
+      'steady',
+      'minor_a',
+      'minor_b',
+      'minor_c',
+    ]);
     expect(answer.author_of_the_month).toEqual(
       (await as(t.app).get(`/api/authors/${monthly.id}`)).json(),
     );
@@ -148,7 +205,11 @@ describe('pins that name nobody', () => {
   it('fall back to the computed picks', async () => {
     const author = await signup(t.app, 'real_author');
     const reader = await signup(t.app);
-    expect(await picks(t)).toEqual({ author_of_the_month: null, rising_author: null, featured_authors: [] });
+    expect(await picks(t)).toEqual({
+      author_of_the_month: null,
+      rising_author: null,
+      featured_authors: [],
+    });
     await follow(t, reader, author);
     const answer = await picks(t);
     expect(answer.author_of_the_month?.username).toBe('real_author');

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { makeImage, multipart } from '../helpers/images.ts';
 
 /**
@@ -32,7 +39,9 @@ async function fixture(): Promise<Fixture> {
     chapter_order: 1,
   });
   expect(chapter.statusCode).toBe(201);
-  await as(t.app, owner).put(`/api/books/${book.id}/chapters/${chapter.json().id}`, { is_published: true });
+  await as(t.app, owner).put(`/api/books/${book.id}/chapters/${chapter.json().id}`, {
+    is_published: true,
+  });
   await as(t.app, owner).post(`/api/books/${book.id}/genres`, { genre_id: 3 });
   return { bookId: book.id, chapterId: chapter.json().id };
 }
@@ -56,28 +65,64 @@ async function uploadCover(who: Caller, f: Fixture) {
 }
 
 const ROWS: Row[] = [
-  { name: 'PUT /api/books/{id}', call: (w, f) => as(t.app, w).put(`/api/books/${f.bookId}`, { title: `Renamed ${f.bookId}` }), strangerStatus: 403 },
-  { name: 'DELETE /api/books/{id}', call: (w, f) => as(t.app, w).delete(`/api/books/${f.bookId}`), strangerStatus: 403 },
+  {
+    name: 'PUT /api/books/{id}',
+    call: (w, f) => as(t.app, w).put(`/api/books/${f.bookId}`, { title: `Renamed ${f.bookId}` }),
+    strangerStatus: 403,
+  },
+  {
+    name: 'DELETE /api/books/{id}',
+    call: (w, f) => as(t.app, w).delete(`/api/books/${f.bookId}`),
+    strangerStatus: 403,
+  },
   { name: 'POST /api/books/{id}/cover', call: uploadCover, strangerStatus: 403 },
-  { name: 'POST /api/books/{id}/genres', call: (w, f) => as(t.app, w).post(`/api/books/${f.bookId}/genres`, { genre_id: 5 }), strangerStatus: 403 },
-  { name: 'DELETE /api/books/{id}/genres', call: (w, f) => as(t.app, w).delete(`/api/books/${f.bookId}/genres`, { genre_id: 3 }), strangerStatus: 403 },
+  {
+    name: 'POST /api/books/{id}/genres',
+    call: (w, f) => as(t.app, w).post(`/api/books/${f.bookId}/genres`, { genre_id: 5 }),
+    strangerStatus: 403,
+  },
+  {
+    name: 'DELETE /api/books/{id}/genres',
+    call: (w, f) => as(t.app, w).delete(`/api/books/${f.bookId}/genres`, { genre_id: 3 }),
+    strangerStatus: 403,
+  },
   {
     name: 'POST /api/books/{id}/chapters',
-    call: (w, f) => as(t.app, w).post(`/api/books/${f.bookId}/chapters`, { book_id: f.bookId, title: 'Two', content: '', chapter_order: 2 }),
+    call: (w, f) =>
+      as(t.app, w).post(`/api/books/${f.bookId}/chapters`, {
+        book_id: f.bookId,
+        title: 'Two',
+        content: '',
+        chapter_order: 2,
+      }),
     strangerStatus: 403,
   },
   {
     name: 'PUT /api/books/{id}/chapters (reorder)',
-    call: (w, f) => as(t.app, w).put(`/api/books/${f.bookId}/chapters`, { chapters: [{ id: f.chapterId, chapter_order: 1 }] }),
+    call: (w, f) =>
+      as(t.app, w).put(`/api/books/${f.bookId}/chapters`, {
+        chapters: [{ id: f.chapterId, chapter_order: 1 }],
+      }),
     strangerStatus: 403,
   },
   {
     name: 'PUT /api/books/{bookId}/chapters/{chapterId}',
-    call: (w, f) => as(t.app, w).put(`/api/books/${f.bookId}/chapters/${f.chapterId}`, { content: '<p>changed</p>' }),
+    call: (w, f) =>
+      as(t.app, w).put(`/api/books/${f.bookId}/chapters/${f.chapterId}`, {
+        content: '<p>changed</p>',
+      }),
     strangerStatus: 403,
   },
-  { name: 'DELETE /api/chapters/{id}', call: (w, f) => as(t.app, w).delete(`/api/chapters/${f.chapterId}`), strangerStatus: 403 },
-  { name: 'GET /api/authors/books/{bookId}/chapters', call: (w, f) => as(t.app, w).get(`/api/authors/books/${f.bookId}/chapters`), strangerStatus: 403 },
+  {
+    name: 'DELETE /api/chapters/{id}',
+    call: (w, f) => as(t.app, w).delete(`/api/chapters/${f.chapterId}`),
+    strangerStatus: 403,
+  },
+  {
+    name: 'GET /api/authors/books/{bookId}/chapters',
+    call: (w, f) => as(t.app, w).get(`/api/authors/books/${f.bookId}/chapters`),
+    strangerStatus: 403,
+  },
 ];
 
 describe('ownership matrix', () => {
@@ -89,7 +134,9 @@ describe('ownership matrix', () => {
     expect((await row.call(stranger, f)).statusCode).toBe(row.strangerStatus);
     // Neither refused call changed anything.
     expect((await as(t.app, owner).get(`/api/chapters/${f.chapterId}`)).json()).toEqual(before);
-    expect((await as(t.app, owner).get(`/api/books/${f.bookId}`)).json().title).toBe(`Matrix book ${titleCounter}`);
+    expect((await as(t.app, owner).get(`/api/books/${f.bookId}`)).json().title).toBe(
+      `Matrix book ${titleCounter}`,
+    );
 
     const own = await row.call(owner, f);
     expect(own.statusCode).toBeGreaterThanOrEqual(200);
@@ -98,7 +145,14 @@ describe('ownership matrix', () => {
 
   it("answers 404 for every write to another author's draft", async () => {
     const draft = await createBook(t.app, owner, `Draft ${++titleCounter}`);
-    const chapter = (await as(t.app, owner).post(`/api/books/${draft.id}/chapters`, { book_id: draft.id, title: 'Draft ch', content: '', chapter_order: 1 })).json();
+    const chapter = (
+      await as(t.app, owner).post(`/api/books/${draft.id}/chapters`, {
+        book_id: draft.id,
+        title: 'Draft ch',
+        content: '',
+        chapter_order: 1,
+      })
+    ).json();
     const f = { bookId: draft.id, chapterId: chapter.id };
     for (const row of ROWS) {
       expect((await row.call(stranger, f)).statusCode, row.name).toBe(404);
@@ -106,21 +160,34 @@ describe('ownership matrix', () => {
   });
 
   it('lets only the user change their own profile and avatar', async () => {
-    const put = (who: Caller) => as(t.app, who).put(`/api/authors/${owner.id}`, { biography: '<p>hijacked</p>' });
+    const put = (who: Caller) =>
+      as(t.app, who).put(`/api/authors/${owner.id}`, { biography: '<p>hijacked</p>' });
     expect((await put(null)).statusCode).toBe(401);
     expect((await put(stranger)).statusCode).toBe(403);
     expect((await put(owner)).statusCode).toBe(200);
     const form = multipart('image', await makeImage('jpeg'), 'a.jpg', 'image/jpeg');
-    const avatar = await t.app.inject({ method: 'POST', url: '/api/authors/avatar', headers: form.headers, payload: form.payload });
+    const avatar = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors/avatar',
+      headers: form.headers,
+      payload: form.payload,
+    });
     expect(avatar.statusCode).toBe(401);
   });
 
   it('keeps history and follows per user', async () => {
     const f = await fixture();
-    expect((await as(t.app).post(`/api/books/${f.bookId}/chapters/${f.chapterId}/history`)).statusCode).toBe(401);
-    expect((await as(t.app, stranger).post(`/api/books/${f.bookId}/chapters/${f.chapterId}/history`)).statusCode).toBe(201);
+    expect(
+      (await as(t.app).post(`/api/books/${f.bookId}/chapters/${f.chapterId}/history`)).statusCode,
+    ).toBe(401);
+    expect(
+      (await as(t.app, stranger).post(`/api/books/${f.bookId}/chapters/${f.chapterId}/history`))
+        .statusCode,
+    ).toBe(201);
     // The owner deleting "their" history entry for that chapter does not touch the stranger's.
-    expect((await as(t.app, owner).delete(`/api/chapters/${f.chapterId}/history`)).statusCode).toBe(404);
+    expect((await as(t.app, owner).delete(`/api/chapters/${f.chapterId}/history`)).statusCode).toBe(
+      404,
+    );
     const history = (await as(t.app, stranger).get('/api/my/history')).json().read_history;
     expect(history.map((h: { chapter_id: number }) => h.chapter_id)).toContain(f.chapterId);
     expect((await as(t.app).post('/api/follows', { author_id: owner.id })).statusCode).toBe(401);

@@ -2,7 +2,14 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { as, createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { makeImage, multipart } from '../helpers/images.ts';
 
 let t: TestApp;
@@ -20,7 +27,13 @@ afterAll(() => t.close());
 const AVATAR = '/api/authors/avatar';
 const cover = () => `/api/books/${bookId}/cover`;
 
-function upload(url: string, user: TestUser | null, file: Buffer, filename = 'image.png', contentType = 'image/png') {
+function upload(
+  url: string,
+  user: TestUser | null,
+  file: Buffer,
+  filename = 'image.png',
+  contentType = 'image/png',
+) {
   const body = multipart('image', file, filename, contentType);
   return t.app.inject({
     method: 'POST',
@@ -55,26 +68,35 @@ describe('avatar upload', () => {
   it.each([
     ['png', 'image/png', 'avatar.png'],
     ['jpeg', 'image/jpeg', 'avatar.jpg'],
-  ] as const)('accepts a real %s, stores it on the profile and serves it for a long time', async (format, type, name) => {
-    const input = await makeImage(format, 80, 60);
-    const res = await upload(AVATAR, owner, input, name, type);
-    expect(res.statusCode).toBe(200);
-    const { href } = res.json();
-    expect(res.json()).toEqual({ href: expect.stringMatching(/^\/uploads\/[0-9a-f]{32}\.(png|jpg)$/) });
+  ] as const)(
+    'accepts a real %s, stores it on the profile and serves it for a long time',
+    async (format, type, name) => {
+      const input = await makeImage(format, 80, 60);
+      const res = await upload(AVATAR, owner, input, name, type);
+      expect(res.statusCode).toBe(200);
+      const { href } = res.json();
+      expect(res.json()).toEqual({
+        href: expect.stringMatching(/^\/uploads\/[0-9a-f]{32}\.(png|jpg)$/),
+      });
 
-    const file = await served(href);
-    expect(file.res.headers['cache-control']).toMatch(/max-age=31536000/);
-    expect(file.res.headers['cache-control']).toMatch(/immutable/);
-    expect(file.res.headers['content-type']).toMatch(/^image\/(png|jpeg)/);
-    expect(['png', 'jpeg']).toContain(file.metadata.format);
-    expect(file.bytes.equals(input)).toBe(false);
+      const file = await served(href);
+      expect(file.res.headers['cache-control']).toMatch(/max-age=31536000/);
+      expect(file.res.headers['cache-control']).toMatch(/immutable/);
+      expect(file.res.headers['content-type']).toMatch(/^image\/(png|jpeg)/);
+      expect(['png', 'jpeg']).toContain(file.metadata.format);
+      expect(file.bytes.equals(input)).toBe(false);
 
-    expect((await as(t.app).get(`/api/authors/${owner.id}`)).json().avatar).toBe(href);
-    expect((await as(t.app).get(`/api/authors/${other.id}`)).json().avatar).toBeNull();
-  });
+      expect((await as(t.app).get(`/api/authors/${owner.id}`)).json().avatar).toBe(href);
+      expect((await as(t.app).get(`/api/authors/${other.id}`)).json().avatar).toBeNull();
+    },
+  );
 
   it('keeps transparency as PNG and re-encodes everything else as JPEG', async () => {
-    const transparent = await upload(AVATAR, owner, await makeImage('png', 40, 40, { alpha: true }));
+    const transparent = await upload(
+      AVATAR,
+      owner,
+      await makeImage('png', 40, 40, { alpha: true }),
+    );
     expect(transparent.json().href).toMatch(/\.png$/);
     expect((await served(transparent.json().href)).metadata.hasAlpha).toBe(true);
     const opaque = await upload(AVATAR, owner, await makeImage('png', 40, 40));
@@ -82,7 +104,13 @@ describe('avatar upload', () => {
   });
 
   it('shrinks a large avatar to at most 512x512', async () => {
-    const res = await upload(AVATAR, owner, await makeImage('jpeg', 1600, 1200), 'big.jpg', 'image/jpeg');
+    const res = await upload(
+      AVATAR,
+      owner,
+      await makeImage('jpeg', 1600, 1200),
+      'big.jpg',
+      'image/jpeg',
+    );
     expect(res.statusCode).toBe(200);
     const { metadata } = await served(res.json().href);
     expect(metadata.width).toBeLessThanOrEqual(512);
@@ -130,8 +158,12 @@ describe('cover upload', () => {
 
   it("answers 404 for another author's draft and for an unknown book", async () => {
     const draft = await createBook(t.app, owner, 'Unseen Draft');
-    expect((await upload(`/api/books/${draft.id}/cover`, other, await makeImage('png'))).statusCode).toBe(404);
-    expect((await upload('/api/books/999999/cover', owner, await makeImage('png'))).statusCode).toBe(404);
+    expect(
+      (await upload(`/api/books/${draft.id}/cover`, other, await makeImage('png'))).statusCode,
+    ).toBe(404);
+    expect(
+      (await upload('/api/books/999999/cover', owner, await makeImage('png'))).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -140,10 +172,22 @@ describe('refused uploads', () => {
     '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
   );
   const unsupported: Array<[string, () => Promise<Buffer>]> = [
-    ['a GIF renamed .png', () => sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } }).gif().toBuffer()],
+    [
+      'a GIF renamed .png',
+      () =>
+        sharp({ create: { width: 8, height: 8, channels: 3, background: '#f00' } })
+          .gif()
+          .toBuffer(),
+    ],
     ['a text file renamed .png', async () => Buffer.from('just some text, not an image at all\n')],
     ['an SVG with a script renamed .png', async () => svgWithScript],
-    ['a WebP renamed .png', () => sharp({ create: { width: 8, height: 8, channels: 3, background: '#0f0' } }).webp().toBuffer()],
+    [
+      'a WebP renamed .png',
+      () =>
+        sharp({ create: { width: 8, height: 8, channels: 3, background: '#0f0' } })
+          .webp()
+          .toBuffer(),
+    ],
   ];
 
   describe.each([
@@ -153,13 +197,24 @@ describe('refused uploads', () => {
     it.each(unsupported)('refuses %s with 400 and a clear message', async (_name, make) => {
       const res = await upload(url(), owner, await make(), 'innocent.png', 'image/png');
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: 'The image must be a PNG or JPEG file', code: 'validation' });
+      expect(res.json()).toEqual({
+        detail: 'The image must be a PNG or JPEG file',
+        code: 'validation',
+      });
     });
 
     it('refuses a truncated JPEG with 400', async () => {
       const noise = crypto.randomBytes(300 * 200 * 3);
-      const jpeg = await sharp(noise, { raw: { width: 300, height: 200, channels: 3 } }).jpeg().toBuffer();
-      const res = await upload(url(), owner, jpeg.subarray(0, Math.floor(jpeg.length / 2)), 'cut.jpg', 'image/jpeg');
+      const jpeg = await sharp(noise, { raw: { width: 300, height: 200, channels: 3 } })
+        .jpeg()
+        .toBuffer();
+      const res = await upload(
+        url(),
+        owner,
+        jpeg.subarray(0, Math.floor(jpeg.length / 2)),
+        'cut.jpg',
+        'image/jpeg',
+      );
       expect(res.statusCode).toBe(400);
       expect(res.json().detail).toMatch(/damaged or truncated/);
     });
@@ -189,7 +244,9 @@ describe('refused uploads', () => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json().detail).toMatch(/"image"/);
-      const notMultipart = await as(t.app, owner).post(url(), { image: 'data:image/png;base64,AAAA' });
+      const notMultipart = await as(t.app, owner).post(url(), {
+        image: 'data:image/png;base64,AAAA',
+      });
       expect(notMultipart.statusCode).toBe(400);
     });
   });

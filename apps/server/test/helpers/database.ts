@@ -5,7 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 
 /** The server PostgreSQL tests run against; each test file gets its own database on it. */
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_ADMIN_URL =
+  process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export type TestEngine = 'sqlite' | 'postgres';
 
@@ -39,7 +40,10 @@ export async function createTestDatabase(engine: TestEngine = testEngine()): Pro
   return {
     url: url.toString(),
     engine,
-    drop: () => withAdmin((client) => client.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+    drop: () =>
+      withAdmin((client) => client.query(`drop database if exists ${name} with (force)`)).then(
+        () => {},
+      ),
   };
 }
 

@@ -3,10 +3,29 @@ import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
 // Migrations are frozen history: they never import application code, so a later change to the
 // app cannot rewrite what an old migration did. The genre list is therefore copied here.
 const GENRES = [
-  'Fiction', 'Non-Fiction', 'Science Fiction', 'Fantasy', 'Romance', 'Mystery', 'Thriller',
-  'Biography', 'Memoir', 'Action & Adventure', 'Horror', 'Historical Fiction', 'Literature',
-  'Contemporary Fiction', 'Poetry', 'Young Adult', "Children's", 'Food & Drink',
-  'Art & Photography', 'Self Help', 'True Crime', 'Humor', 'Religion & Spirituality',
+  'Fiction',
+  'Non-Fiction',
+  'Science Fiction',
+  'Fantasy',
+  'Romance',
+  'Mystery',
+  'Thriller',
+  'Biography',
+  'Memoir',
+  'Action & Adventure',
+  'Horror',
+  'Historical Fiction',
+  'Literature',
+  'Contemporary Fiction',
+  'Poetry',
+  'Young Adult',
+  "Children's",
+  'Food & Drink',
+  'Art & Photography',
+  'Self Help',
+  'True Crime',
+  'Humor',
+  'Religion & Spirituality',
 ];
 
 type Engine = 'sqlite' | 'postgres';
@@ -18,7 +37,6 @@ function withId<T extends string>(table: CreateTableBuilder<T>, engine: Engine) 
 }
 
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
-
   await withId(db.schema.createTable('users'), engine)
     .addColumn('username', 'text', (c) => c.notNull())
     .addColumn('username_lower', 'text', (c) => c.notNull().unique())
@@ -45,7 +63,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema.createIndex('sessions_user_idx').on('sessions').column('user_id').execute();
 
   await withId(db.schema.createTable('books'), engine)
-    .addColumn('author_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('author_id', 'integer', (c) =>
+      c.notNull().references('users.id').onDelete('cascade'),
+    )
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('summary', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('cover', 'text')
@@ -68,10 +88,16 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('book_genres')
     .addColumn('book_id', 'integer', (c) => c.notNull().references('books.id').onDelete('cascade'))
-    .addColumn('genre_id', 'integer', (c) => c.notNull().references('genres.id').onDelete('cascade'))
+    .addColumn('genre_id', 'integer', (c) =>
+      c.notNull().references('genres.id').onDelete('cascade'),
+    )
     .addPrimaryKeyConstraint('book_genres_pk', ['book_id', 'genre_id'])
     .execute();
-  await db.schema.createIndex('book_genres_genre_idx').on('book_genres').column('genre_id').execute();
+  await db.schema
+    .createIndex('book_genres_genre_idx')
+    .on('book_genres')
+    .column('genre_id')
+    .execute();
 
   await withId(db.schema.createTable('chapters'), engine)
     .addColumn('book_id', 'integer', (c) => c.notNull().references('books.id').onDelete('cascade'))
@@ -114,8 +140,12 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   await db.schema
     .createTable('follows')
-    .addColumn('follower_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('author_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addColumn('follower_id', 'integer', (c) =>
+      c.notNull().references('users.id').onDelete('cascade'),
+    )
+    .addColumn('author_id', 'integer', (c) =>
+      c.notNull().references('users.id').onDelete('cascade'),
+    )
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('follows_pk', ['follower_id', 'author_id'])
     .execute();
@@ -139,7 +169,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql`insert into genres (id, name) values (${index + 1}, ${name})`.execute(db);
   }
   if (engine === 'postgres') {
-    await sql`select setval(pg_get_serial_sequence('genres', 'id'), (select max(id) from genres))`.execute(db);
+    await sql`select setval(pg_get_serial_sequence('genres', 'id'), (select max(id) from genres))`.execute(
+      db,
+    );
   }
 }
 

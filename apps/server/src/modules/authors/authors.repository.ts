@@ -8,7 +8,9 @@ function profiles(db: DbHandle) {
   return db.selectFrom('users').select(PROFILE_COLUMNS);
 }
 
-export type ProfileRow = Awaited<ReturnType<ReturnType<typeof profiles>['executeTakeFirstOrThrow']>>;
+export type ProfileRow = Awaited<
+  ReturnType<ReturnType<typeof profiles>['executeTakeFirstOrThrow']>
+>;
 
 export async function findProfileById(db: DbHandle, id: number) {
   return profiles(db).where('users.id', '=', id).executeTakeFirst();
@@ -32,7 +34,11 @@ export async function listProfilesByIds(db: DbHandle, ids: readonly number[]) {
 export async function listProfilesByUsernames(db: DbHandle, usernames: readonly string[]) {
   if (usernames.length === 0) return [];
   return profiles(db)
-    .where('users.username_lower', 'in', usernames.map((u) => u.toLowerCase()))
+    .where(
+      'users.username_lower',
+      'in',
+      usernames.map((u) => u.toLowerCase()),
+    )
     .execute();
 }
 
@@ -79,7 +85,11 @@ export async function deleteOtherSessions(db: DbHandle, userId: number, keepSess
 }
 
 export async function findReaderSettings(db: DbHandle, userId: number) {
-  const row = await db.selectFrom('users').select('reader_settings').where('id', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('reader_settings')
+    .where('id', '=', userId)
+    .executeTakeFirst();
   return row?.reader_settings ?? null;
 }
 

@@ -58,10 +58,18 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         summary: 'Update your own profile; an empty password leaves it unchanged',
         params: AuthorRefParams,
         body: UpdateAuthorBody,
-        response: { 200: Account, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, ...notFound },
+        response: {
+          200: Account,
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          409: ErrorBody,
+          ...notFound,
+        },
       },
     },
-    async (request) => service.updateAuthor(ctx, requireViewer(request), request.params.id, request.body),
+    async (request) =>
+      service.updateAuthor(ctx, requireViewer(request), request.params.id, request.body),
   );
 
   app.post(

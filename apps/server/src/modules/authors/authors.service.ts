@@ -83,7 +83,12 @@ function profileChanges(input: UpdateAuthorBody, passwordHash: string | undefine
  * Updates the viewer's own profile. A new password ends the viewer's other sessions; a change of
  * username or names refreshes the search documents of their books in the same transaction.
  */
-export async function updateAuthor(ctx: AppContext, viewer: Viewer, ref: string, input: UpdateAuthorBody) {
+export async function updateAuthor(
+  ctx: AppContext,
+  viewer: Viewer,
+  ref: string,
+  input: UpdateAuthorBody,
+) {
   const author = await findAuthor(ctx.db, ref);
   if (author.id !== viewer.id) throw forbidden('You may only change your own profile');
 
@@ -96,15 +101,20 @@ export async function updateAuthor(ctx: AppContext, viewer: Viewer, ref: string,
     (changes.last_name !== undefined && changes.last_name !== author.last_name);
 
   const usernameTaken = () =>
-    changes.username !== undefined && authors.usernameTakenByOther(ctx.db, changes.username, viewer.id);
+    changes.username !== undefined &&
+    authors.usernameTakenByOther(ctx.db, changes.username, viewer.id);
   let endedSessions: number[] = [];
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      if (changes.username !== undefined && (await authors.usernameTakenByOther(trx, changes.username, viewer.id))) {
+      if (
+        changes.username !== undefined &&
+        (await authors.usernameTakenByOther(trx, changes.username, viewer.id))
+      ) {
         throw conflict('That username is taken');
       }
       await authors.updateUser(trx, viewer.id, changes);
-      if (passwordHash !== undefined) endedSessions = await authors.deleteOtherSessions(trx, viewer.id, viewer.sessionId);
+      if (passwordHash !== undefined)
+        endedSessions = await authors.deleteOtherSessions(trx, viewer.id, viewer.sessionId);
       if (namesChanged) await refreshAuthorSearchDocuments(trx, viewer.id);
     });
   } catch (error) {
@@ -146,7 +156,10 @@ export async function updateReaderSettings(
   input: UpdateReaderSettingsBody,
 ): Promise<ReaderSettings> {
   return ctx.db.transaction().execute(async (trx) => {
-    const settings = { ...readSettings(await authors.findReaderSettings(trx, viewer.id)), ...input };
+    const settings = {
+      ...readSettings(await authors.findReaderSettings(trx, viewer.id)),
+      ...input,
+    };
     await authors.updateUser(trx, viewer.id, { reader_settings: JSON.stringify(settings) });
     return settings;
   });

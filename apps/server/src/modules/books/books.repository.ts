@@ -42,9 +42,7 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
     );
 }
 
-export type BookRow = Awaited<
-  ReturnType<ReturnType<typeof bookSelect>['executeTakeFirstOrThrow']>
->;
+export type BookRow = Awaited<ReturnType<ReturnType<typeof bookSelect>['executeTakeFirstOrThrow']>>;
 
 /** Published books, plus the viewer's own drafts. */
 function visibleTo(visibility: Visibility) {

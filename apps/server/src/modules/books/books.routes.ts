@@ -28,7 +28,15 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody 
 export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/books',
-    { ...publicRead, schema: { ...TAG, summary: 'Published books, newest first', querystring: BookListQuery, response: { 200: BookList } } },
+    {
+      ...publicRead,
+      schema: {
+        ...TAG,
+        summary: 'Published books, newest first',
+        querystring: BookListQuery,
+        response: { 200: BookList },
+      },
+    },
     async (request) => service.listBooks(ctx, request.query),
   );
 
@@ -48,7 +56,15 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/api/books/genres/:genre',
-    { ...publicRead, schema: { ...TAG, summary: 'Published books in a genre (by name)', params: GenreParams, response: { 200: BookList } } },
+    {
+      ...publicRead,
+      schema: {
+        ...TAG,
+        summary: 'Published books in a genre (by name)',
+        params: GenreParams,
+        response: { 200: BookList },
+      },
+    },
     async (request) => service.listBooksInGenre(ctx, request.params.genre),
   );
 
@@ -82,32 +98,75 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/api/my/books',
-    { schema: { ...TAG, ...auth, summary: "The signed-in author's books, drafts included", response: { 200: BookList, 401: ErrorBody } } },
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: "The signed-in author's books, drafts included",
+        response: { 200: BookList, 401: ErrorBody },
+      },
+    },
     async (request) => service.listMyBooks(ctx, requireViewer(request)),
   );
 
   app.get(
     '/api/books/:id',
-    { ...publicRead, schema: { ...TAG, summary: 'A book (drafts only for their author)', params: IdParams, response: { 200: Book, 404: ErrorBody } } },
+    {
+      ...publicRead,
+      schema: {
+        ...TAG,
+        summary: 'A book (drafts only for their author)',
+        params: IdParams,
+        response: { 200: Book, 404: ErrorBody },
+      },
+    },
     async (request) => service.getBook(ctx, request.viewer, request.params.id),
   );
 
   app.post(
     '/api/books',
-    { schema: { ...TAG, ...auth, summary: 'Create a book (unpublished)', body: CreateBookBody, response: { 201: Book, 409: ErrorBody, ...errors } } },
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Create a book (unpublished)',
+        body: CreateBookBody,
+        response: { 201: Book, 409: ErrorBody, ...errors },
+      },
+    },
     async (request, reply) =>
-      reply.status(201).send(await service.createBook(ctx, requireViewer(request), request.body.title)),
+      reply
+        .status(201)
+        .send(await service.createBook(ctx, requireViewer(request), request.body.title)),
   );
 
   app.put(
     '/api/books/:id',
-    { schema: { ...TAG, ...auth, summary: 'Update title, summary or is_published', params: IdParams, body: UpdateBookBody, response: { 200: Book, 409: ErrorBody, ...errors } } },
-    async (request) => service.updateBook(ctx, requireViewer(request), request.params.id, request.body),
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Update title, summary or is_published',
+        params: IdParams,
+        body: UpdateBookBody,
+        response: { 200: Book, 409: ErrorBody, ...errors },
+      },
+    },
+    async (request) =>
+      service.updateBook(ctx, requireViewer(request), request.params.id, request.body),
   );
 
   app.delete(
     '/api/books/:id',
-    { schema: { ...TAG, ...auth, summary: 'Delete a book with its chapters', params: IdParams, response: { 200: Ack, ...errors } } },
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary: 'Delete a book with its chapters',
+        params: IdParams,
+        response: { 200: Ack, ...errors },
+      },
+    },
     async (request) => {
       await service.deleteBook(ctx, requireViewer(request), request.params.id);
       return { detail: 'Book deleted' };

@@ -65,7 +65,10 @@ export async function listRecentBooks(ctx: AppContext, limit: number) {
 }
 
 export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
-  return presentBooks(ctx.db, await books.listBooksByAuthor(ctx.db, viewer.id, visibilityFor(viewer)));
+  return presentBooks(
+    ctx.db,
+    await books.listBooksByAuthor(ctx.db, viewer.id, visibilityFor(viewer)),
+  );
 }
 
 /** An author's books as a visitor sees them: published only, drafts stay in the workspace. */
@@ -97,7 +100,10 @@ export async function updateBook(
 ) {
   const existing = await getOwnedBook(ctx, viewer, bookId);
   await ctx.db.transaction().execute(async (trx) => {
-    if (input.title !== undefined && (await books.authorHasTitle(trx, viewer.id, input.title, bookId))) {
+    if (
+      input.title !== undefined &&
+      (await books.authorHasTitle(trx, viewer.id, input.title, bookId))
+    ) {
       throw conflict('You already have a book with this title');
     }
     const publishing = input.is_published === true && !fromFlag(existing.is_published);

@@ -11,7 +11,10 @@ export async function isFollowing(db: DbHandle, followerId: number, authorId: nu
   return row !== undefined;
 }
 
-export async function insertFollow(db: DbHandle, follow: { followerId: number; authorId: number; now: string }) {
+export async function insertFollow(
+  db: DbHandle,
+  follow: { followerId: number; authorId: number; now: string },
+) {
   await db
     .insertInto('follows')
     .values({ follower_id: follow.followerId, author_id: follow.authorId, created_at: follow.now })

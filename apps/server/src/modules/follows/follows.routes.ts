@@ -1,4 +1,12 @@
-import { Ack, AuthorRefParams, ErrorBody, Follow, FollowBody, FollowedAuthors, IsFollowing } from '@inkwell/contract';
+import {
+  Ack,
+  AuthorRefParams,
+  ErrorBody,
+  Follow,
+  FollowBody,
+  FollowedAuthors,
+  IsFollowing,
+} from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';

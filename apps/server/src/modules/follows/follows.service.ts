@@ -8,11 +8,18 @@ import * as follows from './follows.repository.ts';
 
 const ALREADY_FOLLOWING = 'You already follow this author';
 
-export async function listFollowedAuthors(ctx: AppContext, viewer: Viewer): Promise<AuthorProfile[]> {
+export async function listFollowedAuthors(
+  ctx: AppContext,
+  viewer: Viewer,
+): Promise<AuthorProfile[]> {
   return (await follows.listFollowedProfiles(ctx.db, viewer.id)).map(toAuthorProfile);
 }
 
-export async function isFollowing(ctx: AppContext, viewer: Viewer, authorRef: string): Promise<boolean> {
+export async function isFollowing(
+  ctx: AppContext,
+  viewer: Viewer,
+  authorRef: string,
+): Promise<boolean> {
   const author = await findAuthor(ctx.db, authorRef);
   return follows.isFollowing(ctx.db, viewer.id, author.id);
 }

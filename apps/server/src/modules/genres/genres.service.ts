@@ -11,7 +11,12 @@ export async function listBookGenres(ctx: AppContext, viewer: Viewer | null, boo
   return genres.listBookGenres(ctx.db, bookId);
 }
 
-export async function addBookGenre(ctx: AppContext, viewer: Viewer, bookId: number, genreId: number) {
+export async function addBookGenre(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  genreId: number,
+) {
   await getOwnedBook(ctx, viewer, bookId);
   if (!(await genres.findGenre(ctx.db, genreId))) throw notFound('Genre not found');
   await ctx.db.transaction().execute(async (trx) => {
@@ -23,7 +28,12 @@ export async function addBookGenre(ctx: AppContext, viewer: Viewer, bookId: numb
   return genres.listBookGenres(ctx.db, bookId);
 }
 
-export async function removeBookGenre(ctx: AppContext, viewer: Viewer, bookId: number, genreId: number) {
+export async function removeBookGenre(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  genreId: number,
+) {
   await getOwnedBook(ctx, viewer, bookId);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await genres.detachGenre(trx, bookId, genreId))) {

@@ -3,7 +3,11 @@ import type { AppContext } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { daysAgoIso } from '../../lib/convert.ts';
 import { toAuthorProfile } from '../../presenters/user.ts';
-import { listProfilesByIds, listProfilesByUsernames, type ProfileRow } from '../authors/authors.repository.ts';
+import {
+  listProfilesByIds,
+  listProfilesByUsernames,
+  type ProfileRow,
+} from '../authors/authors.repository.ts';
 import * as home from './home.repository.ts';
 
 export const NEW_FOLLOWERS_DAYS = 30;
@@ -11,7 +15,11 @@ export const NEW_READERS_DAYS = 30;
 export const RISING_DEBUT_DAYS = 90;
 export const FEATURED_AUTHORS_LIMIT = 6;
 
-function inOrder<T>(rows: readonly ProfileRow[], keys: readonly T[], keyOf: (row: ProfileRow) => T): ProfileRow[] {
+function inOrder<T>(
+  rows: readonly ProfileRow[],
+  keys: readonly T[],
+  keyOf: (row: ProfileRow) => T,
+): ProfileRow[] {
   const byKey = new Map(rows.map((row) => [keyOf(row), row]));
   return keys.flatMap((key) => byKey.get(key) ?? []);
 }
@@ -22,7 +30,9 @@ function inOrder<T>(rows: readonly ProfileRow[], keys: readonly T[], keyOf: (row
  */
 async function pick(db: DbHandle, pinned: readonly string[], computeIds: () => Promise<number[]>) {
   const wanted = pinned.map((username) => username.toLowerCase());
-  const found = inOrder(await listProfilesByUsernames(db, wanted), wanted, (row) => row.username.toLowerCase());
+  const found = inOrder(await listProfilesByUsernames(db, wanted), wanted, (row) =>
+    row.username.toLowerCase(),
+  );
   if (found.length > 0) return found.map(toAuthorProfile);
   const ids = await computeIds();
   return inOrder(await listProfilesByIds(db, ids), ids, (row) => row.id).map(toAuthorProfile);
