@@ -1,7 +1,7 @@
 /**
  * Generates one dataset and reports its speed: `npm run bench:generate -- --size S --engine sqlite`.
  * SQLite datasets are kept under bench/data for later runs; a PostgreSQL one is dropped at the end
- * unless --keep is given (its URL is printed).
+ * unless --keep is given (then `npm run bench -- --keep` reuses it).
  */
 import { parseArgs } from 'node:util';
 import type { Engine } from './lib/bulk.ts';
@@ -19,6 +19,7 @@ const database = await datasetDatabase({
   engine,
   size: values.size!,
   fresh: true,
+  keep: values.keep,
   log: (l) => console.log(l),
 });
 console.log(
@@ -29,4 +30,4 @@ console.log(
     counts: database.info.counts,
   }),
 );
-if (engine === 'postgres' && !values.keep) await database.drop();
+await database.drop();

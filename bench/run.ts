@@ -47,6 +47,8 @@ const { values } = parseArgs({
     'chat-seconds': { type: 'string' },
     lighthouse: { type: 'boolean' },
     fresh: { type: 'boolean', default: false },
+    // Keep PostgreSQL datasets between runs, as SQLite's are (write suites change them a little).
+    keep: { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
@@ -215,7 +217,13 @@ const checkpoint = () =>
 
 for (const engine of options.engines) {
   log(`\n== ${engine}, dataset ${options.size}`);
-  const database = await datasetDatabase({ engine, size: options.size, fresh: values.fresh, log });
+  const database = await datasetDatabase({
+    engine,
+    size: options.size,
+    fresh: values.fresh,
+    keep: values.keep,
+    log,
+  });
   rows.push(datasetRow(database));
   const label = { engine, size: options.size };
   try {
@@ -348,7 +356,13 @@ if (options.suites.has('reads')) {
         continue;
       const searchOnly = options.searchOnly.has(size);
       log(`\n== growth: ${engine}, dataset ${size}${searchOnly ? ' (search only)' : ''}`);
-      const database = await datasetDatabase({ engine, size, fresh: values.fresh, log });
+      const database = await datasetDatabase({
+        engine,
+        size,
+        fresh: values.fresh,
+        keep: values.keep,
+        log,
+      });
       try {
         rows.push(datasetRow(database));
         const reads = await readsOn(database, searchOnly ? 'search-only' : 'growth');

@@ -35,38 +35,20 @@ const removeSqlite = (file: string) => {
 
 /**
  * A database holding a generated dataset of the given size. PostgreSQL: a fresh database, dropped
- * afterwards. SQLite: a file under bench/data, kept and reused unless `fresh` (L takes long to
- * make); suites that write work on a copy, so the kept file stays as generated.
+ * afterwards, unless `keep` (then it is named after its size, its description is kept under
+ * bench/data, and later runs with `keep` reuse it until `fresh`). SQLite: a file under bench/data,
+ * kept and reused unless `fresh` (L takes long to make); suites that write work on a copy, so the
+ * kept file stays as generated.
  */
 export async function datasetDatabase(options: {
   engine: Engine;
   size: string;
   fresh?: boolean;
+  keep?: boolean;
   log: (line: string) => void;
 }): Promise<BenchDatabase> {
   const { engine, size, log } = options;
-  if (engine === 'postgres') {
-    const name = `inkwell_bench_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
-    await admin((c) => c.query(`create database ${name}`));
-    const url = new URL(POSTGRES_ADMIN_URL);
-    url.pathname = `/${name}`;
-    const drop = () =>
-      admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
-    try {
-      const started = performance.now();
-      const info = await generateDataset({ size, engine, databaseUrl: url.toString(), log });
-      return {
-        url: url.toString(),
-        engine,
-        info,
-        generatedIn: (performance.now() - started) / 1000,
-        drop,
-      };
-    } catch (error) {
-      await drop();
-      throw error;
-    }
-  }
+  if (engine === 'postgres') return postgresDataset(options);
   fs.mkdirSync(DATA_DIR, { recursive: true });
   const file = path.join(DATA_DIR, `dataset-${size}.db`);
   const infoFile = `${file}.json`;
@@ -85,6 +67,58 @@ export async function datasetDatabase(options: {
   }
   const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
   return { url: file, engine, info, generatedIn, drop: async () => {} };
+}
+
+async function postgresDataset(options: {
+  size: string;
+  fresh?: boolean;
+  keep?: boolean;
+  log: (line: string) => void;
+}): Promise<BenchDatabase> {
+  const { size, log } = options;
+  const name = options.keep
+    ? `inkwell_bench_kept_${size.toLowerCase()}`
+    : `inkwell_bench_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  const url = new URL(POSTGRES_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const drop = () =>
+    admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
+  const infoFile = path.join(DATA_DIR, `postgres-${size}.json`);
+  const kept = async () =>
+    options.keep &&
+    !options.fresh &&
+    fs.existsSync(infoFile) &&
+    (await admin((c) => c.query('select 1 from pg_database where datname = $1', [name]))).rowCount;
+  if (await kept()) {
+    log(`reusing the kept ${size} PostgreSQL dataset ${name} (--fresh makes a new one)`);
+    const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
+    return { url: url.toString(), engine: 'postgres', info, generatedIn: 0, drop: async () => {} };
+  }
+  await drop();
+  await admin((c) => c.query(`create database ${name}`));
+  try {
+    const started = performance.now();
+    const info = await generateDataset({
+      size,
+      engine: 'postgres',
+      databaseUrl: url.toString(),
+      log,
+    });
+    if (options.keep) {
+      fs.mkdirSync(DATA_DIR, { recursive: true });
+      fs.writeFileSync(infoFile, JSON.stringify(info));
+    }
+    return {
+      url: url.toString(),
+      engine: 'postgres',
+      info,
+      generatedIn: (performance.now() - started) / 1000,
+      drop: options.keep ? async () => {} : drop,
+    };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
 }
 
 /** A throw-away copy of a SQLite dataset for suites that write; PostgreSQL databases are per run already. */
