@@ -187,8 +187,11 @@ async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Pro
       select w.book_id, 0 as document, count(*) as chapters from (${chapterHits}) w
        group by w.book_id
     )
+    -- Each hit's book is probed by id (OFFSET 0 keeps the subquery from being merged into a
+    -- join): hashing every published book instead costs time in proportion to the library.
     select hits.book_id from hits
-      join books b on b.id = hits.book_id and b.is_published = 1
+      cross join lateral (select 1 from books b
+                           where b.id = hits.book_id and b.is_published = 1 offset 0) published
      group by hits.book_id
      order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
      limit ${page.limit} offset ${page.offset}`.execute(db);
