@@ -121,7 +121,10 @@ async function postgresDataset(options: {
   }
 }
 
-/** A throw-away copy of a SQLite dataset for suites that write; PostgreSQL databases are per run already. */
+/**
+ * A throw-away copy of a SQLite dataset for suites that write. PostgreSQL databases are per run,
+ * or kept on purpose (`--keep`), and then the writes change them a little.
+ */
 export async function writableCopy(database: BenchDatabase): Promise<BenchDatabase> {
   if (database.engine === 'postgres') return database;
   const copy = path.join(
