@@ -7,6 +7,11 @@ export interface RedisConnections {
   /** Publishing and plain commands (chat history). */
   commands: Redis;
   subscriber: Redis;
+  /**
+   * Calls `handler` each time one of the two connections is ready again after losing Redis:
+   * meanwhile a publish failed (commands) or an event went by unheard (subscriber).
+   */
+  onResume(handler: () => void): void;
   close(): Promise<void>;
 }
 
@@ -30,53 +35,52 @@ export function connectRedis(url: string, log: FastifyBaseLogger): RedisConnecti
     autoResubscribe: true,
     connectionName: 'inkwell-subscriber',
   });
+  const resumeHandlers = new Set<() => void>();
+  const resumed = () => {
+    for (const handler of resumeHandlers) handler();
+  };
   for (const [name, client] of [
     ['commands', commands],
     ['subscriber', subscriber],
   ] as const) {
-    watchOutages(client, name, log);
+    watchOutages(client, name, log, resumed);
   }
 
   return {
     commands,
     subscriber,
+    onResume(handler) {
+      resumeHandlers.add(handler);
+    },
     async close() {
+      resumeHandlers.clear();
       await Promise.all([commands, subscriber].map((client) => closeClient(client)));
     },
   };
 }
 
-/** Logs the start and the end of an outage once each, not every reconnect attempt. */
-function watchOutages(client: Redis, name: string, log: FastifyBaseLogger) {
+/**
+ * Logs the start and the end of an outage once each, not every reconnect attempt, and calls
+ * `resumed` when the connection is ready again after it closed.
+ */
+function watchOutages(client: Redis, name: string, log: FastifyBaseLogger, resumed: () => void) {
   let down = false;
+  let closed = false;
   client.on('error', (error: Error) => {
     if (down) return;
     down = true;
     log.warn({ err: error, redis: name }, 'redis unreachable; retrying');
   });
-  client.on('ready', () => {
-    if (!down) return;
-    down = false;
-    log.info({ redis: name }, 'redis reachable again');
+  client.on('close', () => {
+    closed = true;
   });
-}
-
-/**
- * Calls `resumed` each time one of the two connections is ready again after losing Redis: while
- * it was lost, a publish failed (commands) or an event went by unheard (subscriber).
- */
-function watchResumes(redis: RedisConnections, resumed: () => void) {
-  for (const client of [redis.commands, redis.subscriber]) {
-    let lost = false;
-    client.on('close', () => {
-      lost = true;
-    });
-    client.on('ready', () => {
-      if (!lost) return;
-      lost = false;
-      resumed();
-    });
-  }
+  client.on('ready', () => {
+    if (down) log.info({ redis: name }, 'redis reachable again');
+    down = false;
+    if (!closed) return;
+    closed = false;
+    resumed();
+  });
 }
 
 async function closeClient(client: Redis): Promise<void> {
@@ -121,7 +125,7 @@ export function createRedisTransport(
       log.error({ err: error, channel }, 'could not subscribe to the event channel'),
   );
   const resumeHandlers = new Set<() => void>();
-  watchResumes(redis, () => {
+  redis.onResume(() => {
     // Subscribed again (a no-op if ioredis's own resubscription came first) before telling
     // anyone: from then on every event reaches us, and what was missed is in the database.
     redis.subscriber.subscribe(channel).then(
