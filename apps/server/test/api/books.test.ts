@@ -1,3 +1,4 @@
+import { GENRE_NAMES } from '@inkwell/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -150,6 +151,9 @@ describe('genres', () => {
     expect(genres[0]).toEqual({ id: 1, name: 'Fiction' });
     expect(genres[16]).toEqual({ id: 17, name: "Children's" });
     expect(genres[22]).toEqual({ id: 23, name: 'Religion & Spirituality' });
+    // The first migration keeps its own copy of the list (migrations never import app code);
+    // the web palette goes by the contract's: the two must not drift apart.
+    expect(genres).toEqual(GENRE_NAMES.map((name, i) => ({ id: i + 1, name })));
   });
 
   it('attaches and detaches genres, with 409 on a repeat and 404 for unknown ones', async () => {
