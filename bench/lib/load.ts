@@ -128,13 +128,20 @@ export function combine(results: readonly LoadResult[]): LoadResult {
 /**
  * The server and the ceiling, measured in alternating slices (server, ceiling, server, ...) of
  * duration / slices seconds each, so that a change in the machine's load (other work on a shared
- * box) weighs on both alike.
+ * box) weighs on both alike. The server is first warmed up with the same requests for
+ * `warmupSeconds`, unmeasured, so that the first slice does not measure the JIT.
  */
 export async function interleaved(
   bases: { server: string; ceiling: string },
-  settings: LoadSettings & { slices: number },
+  settings: LoadSettings & { slices: number; warmupSeconds: number },
   next: (sequence: number, context: Record<string, unknown>) => RawRequest,
 ): Promise<{ measured: LoadResult; raw: LoadResult }> {
+  if (settings.warmupSeconds > 0)
+    await runLoad(
+      bases.server,
+      { connections: settings.connections, duration: settings.warmupSeconds },
+      next,
+    );
   const slice = {
     connections: settings.connections,
     duration: Math.max(1, Math.round(settings.duration / settings.slices)),

@@ -1,6 +1,6 @@
 import { averageBytes, recordResponses, type RecordedResponse } from '../lib/capture.ts';
 import type { DatasetInfo } from '../lib/dataset.ts';
-import { getPaths, interleaved, type LoadSettings } from '../lib/load.ts';
+import { interleaved, type LoadSettings } from '../lib/load.ts';
 import type { SearchQueries } from '../lib/queries.ts';
 import { seededRandom } from '../lib/random.ts';
 import type { Row } from '../lib/report.ts';
@@ -106,11 +106,9 @@ export async function measureReads(options: {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, server.rss())), 250);
   try {
     for (const c of cases) {
-      if (options.warmupSeconds > 0)
-        await getPaths(server.url, { ...settings, duration: options.warmupSeconds }, c.paths);
       const { measured, raw } = await interleaved(
         { server: server.url, ceiling: ceiling.url },
-        settings,
+        { ...settings, warmupSeconds: options.warmupSeconds },
         (i) => ({
           path: c.paths[i % c.paths.length]!,
         }),

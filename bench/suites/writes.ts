@@ -2,7 +2,7 @@ import { BENCH_PASSWORD, tokenFor, type DatasetInfo } from '../lib/dataset.ts';
 import { api } from '../lib/api.ts';
 import { recordResponses, type RecordRequest } from '../lib/capture.ts';
 import type { Corpus } from '../lib/corpus.ts';
-import { interleaved, runLoad, type LoadResult, type LoadSettings } from '../lib/load.ts';
+import { interleaved, type LoadResult, type LoadSettings } from '../lib/load.ts';
 import type { Row } from '../lib/report.ts';
 import { startCeiling, type RunningProcess } from '../lib/server.ts';
 import { hashPassword } from '../../apps/server/src/modules/accounts/passwords.ts';
@@ -45,15 +45,9 @@ async function againstCeiling(options: {
     return options.request(sequence++, context.slot as number);
   };
   try {
-    if (options.warmupSeconds > 0)
-      await runLoad(
-        options.server.url,
-        { ...options.settings, duration: options.warmupSeconds },
-        next,
-      );
     return await interleaved(
       { server: options.server.url, ceiling: ceiling.url },
-      options.settings,
+      { ...options.settings, warmupSeconds: options.warmupSeconds },
       next,
     );
   } finally {
