@@ -13,8 +13,12 @@ interface PagePreloadsFile {
 
 export const PAGE_PRELOADS_FILE = 'page-preloads.json';
 
-/** A page parameter is a decimal id; any other value gets no preloads (and no odd URL is echoed). */
-const ID = '([0-9]{1,15})';
+/**
+ * A page parameter is an id as the app spells it in its own requests (no zero, no leading
+ * zeros: /books/007 asks for /api/books/7, so preloading /api/books/007 would be a wasted
+ * download); any other value gets no preloads (and no odd URL is echoed).
+ */
+const ID = '([1-9][0-9]{0,14})';
 
 interface CompiledPage {
   pattern: RegExp;

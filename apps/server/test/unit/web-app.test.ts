@@ -114,6 +114,9 @@ describe('web app pages', () => {
       '/inkwell/books',
       '/inkwell/books/search?q=12',
       '/inkwell/books/abc/chapters/1',
+      '/inkwell/books/0',
+      '/inkwell/books/007',
+      '/inkwell/books/7/chapters/012',
       '/inkwell/books/1/chapters/%22%3E%3Cscript%3E',
       '/inkwell/books/1/chapters/1/extra',
     ]) {
