@@ -19,29 +19,21 @@
  * what this path lets through is safe by construction; a unit test also compares it with
  * sanitize-html on the Big List of Naughty Strings, XSS vectors and generated markup.
  */
+import { CONTAINER_ELEMENTS, LINE_ENDING_ELEMENTS } from './allowlist.ts';
 import { WordCounter } from './words.ts';
 
 /** What an opening tag does in the grammar. */
 interface TagRule {
-  /** The closing tag of the element it opens, or null for a void tag. */
+  /** The closing tag of the element it opens, or null for a void tag (br, hr: a line break). */
   closedBy: string | null;
   /** The spelling the sanitizer writes; differs from the tag for the editor's `<br>` and `<hr>`. */
   written: string;
   /** The element (by closing tag) that htmlparser2 closes first when it is the innermost one. */
   closesOpen: string | null;
-  /** A line break follows the tag in the text (a void tag that ends a line). */
-  breaksLine: boolean;
 }
 
-/** The allowlist's elements (sanitize.ts) but the void ones and links. */
-// prettier-ignore
-const ELEMENTS = [
-  'p', 'strong', 'em', 's', 'u', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
-  'blockquote', 'code', 'pre',
-];
 /** Elements after whose end the text has a line break (as BLOCK_BOUNDARY in sanitize.ts). */
-// prettier-ignore
-const LINE_ENDING = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'pre'].map(closing));
+const LINE_ENDING = new Set<string>(LINE_ENDING_ELEMENTS.map(closing));
 /** Tags that make htmlparser2 close an open `<p>` first (its openImpliesClose table). */
 // prettier-ignore
 const CLOSES_P = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'hr', 'ol', 'pre', 'ul']);
@@ -57,13 +49,12 @@ function closesOpen(name: string): string | null {
 
 /** Opening and void tags by their exact text (links have their own rule). */
 const OPENING_TAGS = new Map<string, TagRule>(
-  ELEMENTS.map((name) => [
+  CONTAINER_ELEMENTS.map((name) => [
     `<${name}>`,
     {
       closedBy: closing(name),
       written: `<${name}>`,
       closesOpen: closesOpen(name),
-      breaksLine: false,
     },
   ]),
 );
@@ -72,7 +63,6 @@ for (const name of ['br', 'hr']) {
     closedBy: null,
     written: `<${name} />`,
     closesOpen: closesOpen(name),
-    breaksLine: true,
   };
   OPENING_TAGS.set(`<${name} />`, rule);
   OPENING_TAGS.set(`<${name}>`, rule);
@@ -102,7 +92,7 @@ const GT = 0x3e;
 const AMP = 0x26;
 const NEWLINE = 0x0a;
 
-export interface CanonicalContent {
+interface CanonicalContent {
   /** Exactly what sanitizeContent answers for the input. */
   html: string;
   /**
@@ -165,8 +155,9 @@ export function readCanonicalContent(html: string): CanonicalContent | null {
     } else {
       const rule = OPENING_TAGS.get(tag);
       if (!rule || (rule.closesOpen !== null && open.at(-1) === rule.closesOpen)) return null;
-      if (rule.closedBy !== null) open.push(rule.closedBy);
-      if (rule.breaksLine) {
+      if (rule.closedBy !== null) {
+        open.push(rule.closedBy);
+      } else {
         text += '\n';
         words.push(NEWLINE);
       }

@@ -1,22 +1,19 @@
 import sanitizeHtml from 'sanitize-html';
+import { ALLOWED_TAGS, LINE_ENDING_ELEMENTS } from './allowlist.ts';
 import { readCanonicalContent } from './canonical.ts';
 import { countWords } from './words.ts';
 
 export { countWords };
 
 /**
- * The allowlist equals the editor's schema (TipTap StarterKit as configured in the web app):
- * anything the editor cannot produce is dropped. Applied on every write of chapter content,
- * biography and chat messages; the web app also runs DOMPurify on display. canonical.ts
- * recognizes this allowlist's output without parsing it: a change here needs one there (the
- * unit test that compares the two fails otherwise).
+ * The allowlist (allowlist.ts) equals the editor's schema: anything the editor cannot produce is
+ * dropped. Applied on every write of chapter content, biography and chat messages; the web app
+ * also runs DOMPurify on display. canonical.ts recognizes this configuration's output without
+ * parsing it: a change to the rules below (attributes, schemes, renamed tags) needs one there
+ * (the unit test that compares the two fails otherwise).
  */
 const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
-  // prettier-ignore
-  allowedTags: [
-    'p', 'br', 'strong', 'em', 's', 'u', 'ul', 'ol', 'li',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'code', 'pre', 'hr', 'a',
-  ],
+  allowedTags: [...ALLOWED_TAGS],
   allowedAttributes: { a: ['href', 'rel'] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],
@@ -76,7 +73,10 @@ const TEXT_OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: CONTENT_OPTIONS.nonTextTags,
 };
 
-const BLOCK_BOUNDARY = /<\/(p|h[1-6]|li|blockquote|pre)>|<br\s*\/?>|<hr\s*\/?>/gi;
+const BLOCK_BOUNDARY = new RegExp(
+  `</(${LINE_ENDING_ELEMENTS.join('|')})>|<br\\s*/?>|<hr\\s*/?>`,
+  'gi',
+);
 
 /** Plain text of sanitized HTML, with block boundaries kept as line breaks; used for search and counts. */
 export function htmlToText(html: string): string {
