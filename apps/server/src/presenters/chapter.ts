@@ -18,7 +18,8 @@ export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
   };
 }
 
-export function toChapter(row: ChapterRow): Chapter {
+/** A whole chapter: any row with the summary's columns and the content (a read, or a save's RETURNING). */
+export function toChapter(row: ChapterSummaryRow & Pick<ChapterRow, 'content'>): Chapter {
   return { ...toChapterSummary(row), content: row.content };
 }
 

@@ -82,14 +82,22 @@ async function writeChaptersOf<T>(
   });
 }
 
+const DEFAULT_CONTENT_TEXT = textOfSanitized(DEFAULT_CHAPTER_CONTENT);
+/** What empty content is stored as, computed once. */
+const DEFAULT_CONTENT_COLUMNS: Readonly<ContentColumns> = Object.freeze({
+  content: DEFAULT_CHAPTER_CONTENT,
+  content_text: DEFAULT_CONTENT_TEXT,
+  word_count: countWords(DEFAULT_CONTENT_TEXT),
+});
+
 /** Sanitized content with its derived plain text and word count; empty content gets the default. */
 export function contentColumns(html: string): ContentColumns {
   // The editor's HTML is usually already in the allowlisted form: then one pass checks it and
   // reads its text and words, without parsing it (docs/decisions/0014-canonical-html-fast-path.md).
   const { html: content, text, words } = sanitizeContentWithText(html);
-  if (!isBlankHtml(content, text)) return { content, content_text: text, word_count: words };
-  const content_text = textOfSanitized(DEFAULT_CHAPTER_CONTENT);
-  return { content: DEFAULT_CHAPTER_CONTENT, content_text, word_count: countWords(content_text) };
+  return isBlankHtml(content, text)
+    ? DEFAULT_CONTENT_COLUMNS
+    : { content, content_text: text, word_count: words };
 }
 
 /** `base`, or `base (n)` with the smallest n from 1 that no title in `taken` equals, case-insensitively. */
@@ -234,7 +242,7 @@ export async function updateChapter(
       chapterTitle: chapter.title,
     });
   }
-  return { ...toChapterSummary(chapter), content: chapter.content };
+  return toChapter(chapter);
 }
 
 export async function deleteChapter(
