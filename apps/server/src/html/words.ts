@@ -1,5 +1,5 @@
 /** Words as the whole product counts them (word_count, the editor's live count): see WORD. */
-export const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
 /** For each UTF-16 code unit outside the surrogates: 1 when WORD's [\p{L}\p{N}] matches it. */
 let wordUnits: Uint8Array | undefined;

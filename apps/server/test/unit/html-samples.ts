@@ -223,3 +223,10 @@ export function generatedMarkup(count: number, seed = 7): string[] {
   }
   return samples;
 }
+
+/**
+ * Words counted by the product's definition, written out here rather than imported: the fast
+ * counters (html/words.ts, the canonical path) are held against it, never against themselves.
+ */
+const REFERENCE_WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+export const referenceWordCount = (text: string) => [...text.matchAll(REFERENCE_WORD)].length;
