@@ -5,6 +5,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InfiniteList, nextOffset } from '../src/components/InfiniteList.tsx';
 import { ToastProvider } from '../src/components/toasts.tsx';
 import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
+import {
+  noMatchSentence,
+  resultCount,
+  SearchPage,
+} from '../src/features/books/components/SearchPage.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
 import { SessionProvider } from '../src/lib/session.tsx';
 
@@ -97,50 +102,60 @@ describe('InfiniteList', () => {
   });
 });
 
-describe('All Books paging', () => {
-  const book = (id: number) => ({
-    id,
-    title: `Book ${id}`,
-    summary: '',
-    cover: null,
-    is_published: true,
-    author_id: 1,
-    author_username: 'ann',
-    username: 'ann',
-    author_first_name: '',
-    first_name: '',
-    author_last_name: '',
-    last_name: '',
-    genres: [],
-    chapter_count: 1,
-    created_at: '',
-    updated_at: '',
-    published_at: null,
-  });
+const book = (id: number) => ({
+  id,
+  title: `Book ${id}`,
+  summary: '',
+  cover: null,
+  is_published: true,
+  author_id: 1,
+  author_username: 'ann',
+  username: 'ann',
+  author_first_name: '',
+  first_name: '',
+  author_last_name: '',
+  last_name: '',
+  genres: [],
+  chapter_count: 1,
+  created_at: '',
+  updated_at: '',
+  published_at: null,
+});
 
+/** The page at `path`, with the app's providers; `fetch` answers by URL. */
+function renderPage(
+  route: { path: string; element: React.ReactNode },
+  path: string,
+  answer: (url: URL) => Response,
+) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname === '/token') return Response.json({ access_token: null });
+    return answer(url);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  const router = createMemoryRouter([route], { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SessionProvider initial={{ status: 'out', token: null, account: null }}>
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  return fetchMock;
+}
+
+describe('All Books paging', () => {
   it('loads pages of 10 as the last card shows, and stops after a page with fewer than 10', async () => {
     const pages: Record<string, number> = { '0': 10, '10': 10, '20': 3 };
-    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.pathname === '/token') return Response.json({ access_token: null });
+    const fetchMock = renderPage({ path: '/books', element: <BooksPage /> }, '/books', (url) => {
       const offset = url.searchParams.get('offset') ?? '0';
       expect(url.searchParams.get('limit')).toBe('10');
       const count = pages[offset] ?? 0;
       return Response.json(Array.from({ length: count }, (_, i) => book(Number(offset) + i + 1)));
     });
-    vi.stubGlobal('fetch', fetchMock);
-    const router = createMemoryRouter([{ path: '/books', element: <BooksPage /> }], {
-      initialEntries: ['/books'],
-    });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <SessionProvider initial={{ status: 'out', token: null, account: null }}>
-          <ToastProvider>
-            <RouterProvider router={router} />
-          </ToastProvider>
-        </SessionProvider>
-      </QueryClientProvider>,
-    );
 
     await screen.findByRole('link', { name: 'Book 10' });
     expect(screen.queryByRole('link', { name: 'Book 11' })).toBeNull();
@@ -157,5 +172,35 @@ describe('All Books paging', () => {
     expect(
       bookCalls.map(([u]) => new URL(String(u), 'http://localhost').searchParams.get('offset')),
     ).toEqual(['0', '10', '20']);
+  });
+});
+
+describe('Search paging', () => {
+  const searchRoute = { path: '/books/search', element: <SearchPage /> };
+  const refused = () =>
+    Response.json({ detail: 'offset is out of range', code: 'validation' }, { status: 400 });
+
+  it("counts results as the spec says, with '+' while more can be loaded", () => {
+    expect(resultCount(1, false)).toBe('1 result');
+    expect(resultCount(7, false)).toBe('7 results');
+    expect(resultCount(20, true)).toBe('20+ results');
+    expect(noMatchSentence('heron')).toBe('Your search — heron — did not match any books.');
+  });
+
+  it('keeps the results it has and says so when a later page fails', async () => {
+    renderPage(searchRoute, '/books/search?q=heron', (url) =>
+      url.searchParams.has('offset')
+        ? refused()
+        : Response.json({ books: Array.from({ length: 20 }, (_, i) => book(i + 1)) }),
+    );
+    await screen.findByText('20+ results');
+    screen.getByRole('button', { name: 'Load more results' }).click();
+    await screen.findByText('Could not load more results.');
+    expect(screen.getAllByRole('link', { name: /^Book \d+$/ })).toHaveLength(20);
+  });
+
+  it('shows a failed first page as no match (spec section 8)', async () => {
+    renderPage(searchRoute, '/books/search?q=heron', refused);
+    await screen.findByText(noMatchSentence('heron'));
   });
 });
