@@ -2,8 +2,11 @@ import path from 'node:path';
 import type { Plugin } from 'vite';
 import type { PagePreload } from '../src/app/pagePreloads.ts';
 
-/** dist/page-preloads.json, read by the server (apps/server/src/plugins/page-preloads.ts). */
-export interface PagePreloadsFile {
+/**
+ * dist/page-preloads.json, read by the server (apps/server/src/plugins/page-preloads.ts, which
+ * declares the same shape; e2e/page-load.spec.ts proves the two agree on a real build).
+ */
+interface PagePreloadsFile {
   pages: {
     /** The page's address pattern, base included: '/inkwell/books/:bookId'. */
     path: string;
@@ -16,7 +19,7 @@ export interface PagePreloadsFile {
   }[];
 }
 
-export const PAGE_PRELOADS_FILE = 'page-preloads.json';
+const PAGE_PRELOADS_FILE = 'page-preloads.json';
 
 interface OutputChunkLike {
   type: 'chunk';
