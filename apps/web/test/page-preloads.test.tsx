@@ -1,10 +1,12 @@
 import { render, screen, waitFor } from '@testing-library/react';
-import { matchRoutes } from 'react-router';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, matchRoutes, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appRoutes } from '../src/app/router.tsx';
 import { pagePreloads } from '../src/app/pagePreloads.ts';
-import { prefetchReader } from '../src/features/reader/api/reader.ts';
-import { bookChaptersQuery, bookQuery, createQueryClient } from '../src/lib/query.ts';
+import { createQueryClient } from '../src/lib/query.ts';
+import { ToastProvider } from '../src/components/toasts.tsx';
+import { AppearanceProvider } from '../src/lib/appearance.tsx';
 import { SessionProvider, useSession } from '../src/lib/session.tsx';
 import { moveBlockingScriptsLast } from '../vite/blocking-scripts-last.ts';
 
@@ -12,16 +14,50 @@ import { moveBlockingScriptsLast } from '../vite/blocking-scripts-last.ts';
 const fill = (pattern: string, ids: Record<string, number>) =>
   pattern.replace(/:(\w+)/g, (_, name: string) => String(ids[name]));
 
-/** Records the URLs the app's API client asks for, answering each with an empty JSON body. */
+const TIMES = { created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
+const CHAPTER = {
+  id: 345,
+  book_id: 12,
+  title: 'One',
+  chapter_order: 1,
+  is_published: true,
+  word_count: 2,
+  version: 1,
+  ...TIMES,
+};
+const BOOK = {
+  id: 12,
+  title: 'A Book',
+  summary: '',
+  cover: null,
+  is_published: true,
+  author_id: 1,
+  author_username: 'ann',
+  username: 'ann',
+  author_first_name: '',
+  first_name: '',
+  author_last_name: '',
+  last_name: '',
+  genres: [],
+  chapter_count: 1,
+  published_at: TIMES.created_at,
+  ...TIMES,
+};
+
+/** What the API would answer for the reader's and the book page's reads. */
+function answerFor(url: string): unknown {
+  if (url.endsWith('/chapters')) return { chapters: [CHAPTER] };
+  if (url.includes('/api/chapters/')) return { ...CHAPTER, content: '<p>Hello there.</p>' };
+  if (url.includes('/api/books/')) return BOOK;
+  return {};
+}
+
+/** Records the URLs the app's API client asks for, answering each as the API would. */
 function recordFetches() {
   const urls: string[] = [];
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
     urls.push(String(input));
-    const body = String(input).endsWith('/chapters') ? { chapters: [] } : {};
-    return new Response(JSON.stringify(body), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
+    return Response.json(answerFor(String(input)));
   });
   return urls;
 }
@@ -46,21 +82,39 @@ describe('page preloads (decision 0016)', () => {
     }
   });
 
-  it("lists exactly the reader's first requests", async () => {
-    const reader = pagePreloads.find((p) => p.module === 'src/app/routes/reader.tsx')!;
-    const urls = recordFetches();
-    await prefetchReader(createQueryClient(), 12, 345);
-    const expected = reader.fetches.map((f) => fill(f, { bookId: 12, chapterId: 345 }));
-    expect(urls.sort()).toEqual(expected.sort());
-  });
-
-  it("lists exactly the book page's first requests", async () => {
-    const bookPage = pagePreloads.find((p) => p.path === '/books/:bookId')!;
-    const urls = recordFetches();
-    const client = createQueryClient();
-    await Promise.all([client.fetchQuery(bookQuery(7)), client.fetchQuery(bookChaptersQuery(7))]);
-    expect(urls.sort()).toEqual(bookPage.fetches.map((f) => fill(f, { bookId: 7 })).sort());
-  });
+  it.each(pagePreloads.map((page) => [page.path, page]))(
+    'lists exactly the first requests of %s, as its route renders',
+    async (_, page) => {
+      const ids = { bookId: 12, chapterId: 345 };
+      const url = fill(page.path, ids);
+      const client = createQueryClient();
+      // The page's own route object (its lazy module and loader), without the shell around it,
+      // whose requests (sidebar, notifications) are not the page's.
+      const route = matchRoutes(appRoutes(client), url)!.at(-1)!.route;
+      const urls = recordFetches();
+      render(
+        <QueryClientProvider client={client}>
+          <SessionProvider initial={{ status: 'out', token: null, account: null }}>
+            <AppearanceProvider>
+              <ToastProvider>
+                <RouterProvider
+                  router={createMemoryRouter([{ ...route, path: page.path }], {
+                    initialEntries: [url],
+                  })}
+                />
+              </ToastProvider>
+            </AppearanceProvider>
+          </SessionProvider>
+        </QueryClientProvider>,
+      );
+      const expected = page.fetches.map((f) => fill(f, ids)).sort();
+      await waitFor(() => expect([...new Set(urls)].sort()).toEqual(expected));
+      // The page is up, and asks for nothing else.
+      expect((await screen.findAllByText('A Book')).length).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(urls.sort()).toEqual(expected);
+    },
+  );
 
   it('moves parser-blocking scripts to the end of <head>, after the app’s own tags', () => {
     const built = [
