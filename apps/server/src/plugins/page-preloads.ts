@@ -6,6 +6,8 @@
  * No rendering happens here: the page itself is still built in the browser.
  */
 
+import { escapeAttribute } from '../html/escape.ts';
+
 /** dist/page-preloads.json as the web build writes it (apps/web/vite/page-preloads.ts). */
 interface PagePreloadsFile {
   pages: { path: string; modules: string[]; styles: string[]; fetches: string[] }[];
@@ -28,9 +30,6 @@ interface CompiledPage {
 
 /** Answers the `<link>` elements for a request path ('/books/1/chapters/2'), or '' for none. */
 export type PagePreloads = (pathname: string) => string;
-
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,6 +1,7 @@
 import { CHAT_LIMITS, CHAT_SERVER_USER, type ChatMessage } from '@inkwell/contract';
 import type { RawData } from 'ws';
 import type { AppContext } from '../../context.ts';
+import { escapeText } from '../../html/escape.ts';
 import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { findAuthor } from '../authors/authors.service.ts';
 import { TokenBucket } from './token-bucket.ts';
@@ -35,15 +36,9 @@ export function readIncoming(data: RawData, isBinary: boolean): IncomingLine {
   return isBlankHtml(message) ? { kind: 'blank' } : { kind: 'line', message };
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
 /** The server's note when a member joins or leaves. */
 export function announcement(username: string, what: 'connected' | 'disconnected'): ChatMessage {
-  return { user: CHAT_SERVER_USER, message: `<em>${escapeHtml(username)} has ${what}.</em>` };
+  return { user: CHAT_SERVER_USER, message: `<em>${escapeText(username)} has ${what}.</em>` };
 }
 
 /** Refused messages a connection may pile up before it counts as flooding, and how fast that forgives. */

@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { escapeAttribute, escapeText } from '../../../html/escape.ts';
 
 /**
  * One pass over an (X)HTML document that yields its body as plain, well-nested HTML for the
@@ -50,10 +51,6 @@ const SKIPPED_TYPES = ['noteref', 'pagebreak'];
 /** Pop-up notes (an aside typed as a note) would land in the middle of the text. */
 const NOTE_TYPES = ['footnote', 'endnote', 'rearnote', 'note'];
 const ABSOLUTE_LINK = /^(https?:|mailto:)/i;
-
-const escapeText = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (text: string) => escapeText(text).replace(/"/g, '&quot;');
 
 /** The epub:type tokens of an element, whatever prefix the document bound the EPUB namespace to. */
 export function epubTypes(attribs: Record<string, string>): string[] {

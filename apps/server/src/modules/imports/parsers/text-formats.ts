@@ -1,4 +1,5 @@
 import { marked } from 'marked';
+import { escapeText } from '../../../html/escape.ts';
 import { sanitizeContent } from '../../../html/sanitize.ts';
 import { finishChapters, isChapterLine, normalizeSpace, splitIntoChapters } from './chapters.ts';
 import { scanDocument } from './scan.ts';
@@ -59,9 +60,6 @@ export function parseHtml(bytes: Uint8Array, options: ParseOptions): ParsedBook 
     description: doc.meta.get('description'),
   });
 }
-
-const escapeText = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Plain text: paragraphs are separated by blank lines (or, in a file without any blank line,
