@@ -11,6 +11,7 @@ import {
   SearchPage,
 } from '../src/features/books/components/SearchPage.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
+import { bookFixture } from './fixtures.ts';
 import { SessionProvider } from '../src/lib/session.tsx';
 
 /** A controllable IntersectionObserver: tests decide how visible the observed element is. */
@@ -102,26 +103,6 @@ describe('InfiniteList', () => {
   });
 });
 
-const book = (id: number) => ({
-  id,
-  title: `Book ${id}`,
-  summary: '',
-  cover: null,
-  is_published: true,
-  author_id: 1,
-  author_username: 'ann',
-  username: 'ann',
-  author_first_name: '',
-  first_name: '',
-  author_last_name: '',
-  last_name: '',
-  genres: [],
-  chapter_count: 1,
-  created_at: '',
-  updated_at: '',
-  published_at: null,
-});
-
 /** The page at `path`, with the app's providers; `fetch` answers by URL. */
 function renderPage(
   route: { path: string; element: React.ReactNode },
@@ -154,7 +135,9 @@ describe('All Books paging', () => {
       const offset = url.searchParams.get('offset') ?? '0';
       expect(url.searchParams.get('limit')).toBe('10');
       const count = pages[offset] ?? 0;
-      return Response.json(Array.from({ length: count }, (_, i) => book(Number(offset) + i + 1)));
+      return Response.json(
+        Array.from({ length: count }, (_, i) => bookFixture(Number(offset) + i + 1)),
+      );
     });
 
     await screen.findByRole('link', { name: 'Book 10' });
@@ -191,7 +174,7 @@ describe('Search paging', () => {
     renderPage(searchRoute, '/books/search?q=heron', (url) =>
       url.searchParams.has('offset')
         ? refused()
-        : Response.json({ books: Array.from({ length: 20 }, (_, i) => book(i + 1)) }),
+        : Response.json({ books: Array.from({ length: 20 }, (_, i) => bookFixture(i + 1)) }),
     );
     await screen.findByText('20+ results');
     screen.getByRole('button', { name: 'Load more results' }).click();

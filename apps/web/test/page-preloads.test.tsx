@@ -9,40 +9,14 @@ import { ToastProvider } from '../src/components/toasts.tsx';
 import { AppearanceProvider } from '../src/lib/appearance.tsx';
 import { SessionProvider, useSession } from '../src/lib/session.tsx';
 import { moveBlockingScriptsLast } from '../vite/blocking-scripts-last.ts';
+import { bookFixture, chapterFixture } from './fixtures.ts';
 
 /** A page path with its `:params` filled in with ids. */
 const fill = (pattern: string, ids: Record<string, number>) =>
   pattern.replace(/:(\w+)/g, (_, name: string) => String(ids[name]));
 
-const TIMES = { created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
-const CHAPTER = {
-  id: 345,
-  book_id: 12,
-  title: 'One',
-  chapter_order: 1,
-  is_published: true,
-  word_count: 2,
-  version: 1,
-  ...TIMES,
-};
-const BOOK = {
-  id: 12,
-  title: 'A Book',
-  summary: '',
-  cover: null,
-  is_published: true,
-  author_id: 1,
-  author_username: 'ann',
-  username: 'ann',
-  author_first_name: '',
-  first_name: '',
-  author_last_name: '',
-  last_name: '',
-  genres: [],
-  chapter_count: 1,
-  published_at: TIMES.created_at,
-  ...TIMES,
-};
+const BOOK = bookFixture(12, { title: 'A Book' });
+const CHAPTER = chapterFixture(345, 12);
 
 /** What the API would answer for the reader's and the book page's reads. */
 function answerFor(url: string): unknown {

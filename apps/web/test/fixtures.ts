@@ -1,0 +1,38 @@
+import type { Book, ChapterSummary } from '@inkwell/contract';
+
+const CREATED = '2026-01-01T00:00:00Z';
+
+/** A published book as the API answers it, by ann; `Book {id}` unless told otherwise. */
+export const bookFixture = (id: number, changes: Partial<Book> = {}): Book => ({
+  id,
+  title: `Book ${id}`,
+  summary: '',
+  cover: null,
+  is_published: true,
+  author_id: 1,
+  author_username: 'ann',
+  username: 'ann',
+  author_first_name: '',
+  first_name: '',
+  author_last_name: '',
+  last_name: '',
+  genres: [],
+  chapter_count: 1,
+  created_at: CREATED,
+  updated_at: CREATED,
+  published_at: CREATED,
+  ...changes,
+});
+
+/** A published chapter of `bookId`, as chapter lists answer it. */
+export const chapterFixture = (id: number, bookId: number): ChapterSummary => ({
+  id,
+  book_id: bookId,
+  title: `Chapter ${id}`,
+  chapter_order: 1,
+  is_published: true,
+  word_count: 2,
+  version: 1,
+  created_at: CREATED,
+  updated_at: CREATED,
+});
