@@ -140,11 +140,24 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
         `select indexname, indexdef from pg_indexes where tablename = $1 and indexdef ilike '%using gin%'`,
         [table],
       );
+      // Index definitions leave out an expression's "no statistics" (migrations 0006, 0007):
+      // without it ANALYZE would compute the expression for every sampled row again.
+      const { rows: unsampled } = await clients[0]!.query<{ indexname: string; column: number }>(
+        `select c.relname as indexname, a.attnum as column
+           from pg_index i join pg_class c on c.oid = i.indexrelid
+           join pg_attribute a on a.attrelid = i.indexrelid
+          where i.indrelid = $1::regclass and coalesce(a.attstattarget, -1) = 0`,
+        [table],
+      );
       for (const row of rows) await clients[0]!.query(`drop index ${row.indexname}`);
       return async () => {
         await Promise.all(inFlight);
         await clients[0]!.query(`set maintenance_work_mem = '512MB'`);
         for (const row of rows) await clients[0]!.query(row.indexdef);
+        for (const { indexname, column } of unsampled)
+          await clients[0]!.query(
+            `alter index ${indexname} alter column ${column} set statistics 0`,
+          );
       };
     },
     async close() {

@@ -514,10 +514,6 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
         `select setval(pg_get_serial_sequence('${table}', 'id'), coalesce((select max(id) from ${table}), 1))`,
       );
     }
-    // The GIN indexes were dropped for the load and made again from their definitions, which
-    // leave out migration 0006's "no statistics" for the phrase pairs: ANALYZE would otherwise
-    // compute the pairs of every sampled chapter again.
-    await writer.exec('alter index chapters_phrase_grams_idx alter column 1 set statistics 0');
     // What autovacuum does shortly after a bulk load: statistics for the planner, and the
     // visibility map that lets index-only scans skip the table.
     await writer.exec('vacuum analyze');

@@ -7,6 +7,7 @@ import * as library from './migrations/0003_library.ts';
 import * as performanceMigration from './migrations/0004_performance.ts';
 import * as searchLookup from './migrations/0005_search_lookup.ts';
 import * as phraseGrams from './migrations/0006_phrase_grams.ts';
+import * as searchKeys from './migrations/0007_search_keys.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0004_performance': performanceMigration,
   '0005_search_lookup': searchLookup,
   '0006_phrase_grams': phraseGrams,
+  '0007_search_keys': searchKeys,
 };
 
 class EngineAwareProvider implements MigrationProvider {

@@ -9,7 +9,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers/app.ts';
-import { createChapter } from '../helpers/chapters.ts';
+import { createChapter, insertPublishedChapters } from '../helpers/chapters.ts';
 
 // Quoted phrases are looked up by their word pairs (migration 0006, decision 0015) on both engines.
 let t: TestApp;
@@ -40,29 +40,6 @@ async function bookWithText(title: string, text: string) {
   return { book, chapter };
 }
 
-/** Published chapters written straight into the database (an API call each would be slow). */
-async function insertPublishedChapters(bookId: number, rows: { id?: number; text: string }[]) {
-  const now = new Date().toISOString();
-  await t.ctx.db
-    .insertInto('chapters')
-    .values(
-      rows.map((row, i) => ({
-        ...(row.id !== undefined && { id: row.id }),
-        book_id: bookId,
-        title: `Filler ${i + 1}`,
-        content: `<p>${row.text}</p>`,
-        content_text: row.text,
-        word_count: row.text.split(' ').length,
-        chapter_order: 100 + i,
-        is_published: 1,
-        first_published_at: now,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .execute();
-}
-
 describe('phrase search', () => {
   it('finds a phrase in an old chapter however many newer chapters hold its words', async () => {
     const { book: old, chapter } = await bookWithText(
@@ -74,12 +51,13 @@ describe('phrase search', () => {
     // and the newest sits far above the old one (an earlier version searched phrases only in
     // the newest 20,000 chapters by id).
     await insertPublishedChapters(
+      t.ctx.db,
       newer.id,
       Array.from({ length: CHAPTER_WINDOW + 20 }, () => ({
         text: 'tidewater kettle sang the gate',
       })),
     );
-    await insertPublishedChapters(newer.id, [
+    await insertPublishedChapters(t.ctx.db, newer.id, [
       { id: chapter.id + 25_000, text: 'the gate sang kettle tidewater' },
     ]);
     expect(await searchIds('"kettle sang beside the tidewater"')).toEqual([old.id]);

@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
+import { newestMatchingChapterBooks, phraseTsQuery } from './postgres-chapter-window.repository.ts';
 import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
 
 /**
@@ -115,68 +116,15 @@ async function sqliteSearch(db: DbHandle, query: SearchTerms, page: Page): Promi
 
 const looseTsQuery = (query: SearchTerms) =>
   sql`plainto_tsquery('english', ${query.loose.join(' ')})`;
-const phraseTsQuery = (terms: readonly string[]) =>
-  sql`phraseto_tsquery('english', ${terms.join(' ')})`;
-const allOf = (parts: RawBuilder<unknown>[]) => sql.join(parts, sql` && `);
-
-/**
- * The pairs of lexemes (hashed) of each phrase, as migration 0006's index holds a chapter's:
- * PostgreSQL's own parser, stemmer and stop words decide what they are, so they are asked of it.
- */
-async function phraseGramsOf(db: DbHandle, phrases: readonly { terms: string[] }[]) {
-  if (phrases.length === 0) return [];
-  const { rows } = await sql<{ grams: string[] }>`
-    select inkwell_phrase_grams(to_tsvector('english', t.phrase)) as grams
-      from unnest(${phrases.map((p) => p.terms.join(' '))}::text[]) with ordinality t(phrase, n)
-     order by t.n`.execute(db);
-  return rows.map((r) => r.grams);
-}
-
-/**
- * Book ids of the newest CHAPTER_WINDOW chapters matching the query, on PostgreSQL. Without
- * phrase pairs the query is written out where it is used (not in a CTE) so the planner sees how
- * common its words are: for a common word it walks chapters newest first and stops at the window;
- * for a rare one it takes the few matches from the GIN index. With pairs, the candidates are the
- * chapters holding every pair, taken from the pairs index alone: ordered newest first in a
- * subquery that only the pairs condition enters ("id + 0" hides the primary key's order, OFFSET 0
- * keeps the checks out), because computing the pairs of a chapter row by row, which the planner
- * would otherwise choose beside a rare word's index, costs a millisecond each. The other words,
- * and phrases of several pairs (which could each sit elsewhere in the chapter), are then checked
- * on the candidates newest first, only until the window is full.
- */
-function postgresChapterHits(query: SearchTerms, grams: readonly string[][]) {
-  const pairless = query.phrases.filter((_, i) => grams[i]!.length === 0);
-  // A phrase of one lexeme (the others stop words) has no pair: its lexeme is matched as a word.
-  const words = [
-    ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
-    ...pairless.map((p) => phraseTsQuery(p.terms)),
-  ];
-  const pairs = grams.flat();
-  if (pairs.length === 0)
-    return sql`select c.book_id from chapters c where c.content_tsv @@ (${allOf(words)})
-                order by c.id desc limit ${CHAPTER_WINDOW}`;
-  const checks = [
-    ...(words.length > 0 ? [sql`v.content_tsv @@ (${allOf(words)})`] : []),
-    ...query.phrases
-      .filter((_, i) => grams[i]!.length > 1)
-      .map((p) => sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)})`),
-  ];
-  return sql`select v.book_id
-    from (select c.book_id, c.content_tsv from chapters c
-           where c.content_tsv is not null
-             and inkwell_phrase_grams(c.content_tsv) @> ${pairs}::bigint[]
-           order by c.id + 0 desc
-           ${checks.length === 0 ? sql`limit ${CHAPTER_WINDOW}` : sql``} offset 0) v
-    ${checks.length > 0 ? sql`where ${sql.join(checks, sql` and `)}` : sql``}
-    limit ${CHAPTER_WINDOW}`;
-}
-
 async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Promise<number[]> {
-  const chapterHits = postgresChapterHits(query, await phraseGramsOf(db, query.phrases));
-  const whole = allOf([
-    ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
-    ...query.phrases.map((p) => phraseTsQuery(p.terms)),
-  ]);
+  const chapterBooks = await newestMatchingChapterBooks(db, query, CHAPTER_WINDOW);
+  const whole = sql.join(
+    [
+      ...(query.loose.length > 0 ? [looseTsQuery(query)] : []),
+      ...query.phrases.map((p) => phraseTsQuery(p.terms)),
+    ],
+    sql` && `,
+  );
   const rows = await sql<{ book_id: number }>`
     with hits as (
       select d.book_id, ts_rank(d.document_tsv, ${whole}) as document, 0 as chapters
@@ -184,7 +132,8 @@ async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Pro
                where bs.document_tsv @@ (${whole})
                order by bs.book_id desc limit ${DOCUMENT_WINDOW}) d
       union all
-      select w.book_id, 0 as document, count(*) as chapters from (${chapterHits}) w
+      select w.book_id, 0 as document, count(*) as chapters
+        from unnest(${chapterBooks}::int[]) w(book_id)
        group by w.book_id
     )
     -- Each hit's book is probed by id (OFFSET 0 keeps the subquery from being merged into a

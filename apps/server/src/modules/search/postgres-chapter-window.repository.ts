@@ -1,0 +1,178 @@
+import { sql, type RawBuilder } from 'kysely';
+import { CHAPTER_BUCKET_BITS } from '../../db/migrations/0007_search_keys.ts';
+import type { DbHandle } from '../../db/kysely.ts';
+import type { SearchTerms } from './search-query.ts';
+
+/**
+ * The newest published chapters matching a query on PostgreSQL, the window of decision 0009,
+ * found through migration 0007's search keys (docs/decisions/0018-search-keys-by-id-bucket.md).
+ *
+ * A probe asks the index for the chapters holding every word of the query within a range of
+ * buckets (512 consecutive chapter ids each) and reads those matches only. The first probe takes
+ * the newest two buckets; a common word fills the window there. Otherwise the matches found so far
+ * say how dense the query is, and the next probe reaches back as far as that density says the
+ * window needs, with a margin. A query too rare to show up in the newest buckets (or one that
+ * keeps falling short) takes the rest from the plain indexes, which for a rare query hold few
+ * matches: a probe never costs more than its range, and the last step never more than the
+ * query's remaining matches.
+ */
+export async function newestMatchingChapterBooks(
+  db: DbHandle,
+  query: SearchTerms,
+  window: number,
+): Promise<number[]> {
+  const terms = await queryTermsOf(db, query);
+  if (terms === null) return [];
+  const topBucket = terms.maxChapterId >> CHAPTER_BUCKET_BITS;
+  const books: number[] = [];
+  let low = Math.max(0, topBucket - FIRST_PROBE_BUCKETS + 1);
+  books.push(...(await probe(db, terms, low, topBucket, window)));
+  for (let probes = 1; books.length < window && low > 0; probes++) {
+    const probed = topBucket - low + 1;
+    const perBucket = books.length / probed;
+    const wanted = perBucket > 0 ? Math.ceil(((window - books.length) / perBucket) * MARGIN) : low;
+    if (perBucket === 0 || wanted > Math.min(low, MAX_PROBE_BUCKETS) || probes === MAX_PROBES) {
+      books.push(...(await olderMatches(db, terms, low, window - books.length)));
+      break;
+    }
+    const high = low - 1;
+    low -= wanted;
+    books.push(...(await probe(db, terms, low, high, window - books.length)));
+  }
+  return books;
+}
+
+/** Two, because the newest bucket may have only just begun. */
+const FIRST_PROBE_BUCKETS = 2;
+/** How much further back than the density so far says a probe reaches. */
+const MARGIN = 1.5;
+/** Probes before the rest is taken from the plain indexes: a query whose matches thin out. */
+const MAX_PROBES = 3;
+/**
+ * The widest probe. A probe looks up each lexeme once per bucket; a query so rare that the window
+ * needs more buckets than this has few matches in all, which the plain indexes give cheaper.
+ */
+const MAX_PROBE_BUCKETS = 256;
+
+/** A query as PostgreSQL sees it: what its chapters must hold, and how far ids reach. */
+interface QueryTerms {
+  query: SearchTerms;
+  /** The word pairs (migration 0007) of each phrase, in order; none for a one-word phrase. */
+  pairs: string[][];
+  /** The words not found through pairs: loose ones and those of one-word phrases. */
+  unpairedText: string;
+  /** Their lexemes (stop words out). */
+  unpairedLexemes: string[];
+  maxChapterId: number;
+}
+
+/**
+ * Asks PostgreSQL's own parser, stemmer and stop words what the query's lexemes and phrase pairs
+ * are, as the index holds a chapter's, and the newest chapter id. Null when nothing can match:
+ * only stop words, or no chapter.
+ */
+async function queryTermsOf(db: DbHandle, query: SearchTerms): Promise<QueryTerms | null> {
+  const { rows } = await sql<{
+    pairs: string[][];
+    unpaired_text: string;
+    lexemes: string[];
+    max_id: number | null;
+  }>`
+    with phrase as (
+      select t.n, t.phrase, inkwell_phrase_gram_texts(to_tsvector('english', t.phrase)) as pairs
+        from unnest(${query.phrases.map((p) => p.terms.join(' '))}::text[]) with ordinality t(phrase, n)
+    ), unpaired as (
+      select concat_ws(' ', ${query.loose.join(' ')}::text,
+                       (select string_agg(phrase, ' ') from phrase where cardinality(pairs) = 0)) as text
+    )
+    select coalesce((select json_agg(pairs order by n) from phrase), '[]') as pairs,
+           unpaired.text as unpaired_text,
+           tsvector_to_array(to_tsvector('english', unpaired.text)) as lexemes,
+           (select max(id) from chapters) as max_id
+      from unpaired`.execute(db);
+  const row = rows[0]!;
+  if (row.max_id === null || (row.lexemes.length === 0 && row.pairs.flat().length === 0))
+    return null;
+  return {
+    query,
+    pairs: row.pairs,
+    unpairedText: row.unpaired_text,
+    unpairedLexemes: row.lexemes,
+    maxChapterId: row.max_id,
+  };
+}
+
+export const phraseTsQuery = (terms: readonly string[]) =>
+  sql`phraseto_tsquery('english', ${terms.join(' ')})`;
+
+/**
+ * A phrase of three or more words is found through its pairs, which could each sit elsewhere in
+ * the chapter: its positions are checked on the chapter's tsvector.
+ */
+function phraseChecks(terms: QueryTerms) {
+  return terms.query.phrases
+    .filter((_, i) => terms.pairs[i]!.length > 1)
+    .map((p) => sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)})`);
+}
+
+/**
+ * The newest `limit` matches among the chapters of buckets `low` to `high`: those holding, within
+ * the range, every unpaired lexeme and every phrase pair (which stand for their own words).
+ */
+function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit: number) {
+  const keys = [...terms.unpairedLexemes, ...terms.pairs.flat()].map(
+    (key) => sql`inkwell_search_keys(c.content_tsv, c.id) && array(
+      select hashtextextended(${key}::text, b) from generate_series(${low}::int, ${high}::int) b)`,
+  );
+  return newestCandidates(db, limit, keys, phraseChecks(terms));
+}
+
+/**
+ * The newest `limit` matches below bucket `low`, from the indexes that know no buckets: a query
+ * that needs so many buckets has few matches in all, and probing each bucket would cost more.
+ * Without phrase pairs they come from the tsvector index, the words written out where they are
+ * used so that the planner sees how common they are (a common word walks chapters newest first;
+ * a rare one takes its few matches from the index). With pairs, the candidates are the chapters
+ * holding every pair (migration 0006's index, each pair hashed as it hashes them), newest first,
+ * and the other words and longer phrases are checked on them.
+ */
+async function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: number) {
+  const below = low << CHAPTER_BUCKET_BITS;
+  const pairs = terms.pairs.flat();
+  const words = sql`v.content_tsv @@ plainto_tsquery('english', ${terms.unpairedText})`;
+  if (pairs.length === 0) {
+    const { rows } = await sql<{ book_id: number }>`
+      select v.book_id from chapters v where ${words} and v.id < ${below}
+       order by v.id desc limit ${limit}`.execute(db);
+    return rows.map((r) => r.book_id);
+  }
+  const holdsPairs = sql`inkwell_phrase_grams(c.content_tsv) @> array(
+    select hashtextextended(p, 0) from unnest(${pairs}::text[]) p)`;
+  const checks = [...(terms.unpairedLexemes.length > 0 ? [words] : []), ...phraseChecks(terms)];
+  return newestCandidates(db, limit, [sql`c.id + 0 < ${below}`, holdsPairs], checks);
+}
+
+/**
+ * Book ids of the newest `limit` chapters meeting every index condition and then every check.
+ * The index conditions order their candidates newest first in a subquery they alone enter
+ * ("id + 0" hides the primary key's order, OFFSET 0 keeps the checks out), because computing the
+ * indexed expressions row by row, which the planner could choose while walking the primary key,
+ * costs a millisecond a chapter. The checks, which read a chapter's tsvector, then see the
+ * candidates newest first, only until the limit is reached.
+ */
+async function newestCandidates(
+  db: DbHandle,
+  limit: number,
+  conditions: RawBuilder<unknown>[],
+  checks: RawBuilder<unknown>[],
+) {
+  const { rows } = await sql<{ book_id: number }>`
+    select v.book_id
+      from (select c.book_id, c.content_tsv from chapters c
+             where c.content_tsv is not null and ${sql.join(conditions, sql` and `)}
+             order by c.id + 0 desc
+             ${checks.length === 0 ? sql`limit ${limit}` : sql``} offset 0) v
+     ${checks.length > 0 ? sql`where ${sql.join(checks, sql` and `)}` : sql``}
+     limit ${limit}`.execute(db);
+  return rows.map((r) => r.book_id);
+}
