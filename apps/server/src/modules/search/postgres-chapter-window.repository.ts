@@ -12,8 +12,8 @@ import type { SearchTerms } from './search-query.ts';
  * the newest two buckets; a common word fills the window there. Otherwise the matches found so far
  * say how dense the query is, and the next probe reaches back as far as that density says the
  * window needs, with a margin. A query too rare to show up in the newest buckets (or one that
- * keeps falling short) takes the rest from the plain indexes, which for a rare query hold few
- * matches: a probe never costs more than its range, and the last step never more than the
+ * keeps falling short) takes the rest from the unbucketed indexes, which for a rare query hold
+ * few matches: a probe never costs more than its range, and the last step never more than the
  * query's remaining matches.
  */
 export async function newestMatchingChapterBooks(
@@ -28,10 +28,10 @@ export async function newestMatchingChapterBooks(
   let low = Math.max(0, topBucket - FIRST_PROBE_BUCKETS + 1);
   books.push(...(await probe(db, terms, low, topBucket, window)));
   for (let probes = 1; books.length < window && low > 0; probes++) {
-    const probed = topBucket - low + 1;
-    const perBucket = books.length / probed;
-    const wanted = perBucket > 0 ? Math.ceil(((window - books.length) / perBucket) * MARGIN) : low;
-    if (perBucket === 0 || wanted > Math.min(low, MAX_PROBE_BUCKETS) || probes === MAX_PROBES) {
+    const perBucket = books.length / (topBucket - low + 1);
+    // Infinite when nothing was found yet: the query is rare.
+    const wanted = Math.ceil(((window - books.length) / perBucket) * MARGIN);
+    if (probes === MAX_PROBES || wanted > Math.min(low, MAX_PROBE_BUCKETS)) {
       books.push(...(await olderMatches(db, terms, low, window - books.length)));
       break;
     }
@@ -46,18 +46,19 @@ export async function newestMatchingChapterBooks(
 const FIRST_PROBE_BUCKETS = 2;
 /** How much further back than the density so far says a probe reaches. */
 const MARGIN = 1.5;
-/** Probes before the rest is taken from the plain indexes: a query whose matches thin out. */
+/** Probes before the rest is taken from the unbucketed indexes: a query whose matches thin out. */
 const MAX_PROBES = 3;
 /**
- * The widest probe. A probe looks up each lexeme once per bucket; a query so rare that the window
- * needs more buckets than this has few matches in all, which the plain indexes give cheaper.
+ * The widest probe. A probe looks up each of its keys once per bucket; a query so rare that the
+ * window needs more buckets than this has few matches in all, which the unbucketed indexes give
+ * cheaper.
  */
 const MAX_PROBE_BUCKETS = 256;
 
 /** A query as PostgreSQL sees it: what its chapters must hold, and how far ids reach. */
 interface QueryTerms {
   query: SearchTerms;
-  /** The word pairs (migration 0007) of each phrase, in order; none for a one-word phrase. */
+  /** The word pairs (migrations 0006, 0007) of each phrase, in order; none for a one-word phrase. */
   pairs: string[][];
   /** The words not found through pairs: loose ones and those of one-word phrases. */
   unpairedText: string;
