@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgres } from '../../src/db/kysely.ts';
 import { CHAPTER_WINDOW } from '../../src/modules/search/search.repository.ts';
+import { searchIds as searchAppIds } from '../helpers/search.ts';
 import {
   as,
   createBook,
@@ -25,10 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = async (q: string) =>
-  (await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}`))
-    .json()
-    .books.map((b: { id: number }) => b.id);
+const searchIds = (q: string) => searchAppIds(t.app, q);
 const chapterUrl = (chapterId: number) => `/api/books/${book.id}/chapters/${chapterId}`;
 
 /** Whether the chapter search index holds the chapter (SQLite FTS5, or the tsvector column). */

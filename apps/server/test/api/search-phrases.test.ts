@@ -10,6 +10,7 @@ import {
   type TestUser,
 } from '../helpers/app.ts';
 import { createChapter, insertPublishedChapters } from '../helpers/chapters.ts';
+import { searchIds as searchAppIds } from '../helpers/search.ts';
 
 // Quoted phrases are looked up by their word pairs (migration 0006, decision 0015) on both engines.
 let t: TestApp;
@@ -21,11 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = async (q: string, page = '') => {
-  const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}${page}`);
-  expect(res.statusCode).toBe(200);
-  return res.json().books.map((b: { id: number }) => b.id) as number[];
-};
+const searchIds = (q: string, page = '') => searchAppIds(t.app, q, page);
 
 /** A published book with one published chapter of the given text. */
 async function bookWithText(title: string, text: string) {

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAPTER_WINDOW } from '../../src/modules/search/search.repository.ts';
-import {
-  as,
-  createBook,
-  createTestApp,
-  signup,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.ts';
+import { createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { insertPublishedChapters } from '../helpers/chapters.ts';
+import { searchIds as searchAppIds } from '../helpers/search.ts';
 
 // Chapter text counts through the newest CHAPTER_WINDOW matching chapters (decision 0009).
 // PostgreSQL finds them by probing ranges of chapter ids newest first, reaching back as far as
 // the matches seen so far say (decision 0018); these cases place the matches so that the window
-// is found by the first probe, by a second, and by the plain index after the probes.
+// is found by the first probe, by further ones, and by the unbucketed indexes after the probes.
 let t: TestApp;
 let author: TestUser;
 
@@ -23,11 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = async (q: string) => {
-  const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}&limit=100`);
-  expect(res.statusCode).toBe(200);
-  return res.json().books.map((b: { id: number }) => b.id) as number[];
-};
+const searchIds = (q: string) => searchAppIds(t.app, q, '&limit=100');
 
 const book = (title: string) => createBook(t.app, author, title, { published: true });
 
