@@ -22,13 +22,14 @@ export const CHAPTER_BUCKET_BITS = 9;
  * nothing.
  *
  * No statistics (as for 0006's pairs): the search query chooses this index explicitly, and
- * ANALYZE would otherwise compute the keys of every sampled chapter.
+ * ANALYZE would otherwise compute the keys of every sampled chapter. The statements may be run
+ * ahead on a large library (the index CONCURRENTLY), so they tolerate finding their objects.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine !== 'postgres') return;
   // A pair is two lexemes with the distance between them (stop words leave gaps, as in a tsquery
   // phrase); it holds spaces, which no lexeme does, so pairs and words cannot share a key.
-  await sql`create function inkwell_phrase_gram_texts(doc tsvector) returns text[]
+  await sql`create or replace function inkwell_phrase_gram_texts(doc tsvector) returns text[]
     language sql immutable strict parallel safe as $$
       select coalesce(array_agg(distinct g.gram), '{}')
         from (select l.lexeme || ' ' || (lead(l.pos) over w - l.pos) || ' ' || lead(l.lexeme) over w as gram
@@ -36,12 +37,12 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
               window w as (order by l.pos, l.lexeme)) g
        where g.gram is not null
     $$`.execute(db);
-  await sql`create function inkwell_search_keys(doc tsvector, chapter_id integer) returns bigint[]
+  await sql`create or replace function inkwell_search_keys(doc tsvector, chapter_id integer) returns bigint[]
     language sql immutable strict parallel safe as $$
       select coalesce(array_agg(hashtextextended(k.key, chapter_id >> ${sql.lit(CHAPTER_BUCKET_BITS)})), '{}')
         from (select unnest(tsvector_to_array(doc)) union all select unnest(public.inkwell_phrase_gram_texts(doc))) k(key)
     $$`.execute(db);
-  await sql`create index chapters_search_keys_idx on chapters
+  await sql`create index if not exists chapters_search_keys_idx on chapters
     using gin (inkwell_search_keys(content_tsv, id)) where content_tsv is not null`.execute(db);
   await sql`alter index chapters_search_keys_idx alter column 1 set statistics 0`.execute(db);
 }
