@@ -60,6 +60,8 @@ interface QueryTerms {
   query: SearchTerms;
   /** The word pairs (migrations 0006, 0007) of each phrase, in order; none for a one-word phrase. */
   pairs: string[][];
+  /** All of them hashed as 0006's pairs index holds them, for rare phrases. */
+  pairHashes: string[];
   /** The words not found through pairs: loose ones and those of one-word phrases. */
   unpairedText: string;
   /** Their lexemes (stop words out). */
@@ -75,6 +77,7 @@ interface QueryTerms {
 async function queryTermsOf(db: DbHandle, query: SearchTerms): Promise<QueryTerms | null> {
   const { rows } = await sql<{
     pairs: string[][];
+    pair_hashes: string[];
     unpaired_text: string;
     lexemes: string[];
     max_id: number | null;
@@ -87,6 +90,8 @@ async function queryTermsOf(db: DbHandle, query: SearchTerms): Promise<QueryTerm
                        (select string_agg(phrase, ' ') from phrase where cardinality(pairs) = 0)) as text
     )
     select coalesce((select json_agg(pairs order by n) from phrase), '[]') as pairs,
+           array(select h from phrase, unnest(inkwell_phrase_grams(to_tsvector('english', phrase.phrase))) h)
+             as pair_hashes,
            unpaired.text as unpaired_text,
            tsvector_to_array(to_tsvector('english', unpaired.text)) as lexemes,
            (select max(id) from chapters) as max_id
@@ -97,6 +102,7 @@ async function queryTermsOf(db: DbHandle, query: SearchTerms): Promise<QueryTerm
   return {
     query,
     pairs: row.pairs,
+    pairHashes: row.pair_hashes,
     unpairedText: row.unpaired_text,
     unpairedLexemes: row.lexemes,
     maxChapterId: row.max_id,
@@ -134,21 +140,19 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
  * Without phrase pairs they come from the tsvector index, the words written out where they are
  * used so that the planner sees how common they are (a common word walks chapters newest first;
  * a rare one takes its few matches from the index). With pairs, the candidates are the chapters
- * holding every pair (migration 0006's index, each pair hashed as it hashes them), newest first,
+ * holding every pair (migration 0006's index), newest first,
  * and the other words and longer phrases are checked on them.
  */
 async function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: number) {
   const below = low << CHAPTER_BUCKET_BITS;
-  const pairs = terms.pairs.flat();
   const words = sql`v.content_tsv @@ plainto_tsquery('english', ${terms.unpairedText})`;
-  if (pairs.length === 0) {
+  if (terms.pairHashes.length === 0) {
     const { rows } = await sql<{ book_id: number }>`
       select v.book_id from chapters v where ${words} and v.id < ${below}
        order by v.id desc limit ${limit}`.execute(db);
     return rows.map((r) => r.book_id);
   }
-  const holdsPairs = sql`inkwell_phrase_grams(c.content_tsv) @> array(
-    select hashtextextended(p, 0) from unnest(${pairs}::text[]) p)`;
+  const holdsPairs = sql`inkwell_phrase_grams(c.content_tsv) @> ${terms.pairHashes}::bigint[]`;
   const checks = [...(terms.unpairedLexemes.length > 0 ? [words] : []), ...phraseChecks(terms)];
   return newestCandidates(db, limit, [sql`c.id + 0 < ${below}`, holdsPairs], checks);
 }

@@ -76,7 +76,8 @@ type Page = { limit: number; offset: number };
  * matching in their chapters only, by how many of the newest matching chapters (CHAPTER_WINDOW)
  * are theirs; ties go to the newer book. Quoted phrases are looked up by their word pairs
  * (migration 0006), so a phrase is found in any chapter, however old. Only published chapters
- * are in the chapter index.
+ * are in the chapter index. On PostgreSQL the window comes from id buckets (migration 0007,
+ * postgres-chapter-window.repository.ts).
  */
 export async function searchBookIds(db: DbHandle, q: string, page: Page): Promise<number[]> {
   const query = parseSearchQuery(q);
