@@ -40,13 +40,7 @@ const removeSqlite = (file: string) => {
  * kept and reused unless `fresh` (L takes long to make); suites that write work on a copy, so the
  * kept file stays as generated.
  */
-export async function datasetDatabase(options: {
-  engine: Engine;
-  size: string;
-  fresh?: boolean;
-  keep?: boolean;
-  log: (line: string) => void;
-}): Promise<BenchDatabase> {
+export async function datasetDatabase(options: DatasetOptions): Promise<BenchDatabase> {
   const { engine, size, log } = options;
   if (engine === 'postgres') return postgresDataset(options);
   fs.mkdirSync(DATA_DIR, { recursive: true });
@@ -69,12 +63,15 @@ export async function datasetDatabase(options: {
   return { url: file, engine, info, generatedIn, drop: async () => {} };
 }
 
-async function postgresDataset(options: {
+interface DatasetOptions {
+  engine: Engine;
   size: string;
   fresh?: boolean;
   keep?: boolean;
   log: (line: string) => void;
-}): Promise<BenchDatabase> {
+}
+
+async function postgresDataset(options: DatasetOptions): Promise<BenchDatabase> {
   const { size, log } = options;
   const name = options.keep
     ? `inkwell_bench_kept_${size.toLowerCase()}`
@@ -84,12 +81,12 @@ async function postgresDataset(options: {
   const drop = () =>
     admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
   const infoFile = path.join(DATA_DIR, `postgres-${size}.json`);
-  const kept = async () =>
+  const reuse =
     options.keep &&
     !options.fresh &&
     fs.existsSync(infoFile) &&
     (await admin((c) => c.query('select 1 from pg_database where datname = $1', [name]))).rowCount;
-  if (await kept()) {
+  if (reuse) {
     log(`reusing the kept ${size} PostgreSQL dataset ${name} (--fresh makes a new one)`);
     const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
     return { url: url.toString(), engine: 'postgres', info, generatedIn: 0, drop: async () => {} };
