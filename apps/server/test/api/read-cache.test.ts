@@ -286,6 +286,10 @@ function announcementsSettled(from: EventBus, to: EventBus): Promise<void> {
         resolve();
       }
     });
-    void from.publish({ type: 'chat.message', room, user: 'test', message: 'marker' });
+    // A write's announcement is sent on the next turn of the event loop (setImmediate, one per
+    // turn); queued behind it, the marker cannot overtake the last set-up write's.
+    setImmediate(() => {
+      void from.publish({ type: 'chat.message', room, user: 'test', message: 'marker' });
+    });
   });
 }
