@@ -4,6 +4,10 @@ import type { Flag } from '../db/schema.ts';
 export const toFlag = (value: boolean): Flag => (value ? 1 : 0);
 export const fromFlag = (value: number | boolean): boolean => value === 1 || value === true;
 
+/** A JSON array column: parsed by the driver on PostgreSQL, text on SQLite. */
+export const fromJsonList = <T>(value: T[] | string): T[] =>
+  typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
+
 /** The one place timestamps are made: ISO-8601 UTC text, sortable as a string on both engines. */
 export const nowIso = (): string => new Date().toISOString();
 

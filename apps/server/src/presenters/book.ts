@@ -1,8 +1,8 @@
 import type { Book } from '@inkwell/contract';
-import { fromFlag } from '../lib/convert.ts';
+import { fromFlag, fromJsonList } from '../lib/convert.ts';
 import type { BookRow } from '../modules/books/books.repository.ts';
 
-export function toBook(row: BookRow, genres: readonly string[]): Book {
+export function toBook(row: BookRow): Book {
   return {
     id: row.id,
     title: row.title,
@@ -16,7 +16,7 @@ export function toBook(row: BookRow, genres: readonly string[]): Book {
     first_name: row.author_first_name,
     author_last_name: row.author_last_name,
     last_name: row.author_last_name,
-    genres: [...genres],
+    genres: fromJsonList(row.genres),
     chapter_count: Number(row.chapter_count),
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -1,6 +1,5 @@
-import type { Book, UpdateBookBody } from '@inkwell/contract';
+import type { UpdateBookBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
-import type { DbHandle } from '../../db/kysely.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toBook } from '../../presenters/book.ts';
@@ -9,15 +8,6 @@ import * as books from './books.repository.ts';
 import type { BookRow } from './books.repository.ts';
 
 const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
-
-/** Attaches genre names to a page of book rows with one extra query. */
-export async function presentBooks(db: DbHandle, rows: readonly BookRow[]): Promise<Book[]> {
-  const genres = await books.genreNamesByBook(
-    db,
-    rows.map((r) => r.id),
-  );
-  return rows.map((row) => toBook(row, genres.get(row.id) ?? []));
-}
 
 type BookAccess = Pick<BookRow, 'author_id' | 'is_published'>;
 
@@ -52,32 +42,28 @@ export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: numb
 }
 
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  const [book] = await presentBooks(ctx.db, [await getVisibleBook(ctx, viewer, bookId)]);
-  return book!;
+  return toBook(await getVisibleBook(ctx, viewer, bookId));
 }
 
 export async function listBooks(ctx: AppContext, page: { limit: number; offset: number }) {
-  return presentBooks(ctx.db, await books.listPublishedBooks(ctx.db, page));
+  return (await books.listPublishedBooks(ctx.db, page)).map(toBook);
 }
 
 export async function listRecentBooks(ctx: AppContext, limit: number) {
-  return presentBooks(ctx.db, await books.listPublishedBooks(ctx.db, { limit, offset: 0 }));
+  return (await books.listPublishedBooks(ctx.db, { limit, offset: 0 })).map(toBook);
 }
 
 export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
-  return presentBooks(
-    ctx.db,
-    await books.listBooksByAuthor(ctx.db, viewer.id, visibilityFor(viewer)),
-  );
+  return (await books.listBooksByAuthor(ctx.db, viewer.id, visibilityFor(viewer))).map(toBook);
 }
 
 /** An author's books as a visitor sees them: published only, drafts stay in the workspace. */
 export async function listAuthorBooks(ctx: AppContext, authorId: number) {
-  return presentBooks(ctx.db, await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null }));
+  return (await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null })).map(toBook);
 }
 
 export async function listBooksInGenre(ctx: AppContext, genre: string) {
-  return presentBooks(ctx.db, await books.listPublishedBooksInGenre(ctx.db, genre));
+  return (await books.listPublishedBooksInGenre(ctx.db, genre)).map(toBook);
 }
 
 export async function createBook(ctx: AppContext, viewer: Viewer, title: string) {

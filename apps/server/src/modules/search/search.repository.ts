@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
+import { listPublishedBooksRanked } from '../books/books.repository.ts';
 import { newestMatchingChapterBooks, phraseTsQuery } from './postgres-chapter-window.repository.ts';
 import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
 
@@ -70,30 +71,53 @@ export const DOCUMENT_WINDOW = 300;
 type Page = { limit: number; offset: number };
 
 /**
- * Ids of published books matching the query, best first. A book matches on its own document
- * (title, summary, author, genres) or on the text of its published chapters. Books with a
- * document match come first, by relevance among the newest DOCUMENT_WINDOW of them; then books
- * matching in their chapters only, by how many of the newest matching chapters (CHAPTER_WINDOW)
- * are theirs; ties go to the newer book. Quoted phrases are looked up by their word pairs
- * (migration 0006), so a phrase is found in any chapter, however old. Only published chapters
- * are in the chapter index. On PostgreSQL the window comes from id buckets (migration 0007,
- * postgres-chapter-window.repository.ts).
+ * Published books matching the query, best first, with all a book card shows: one statement
+ * after the chapter window's (search costs its round trips to the database as much as its work).
+ * A book matches on its own document (title, summary, author, genres) or on the text of its
+ * published chapters. Books with a document match come first, by relevance among the newest
+ * DOCUMENT_WINDOW of them; then books matching in their chapters only, by how many of the newest
+ * matching chapters (CHAPTER_WINDOW) are theirs; ties go to the newer book. Quoted phrases are
+ * looked up by their word pairs (migration 0006), so a phrase is found in any chapter, however
+ * old. Only published chapters are in the chapter index. On PostgreSQL the window comes from id
+ * buckets (migration 0007, postgres-chapter-window.repository.ts).
  */
-export async function searchBookIds(db: DbHandle, q: string, page: Page): Promise<number[]> {
+export async function searchPublishedBooks(db: DbHandle, q: string, page: Page) {
   const query = parseSearchQuery(q);
   if (query.loose.length === 0 && query.phrases.length === 0) return [];
-  return isPostgres(db) ? postgresSearch(db, query, page) : sqliteSearch(db, query, page);
+  const hits = isPostgres(db) ? await postgresHits(db, query) : sqliteHits(query);
+  if (!hits) return [];
+  return listPublishedBooksRanked(db, ranking(hits, page));
 }
 
-async function sqliteSearch(db: DbHandle, query: SearchTerms, page: Page): Promise<number[]> {
+/**
+ * A page of the books of the hits (rows of book_id, document relevance, chapter count), best
+ * first, numbered from 1. Each hit's book is probed by id (OFFSET 0 keeps the subquery from
+ * being merged into a join): hashing or walking every published book instead costs time in
+ * proportion to the library.
+ */
+function ranking(hits: RawBuilder<unknown>, page: Page) {
+  return sql<{ book_id: number; position: number }>`(
+    select hits.book_id,
+           row_number() over (order by max(hits.document) desc, max(hits.chapters) desc,
+                                       hits.book_id desc) as position
+      from (${hits}) hits
+     where exists (select 1 from books b
+                    where b.id = hits.book_id and b.is_published = 1 limit 1 offset 0)
+     group by hits.book_id
+     order by position
+     limit ${page.limit} offset ${page.offset})`;
+}
+
+/**
+ * bm25() is lower-is-better; negated, more is better. Both FTS5 scans walk their documents newest
+ * (highest rowid) first and stop at their window, so bm25 is computed for the document window
+ * only, and chapter matches are found without scoring. Null when the query cannot match.
+ */
+function sqliteHits(query: SearchTerms) {
   const documents = documentMatch(query);
   const chapters = chapterMatch(query);
-  if (!documents || !chapters) return [];
-  // bm25() is lower-is-better; negated, more is better. Both FTS5 scans walk their documents
-  // newest (highest rowid) first and stop at their window, so bm25 is computed for the
-  // document window only, and chapter matches are found without scoring.
-  const rows = await sql<{ book_id: number }>`
-    with hits as (
+  if (!documents || !chapters) return null;
+  return sql`
       select book_id, document, 0 as chapters
         from (select rowid as book_id, -bm25(book_fts) as document
                 from book_fts where book_fts match ${documents}
@@ -103,21 +127,19 @@ async function sqliteSearch(db: DbHandle, query: SearchTerms, page: Page): Promi
         from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
                order by rowid desc limit ${CHAPTER_WINDOW}) w
         join chapters c indexed by chapters_id_book_idx on c.id = w.id
-       group by c.book_id
-    )
-    -- CROSS JOIN keeps the hits as the outer loop: probing every published book instead
-    -- would cost time in proportion to the library.
-    select hits.book_id from hits
-      cross join books b on b.id = hits.book_id and b.is_published = 1
-     group by hits.book_id
-     order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
-     limit ${page.limit} offset ${page.offset}`.execute(db);
-  return rows.rows.map((r) => r.book_id);
+       group by c.book_id`;
 }
 
 const looseTsQuery = (query: SearchTerms) =>
   sql`plainto_tsquery('english', ${query.loose.join(' ')})`;
-async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Promise<number[]> {
+
+/**
+ * The document window is taken from the GIN index's matches ("book_id + 0" hides the primary
+ * key's order): walking book documents newest first unpacks each one's tsvector, and for a word
+ * in a few per cent of them reads thousands (5 ms on L) where the matches are hundreds. Its cost
+ * is then the word's matches, at most every book.
+ */
+async function postgresHits(db: DbHandle, query: SearchTerms) {
   const chapterBooks = await newestMatchingChapterBooks(db, query, CHAPTER_WINDOW);
   const whole = sql.join(
     [
@@ -126,12 +148,7 @@ async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Pro
     ],
     sql` && `,
   );
-  // The document window is taken from the GIN index's matches ("book_id + 0" hides the primary
-  // key's order): walking book documents newest first unpacks each one's tsvector, and for a
-  // word in a few per cent of them reads thousands (5 ms on L) where the matches are hundreds.
-  // Its cost is then the word's matches, at most every book.
-  const rows = await sql<{ book_id: number }>`
-    with hits as (
+  return sql`
       select d.book_id, ts_rank(d.document_tsv, ${whole}) as document, 0 as chapters
         from (select bs.book_id, bs.document_tsv from book_search bs
                where bs.document_tsv @@ (${whole})
@@ -139,15 +156,5 @@ async function postgresSearch(db: DbHandle, query: SearchTerms, page: Page): Pro
       union all
       select w.book_id, 0 as document, count(*) as chapters
         from unnest(${chapterBooks}::int[]) w(book_id)
-       group by w.book_id
-    )
-    -- Each hit's book is probed by id (OFFSET 0 keeps the subquery from being merged into a
-    -- join): hashing every published book instead costs time in proportion to the library.
-    select hits.book_id from hits
-      cross join lateral (select 1 from books b
-                           where b.id = hits.book_id and b.is_published = 1 offset 0) published
-     group by hits.book_id
-     order by max(hits.document) desc, max(hits.chapters) desc, hits.book_id desc
-     limit ${page.limit} offset ${page.offset}`.execute(db);
-  return rows.rows.map((r) => r.book_id);
+       group by w.book_id`;
 }
