@@ -21,12 +21,11 @@ export async function newestMatchingChapterBooks(
   query: SearchTerms,
   window: number,
 ): Promise<number[]> {
-  const terms = await queryTermsOf(db, query);
-  if (terms === null) return [];
+  const first = await firstProbe(db, query, window);
+  if (first === null) return [];
+  const { terms, books } = first;
   const topBucket = terms.maxChapterId >> CHAPTER_BUCKET_BITS;
-  const books: number[] = [];
   let low = Math.max(0, topBucket - FIRST_PROBE_BUCKETS + 1);
-  books.push(...(await probe(db, terms, low, topBucket, window)));
   for (let probes = 1; books.length < window && low > 0; probes++) {
     const perBucket = books.length / (topBucket - low + 1);
     // Infinite when nothing was found yet: the query is rare.
@@ -60,8 +59,6 @@ interface QueryTerms {
   query: SearchTerms;
   /** The word pairs (migrations 0006, 0007) of each phrase, in order; none for a one-word phrase. */
   pairs: string[][];
-  /** All of them hashed as 0006's pairs index holds them, for rare phrases. */
-  pairHashes: string[];
   /** The words not found through pairs: loose ones and those of one-word phrases. */
   unpairedText: string;
   /** Their lexemes (stop words out). */
@@ -71,16 +68,33 @@ interface QueryTerms {
 
 /**
  * Asks PostgreSQL's own parser, stemmer and stop words what the query's lexemes and phrase pairs
- * are, as the index holds a chapter's, and the newest chapter id. Null when nothing can match:
- * only stop words, or no chapter.
+ * are, as the index holds a chapter's, and the newest chapter id; and, in the same statement (a
+ * round trip to the database costs as much as a probe), makes the first probe: the newest two
+ * buckets, where a common query fills its window. Null when nothing can match: only stop words,
+ * or no chapter.
  */
-async function queryTermsOf(db: DbHandle, query: SearchTerms): Promise<QueryTerms | null> {
+async function firstProbe(
+  db: DbHandle,
+  query: SearchTerms,
+  window: number,
+): Promise<{ terms: QueryTerms; books: number[] } | null> {
+  // Every key stands for itself in a chapter of the bucket, so a chapter of one of the two
+  // buckets matches when it holds all keys hashed with its own bucket.
+  const holdsAllKeysOf = (bucket: RawBuilder<unknown>) =>
+    sql`inkwell_search_keys(c.content_tsv, c.id) @> array(
+      select hashtextextended(k.key, ${bucket}) from query_key k)`;
+  // A phrase's pairs are known here only as PostgreSQL sees them: the check is skipped in the
+  // statement when the phrase has fewer than two pairs (see phraseChecks).
+  const checks = query.phrases.map(
+    (p, i) => sql`case when (select cardinality(pairs) from phrase where n = ${i + 1}) > 1
+      then ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)}) else true end`,
+  );
   const { rows } = await sql<{
     pairs: string[][];
-    pair_hashes: string[];
     unpaired_text: string;
     lexemes: string[];
     max_id: number | null;
+    books: number[];
   }>`
     with phrase as (
       select t.n, t.phrase, inkwell_phrase_gram_texts(to_tsvector('english', t.phrase)) as pairs
@@ -88,24 +102,41 @@ async function queryTermsOf(db: DbHandle, query: SearchTerms): Promise<QueryTerm
     ), unpaired as (
       select concat_ws(' ', ${query.loose.join(' ')}::text,
                        (select string_agg(phrase, ' ') from phrase where cardinality(pairs) = 0)) as text
+    ), terms as (
+      select tsvector_to_array(to_tsvector('english', unpaired.text)) as lexemes,
+             unpaired.text as unpaired_text,
+             (select max(id) from chapters) as max_id
+        from unpaired
+    ), query_key as (
+      select unnest(lexemes) as key from terms
+      union all select unnest(pairs) from phrase
     )
     select coalesce((select json_agg(pairs order by n) from phrase), '[]') as pairs,
-           array(select h from phrase, unnest(inkwell_phrase_grams(to_tsvector('english', phrase.phrase))) h)
-             as pair_hashes,
-           unpaired.text as unpaired_text,
-           tsvector_to_array(to_tsvector('english', unpaired.text)) as lexemes,
-           (select max(id) from chapters) as max_id
-      from unpaired`.execute(db);
+           terms.unpaired_text,
+           terms.lexemes,
+           terms.max_id,
+           array(${newestCandidates(
+             window,
+             [
+               sql`exists (select 1 from query_key)`,
+               sql`(${holdsAllKeysOf(sql`terms.max_id >> ${CHAPTER_BUCKET_BITS}`)}
+                 or ${holdsAllKeysOf(sql`(terms.max_id >> ${CHAPTER_BUCKET_BITS}) - 1`)})`,
+             ],
+             checks,
+           )}) as books
+      from terms`.execute(db);
   const row = rows[0]!;
   if (row.max_id === null || (row.lexemes.length === 0 && row.pairs.flat().length === 0))
     return null;
   return {
-    query,
-    pairs: row.pairs,
-    pairHashes: row.pair_hashes,
-    unpairedText: row.unpaired_text,
-    unpairedLexemes: row.lexemes,
-    maxChapterId: row.max_id,
+    terms: {
+      query,
+      pairs: row.pairs,
+      unpairedText: row.unpaired_text,
+      unpairedLexemes: row.lexemes,
+      maxChapterId: row.max_id,
+    },
+    books: row.books,
   };
 }
 
@@ -131,7 +162,7 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
     (key) => sql`inkwell_search_keys(c.content_tsv, c.id) && array(
       select hashtextextended(${key}::text, b) from generate_series(${low}::int, ${high}::int) b)`,
   );
-  return newestCandidates(db, limit, keys, phraseChecks(terms));
+  return bookIds(db, newestCandidates(limit, keys, phraseChecks(terms)));
 }
 
 /**
@@ -146,38 +177,44 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
 async function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: number) {
   const below = low << CHAPTER_BUCKET_BITS;
   const words = sql`v.content_tsv @@ plainto_tsquery('english', ${terms.unpairedText})`;
-  if (terms.pairHashes.length === 0) {
-    const { rows } = await sql<{ book_id: number }>`
-      select v.book_id from chapters v where ${words} and v.id < ${below}
-       order by v.id desc limit ${limit}`.execute(db);
-    return rows.map((r) => r.book_id);
+  if (terms.pairs.flat().length === 0) {
+    return bookIds(
+      db,
+      sql`select v.book_id from chapters v where ${words} and v.id < ${below}
+           order by v.id desc limit ${limit}`,
+    );
   }
-  const holdsPairs = sql`inkwell_phrase_grams(c.content_tsv) @> ${terms.pairHashes}::bigint[]`;
+  // The phrases' pairs hashed by 0006's own function, as its index holds them.
+  const phrases = terms.query.phrases.map((p) => p.terms.join(' '));
+  const holdsPairs = sql`inkwell_phrase_grams(c.content_tsv) @> array(select h
+    from unnest(${phrases}::text[]) p, unnest(inkwell_phrase_grams(to_tsvector('english', p))) h)`;
   const checks = [...(terms.unpairedLexemes.length > 0 ? [words] : []), ...phraseChecks(terms)];
-  return newestCandidates(db, limit, [sql`c.id + 0 < ${below}`, holdsPairs], checks);
+  return bookIds(db, newestCandidates(limit, [sql`c.id + 0 < ${below}`, holdsPairs], checks));
 }
 
 /**
- * Book ids of the newest `limit` chapters meeting every index condition and then every check.
+ * The book ids of the newest `limit` chapters meeting every index condition and then every check.
  * The index conditions order their candidates newest first in a subquery they alone enter
  * ("id + 0" hides the primary key's order, OFFSET 0 keeps the checks out), because computing the
  * indexed expressions row by row, which the planner could choose while walking the primary key,
  * costs a millisecond a chapter. The checks, which read a chapter's tsvector, then see the
  * candidates newest first, only until the limit is reached.
  */
-async function newestCandidates(
-  db: DbHandle,
+function newestCandidates(
   limit: number,
   conditions: RawBuilder<unknown>[],
   checks: RawBuilder<unknown>[],
 ) {
-  const { rows } = await sql<{ book_id: number }>`
+  return sql<{ book_id: number }>`
     select v.book_id
       from (select c.book_id, c.content_tsv from chapters c
              where c.content_tsv is not null and ${sql.join(conditions, sql` and `)}
              order by c.id + 0 desc
              ${checks.length === 0 ? sql`limit ${limit}` : sql``} offset 0) v
      ${checks.length > 0 ? sql`where ${sql.join(checks, sql` and `)}` : sql``}
-     limit ${limit}`.execute(db);
-  return rows.map((r) => r.book_id);
+     limit ${limit}`;
+}
+
+async function bookIds(db: DbHandle, select: RawBuilder<{ book_id: number }>) {
+  return (await select.execute(db)).rows.map((r) => r.book_id);
 }
