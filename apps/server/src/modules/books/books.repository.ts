@@ -129,22 +129,13 @@ export async function listPublishedBooksInGenre(db: DbHandle, genreName: string)
 }
 
 /**
- * Published books in the order of a ranking: a subquery answering one row per book with its
- * `position` (smallest first), such as a search's page.
+ * The query for published books as cards, for a caller that chooses and orders them itself (a
+ * search joins its ranking). Unary plus: a check on each row the caller's join finds, not an
+ * index to scan; without statistics SQLite took "is_published = 1" on books_popular_idx and
+ * walked every published book.
  */
-export async function listPublishedBooksRanked(
-  db: DbHandle,
-  ranking: RawBuilder<{ book_id: number; position: number }>,
-) {
-  return (
-    bookSelect(db, PUBLIC)
-      .innerJoin(ranking.as('ranking'), 'ranking.book_id', 'books.id')
-      // Unary plus: a check on each ranked row, not an index to scan. Without statistics SQLite
-      // took "is_published = 1" on books_popular_idx and walked every published book.
-      .where(sql<number>`+books.is_published`, '=', 1)
-      .orderBy('ranking.position')
-      .execute()
-  );
+export function publishedBookCards(db: DbHandle) {
+  return bookSelect(db, PUBLIC).where(sql<number>`+books.is_published`, '=', 1);
 }
 
 export async function authorHasTitle(

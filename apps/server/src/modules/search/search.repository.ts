@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
-import { listPublishedBooksRanked } from '../books/books.repository.ts';
+import { publishedBookCards } from '../books/books.repository.ts';
 import { newestMatchingChapterBooks, phraseTsQuery } from './postgres-chapter-window.repository.ts';
 import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
 
@@ -86,25 +86,31 @@ export async function searchPublishedBooks(db: DbHandle, q: string, page: Page) 
   if (query.loose.length === 0 && query.phrases.length === 0) return [];
   const hits = isPostgres(db) ? await postgresHits(db, query) : sqliteHits(query);
   if (!hits) return [];
-  return listPublishedBooksRanked(db, ranking(hits, page));
+  return publishedBookCards(db)
+    .innerJoin(ranking(db, hits, page).as('ranking'), 'ranking.book_id', 'books.id')
+    .orderBy('ranking.document', 'desc')
+    .orderBy('ranking.chapters', 'desc')
+    .orderBy('books.id', 'desc')
+    .execute();
 }
 
 /**
- * A page of the books of the hits (rows of book_id, document relevance, chapter count), best
- * first, numbered from 1. Each hit's book is probed by id (OFFSET 0 keeps the subquery from
- * being merged into a join): hashing or walking every published book instead costs time in
- * proportion to the library.
+ * A page of the published books of the hits (rows of book_id, document relevance, chapter
+ * count), best first, with the relevance and count that order them. Each hit's book is probed by
+ * id: hashing every published book instead costs time in proportion to the library. SQLite's
+ * CROSS JOIN keeps the hits as the outer loop; on PostgreSQL a LATERAL subquery (OFFSET 0 keeps
+ * it from being merged into a join) does.
  */
-function ranking(hits: RawBuilder<unknown>, page: Page) {
-  return sql<{ book_id: number; position: number }>`(
-    select hits.book_id,
-           row_number() over (order by max(hits.document) desc, max(hits.chapters) desc,
-                                       hits.book_id desc) as position
-      from (${hits}) hits
-     where exists (select 1 from books b
-                    where b.id = hits.book_id and b.is_published = 1 limit 1 offset 0)
+function ranking(db: DbHandle, hits: RawBuilder<unknown>, page: Page) {
+  const published = isPostgres(db)
+    ? sql`cross join lateral (select 1 from books b
+                               where b.id = hits.book_id and b.is_published = 1 offset 0) published`
+    : sql`cross join books b on b.id = hits.book_id and b.is_published = 1`;
+  return sql<{ book_id: number; document: number; chapters: number }>`(
+    select hits.book_id, max(hits.document) as document, max(hits.chapters) as chapters
+      from (${hits}) hits ${published}
      group by hits.book_id
-     order by position
+     order by 2 desc, 3 desc, 1 desc
      limit ${page.limit} offset ${page.offset})`;
 }
 
