@@ -6,7 +6,11 @@ const apiTests = ['apps/server/test/api/**/*.test.ts'];
 // Reliability and security suites (faults, hostile input, access) run on both engines too;
 // those under reliability/postgres/ need PostgreSQL + Redis (many processes) and run there only.
 const reliabilityTests = ['apps/server/test/reliability/*.test.ts'];
-const postgresOnlyTests = ['apps/server/test/reliability/postgres/**/*.test.ts'];
+// Those under postgres/ test what only the PostgreSQL driver does.
+const postgresOnlyTests = [
+  'apps/server/test/reliability/postgres/**/*.test.ts',
+  'apps/server/test/postgres/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -13,6 +13,7 @@ import {
 import pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
 import { registerPhraseGrams } from '../modules/search/phrase-grams.ts';
+import { prepareRepeatedStatements } from './postgres-prepared-statements.ts';
 import type { Schema } from './schema.ts';
 
 export type Db = Kysely<Schema>;
@@ -35,7 +36,10 @@ export function createDb(databaseUrl: string): Db {
     // (inside a transaction) emits its own 'error', which would otherwise be unhandled. The query
     // in progress still fails (503), and the pool discards the broken client when it comes back.
     pool.on('error', () => {});
-    pool.on('connect', (client) => client.on('error', () => {}));
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      prepareRepeatedStatements(client);
+    });
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   }
   return new Kysely<Schema>({

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { CHAPTER_BUCKET_BITS } from '../../db/migrations/0007_search_keys.ts';
 import type { DbHandle } from '../../db/kysely.ts';
+import { PLANNED_FOR_ITS_VALUES } from '../../db/postgres-prepared-statements.ts';
 import type { SearchTerms } from './search-query.ts';
 
 /**
@@ -168,11 +169,11 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
 /**
  * The newest `limit` matches below bucket `low`, from the indexes that know no buckets: a query
  * that needs so many buckets has few matches in all, and probing each bucket would cost more.
- * Without phrase pairs they come from the tsvector index, the words written out where they are
- * used so that the planner sees how common they are (a common word walks chapters newest first;
- * a rare one takes its few matches from the index). With pairs, the candidates are the chapters
- * holding every pair (migration 0006's index), newest first,
- * and the other words and longer phrases are checked on them.
+ * Without phrase pairs they come from the tsvector index, planned for the words at hand (never a
+ * prepared statement's generic plan) so that the planner sees how common they are: a common word
+ * walks chapters newest first, a rare one takes its few matches from the index. With pairs, the
+ * candidates are the chapters holding every pair (migration 0006's index), newest first, and the
+ * other words and longer phrases are checked on them.
  */
 async function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: number) {
   const below = low << CHAPTER_BUCKET_BITS;
@@ -180,7 +181,8 @@ async function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit:
   if (terms.pairs.flat().length === 0) {
     return bookIds(
       db,
-      sql`select v.book_id from chapters v where ${words} and v.id < ${below}
+      sql`${sql.raw(PLANNED_FOR_ITS_VALUES)}
+          select v.book_id from chapters v where ${words} and v.id < ${below}
            order by v.id desc limit ${limit}`,
     );
   }
