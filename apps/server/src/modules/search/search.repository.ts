@@ -96,21 +96,24 @@ export async function searchPublishedBooks(db: DbHandle, q: string, page: Page) 
 
 /**
  * A page of the published books of the hits (rows of book_id, document relevance, chapter
- * count), best first, with the relevance and count that order them. Each hit's book is probed by
- * id: hashing every published book instead costs time in proportion to the library. SQLite's
- * CROSS JOIN keeps the hits as the outer loop; on PostgreSQL a LATERAL subquery (OFFSET 0 keeps
- * it from being merged into a join) does.
+ * count), best first, with the relevance and count that order them. The hits are ranked per book
+ * first; then each book, best first, is probed by id until the page is full (a few hundred books
+ * hit, a page needs twenty): hashing every published book instead costs time in proportion to
+ * the library. SQLite's CROSS JOIN keeps the ranked books as the outer loop; on PostgreSQL a
+ * LATERAL subquery (OFFSET 0 keeps it from being merged into a join) does.
  */
 function ranking(db: DbHandle, hits: RawBuilder<unknown>, page: Page) {
   const published = isPostgres(db)
     ? sql`cross join lateral (select 1 from books b
-                               where b.id = hits.book_id and b.is_published = 1 offset 0) published`
-    : sql`cross join books b on b.id = hits.book_id and b.is_published = 1`;
+                               where b.id = r.book_id and b.is_published = 1 offset 0) published`
+    : sql`cross join books b on b.id = r.book_id and b.is_published = 1`;
   return sql<{ book_id: number; document: number; chapters: number }>`(
-    select hits.book_id, max(hits.document) as document, max(hits.chapters) as chapters
-      from (${hits}) hits ${published}
-     group by hits.book_id
-     order by 2 desc, 3 desc, 1 desc
+    select r.book_id, r.document, r.chapters
+      from (select hits.book_id, max(hits.document) as document, max(hits.chapters) as chapters
+              from (${hits}) hits
+             group by hits.book_id
+             order by 2 desc, 3 desc, 1 desc) r ${published}
+     order by r.document desc, r.chapters desc, r.book_id desc
      limit ${page.limit} offset ${page.offset})`;
 }
 
