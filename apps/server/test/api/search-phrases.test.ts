@@ -9,7 +9,8 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers/app.ts';
-import { createChapter, insertPublishedChapters } from '../helpers/chapters.ts';
+import { createChapter } from '../helpers/chapters.ts';
+import { insertPublishedChapters } from '../helpers/rows.ts';
 import { searchIds as searchAppIds } from '../helpers/search.ts';
 
 // Quoted phrases are looked up by their word pairs (migration 0006, decision 0015) on both engines.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAPTER_WINDOW } from '../../src/modules/search/search.repository.ts';
 import { createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
-import { insertPublishedChapters } from '../helpers/chapters.ts';
+import { insertPublishedChapters } from '../helpers/rows.ts';
 import { searchIds as searchAppIds } from '../helpers/search.ts';
 
 // Chapter text counts through the newest CHAPTER_WINDOW matching chapters (decision 0009).

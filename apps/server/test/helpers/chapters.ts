@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { DbHandle } from '../../src/db/kysely.ts';
 import { as, type TestUser } from './app.ts';
 
 export interface TestChapter {
@@ -37,34 +36,4 @@ export async function chapterOrders(app: FastifyInstance, user: TestUser, bookId
   if (res.statusCode !== 200)
     throw new Error(`list chapters failed: ${res.statusCode} ${res.body}`);
   return res.json<{ chapters: TestChapter[] }>().chapters.map((c) => [c.id, c.chapter_order]);
-}
-
-/**
- * Published chapters written straight into the database (an API call each would be slow), with
- * the given ids where set: search tests place matches far apart in the id space.
- */
-export async function insertPublishedChapters(
-  db: DbHandle,
-  bookId: number,
-  rows: { id?: number; text: string }[],
-) {
-  const now = new Date().toISOString();
-  await db
-    .insertInto('chapters')
-    .values(
-      rows.map((row, i) => ({
-        ...(row.id !== undefined && { id: row.id }),
-        book_id: bookId,
-        title: `Filler ${i + 1}`,
-        content: `<p>${row.text}</p>`,
-        content_text: row.text,
-        word_count: row.text.split(' ').length,
-        chapter_order: 100 + i,
-        is_published: 1,
-        first_published_at: now,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .execute();
 }

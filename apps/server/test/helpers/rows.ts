@@ -1,36 +1,72 @@
-import type { Db } from '../../src/db/kysely.ts';
+import type { DbHandle } from '../../src/db/kysely.ts';
+import { nowIso, toFlag } from '../../src/lib/convert.ts';
+
+/** A chapter as a test writes it: its text is its title unless given. */
+interface ChapterFields {
+  id?: number;
+  title: string;
+  text?: string;
+  order: number;
+  published: boolean;
+  updatedAt?: string;
+}
+
+function chapterRow(bookId: number, chapter: ChapterFields) {
+  const at = chapter.updatedAt ?? nowIso();
+  const text = chapter.text ?? chapter.title;
+  return {
+    ...(chapter.id !== undefined && { id: chapter.id }),
+    book_id: bookId,
+    title: chapter.title,
+    content: `<p>${text}</p>`,
+    content_text: text,
+    word_count: text.split(' ').length,
+    chapter_order: chapter.order,
+    is_published: toFlag(chapter.published),
+    first_published_at: chapter.published ? at : null,
+    created_at: at,
+    updated_at: at,
+  };
+}
 
 /**
  * Rows written straight to the database, for tests that need data the API cannot make
- * (backdated timestamps) or that must not depend on another module's endpoints.
+ * (backdated timestamps, chosen ids) or that must not depend on another module's endpoints.
  */
 export async function insertChapter(
-  db: Db,
+  db: DbHandle,
   bookId: number,
-  chapter: { title: string; order: number; published: boolean; updatedAt?: string },
+  chapter: Omit<ChapterFields, 'id' | 'text'>,
 ): Promise<number> {
-  const at = chapter.updatedAt ?? new Date().toISOString();
   const { id } = await db
     .insertInto('chapters')
-    .values({
-      book_id: bookId,
-      title: chapter.title,
-      content: `<p>${chapter.title}</p>`,
-      content_text: chapter.title,
-      word_count: 1,
-      chapter_order: chapter.order,
-      is_published: chapter.published ? 1 : 0,
-      first_published_at: chapter.published ? at : null,
-      created_at: at,
-      updated_at: at,
-    })
+    .values(chapterRow(bookId, chapter))
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
 }
 
+/**
+ * Published chapters of the given texts, with the given ids where set (an API call each would be
+ * slow): search tests place matches far apart in the id space.
+ */
+export async function insertPublishedChapters(
+  db: DbHandle,
+  bookId: number,
+  rows: { id?: number; text: string }[],
+) {
+  await db
+    .insertInto('chapters')
+    .values(
+      rows.map((row, i) =>
+        chapterRow(bookId, { ...row, title: `Filler ${i + 1}`, order: 100 + i, published: true }),
+      ),
+    )
+    .execute();
+}
+
 export async function insertRead(
-  db: Db,
+  db: DbHandle,
   read: { userId: number; bookId: number; chapterId: number; readAt?: string },
 ): Promise<void> {
   await db
@@ -39,7 +75,7 @@ export async function insertRead(
       user_id: read.userId,
       book_id: read.bookId,
       chapter_id: read.chapterId,
-      read_at: read.readAt ?? new Date().toISOString(),
+      read_at: read.readAt ?? nowIso(),
     })
     .execute();
 }
