@@ -88,7 +88,7 @@ async function firstProbe(
   // statement when the phrase has fewer than two pairs (see phraseChecks).
   const checks = query.phrases.map(
     (p, i) => sql`case when (select cardinality(pairs) from phrase where n = ${i + 1}) > 1
-      then ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)}) else true end`,
+      then ${positionCheck(p.terms)} else true end`,
   );
   const { rows } = await sql<{
     pairs: string[][];
@@ -145,13 +145,16 @@ export const phraseTsQuery = (terms: readonly string[]) =>
   sql`phraseto_tsquery('english', ${terms.join(' ')})`;
 
 /**
- * A phrase of three or more words is found through its pairs, which could each sit elsewhere in
- * the chapter: its positions are checked on the chapter's tsvector.
+ * A phrase of two pairs or more is found through its pairs, which could each sit elsewhere in the
+ * chapter: its positions are checked on the candidate's tsvector.
  */
+const positionCheck = (phraseTerms: readonly string[]) =>
+  sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(phraseTerms)})`;
+
 function phraseChecks(terms: QueryTerms) {
   return terms.query.phrases
     .filter((_, i) => terms.pairs[i]!.length > 1)
-    .map((p) => sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(p.terms)})`);
+    .map((p) => positionCheck(p.terms));
 }
 
 /**
