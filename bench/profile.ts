@@ -1,6 +1,6 @@
 /**
  * Profiles the server under one call: `npm run bench:profile -- --case chapters/{id} --size S`
- * (any read case's name, or `autosave`).
+ * (any read case's name, or `autosave`; `--engine postgres --keep` to use a kept dataset).
  * Runs the server with --cpu-prof, loads it for a few seconds, and prints where the CPU went
  * (by package and by function). The .cpuprofile is kept under bench/results/ for a closer look
  * (Chrome DevTools, Performance tab, "Load profile").
@@ -27,12 +27,18 @@ const { values } = parseArgs({
     size: { type: 'string', default: 'S' },
     engine: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '5' },
+    // One connection profiles a request alone, without other requests queued behind it.
+    connections: { type: 'string', default: '10' },
+    // Reuse (or make and keep) the size's kept PostgreSQL dataset, as `npm run bench -- --keep`:
+    // a fresh L takes over an hour to make.
+    keep: { type: 'boolean', default: false },
   },
 });
 const log = (line: string) => console.log(line);
 const database = await datasetDatabase({
   engine: values.engine as Engine,
   size: values.size!,
+  keep: values.keep,
   log,
 });
 const corpus = await loadCorpus(seededRandom(1));
@@ -49,9 +55,12 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-profile-'));
 const work = autosave ? await writableCopy(database) : database;
 const server = await startServer({
   databaseUrl: work.url,
+  // Search is measured without the answer cache, as `npm run bench` measures it: else a repeated
+  // query's profile is the cache's.
+  env: 'suite' in chosen && chosen.suite === 'search' ? { READ_CACHE: 'off' } : {},
   nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
 });
-const settings = { connections: 10, duration: Number(values.duration) };
+const settings = { connections: Number(values.connections), duration: Number(values.duration) };
 try {
   let result;
   if (autosave) {

@@ -81,12 +81,17 @@ async function postgresDataset(options: DatasetOptions): Promise<BenchDatabase> 
   const drop = () =>
     admin((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => undefined);
   const infoFile = path.join(DATA_DIR, `postgres-${size}.json`);
-  const reuse =
+  const kept =
     options.keep &&
     !options.fresh &&
-    fs.existsSync(infoFile) &&
     (await admin((c) => c.query('select 1 from pg_database where datname = $1', [name]))).rowCount;
-  if (reuse) {
+  // A kept L takes hours to make: never drop it for want of its description (another checkout
+  // made it, say); say what to do instead.
+  if (kept && !fs.existsSync(infoFile))
+    throw new Error(
+      `the kept dataset ${name} exists but its description ${infoFile} does not: copy it from the checkout that made the dataset, or pass --fresh to make a new one`,
+    );
+  if (kept) {
     log(`reusing the kept ${size} PostgreSQL dataset ${name} (--fresh makes a new one)`);
     const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
     return { url: url.toString(), engine: 'postgres', info, generatedIn: 0, drop: async () => {} };
