@@ -8,6 +8,7 @@ import * as performanceMigration from './migrations/0004_performance.ts';
 import * as searchLookup from './migrations/0005_search_lookup.ts';
 import * as phraseGrams from './migrations/0006_phrase_grams.ts';
 import * as searchKeys from './migrations/0007_search_keys.ts';
+import * as wideSearchKeys from './migrations/0008_wide_search_keys.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0005_search_lookup': searchLookup,
   '0006_phrase_grams': phraseGrams,
   '0007_search_keys': searchKeys,
+  '0008_wide_search_keys': wideSearchKeys,
 };
 
 class EngineAwareProvider implements MigrationProvider {

@@ -7,13 +7,6 @@ import type pg from 'pg';
  */
 export const PREPARED_PER_CONNECTION = 256;
 
-/**
- * A statement whose plan must fit its values starts with this comment and is never prepared: a
- * generic plan cannot see, say, how common a searched word is, and the plan that suits a common
- * word reads every chapter for a rare one (seen: 3 ms → 115 ms).
- */
-export const PLANNED_FOR_ITS_VALUES = '/* planned for its values */';
-
 /** Texts seen once that a connection remembers, waiting for their second use. */
 const REMEMBERED_PER_CONNECTION = 2048;
 
@@ -25,7 +18,7 @@ const REMEMBERED_PER_CONNECTION = 2048;
  * reuses a generic plan once it estimates that plan no dearer than planning each time for the
  * values at hand (`plan_cache_mode = auto`); otherwise it keeps planning with the values.
  * Statements without parameters (transaction control, migrations' DDL, several statements in
- * one string) keep the simple protocol, and those marked PLANNED_FOR_ITS_VALUES stay unnamed.
+ * one string) keep the simple protocol.
  */
 export function prepareRepeatedStatements(
   client: pg.PoolClient,
@@ -36,12 +29,7 @@ export function prepareRepeatedStatements(
   let prepared = 0;
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const preparing = (text: unknown, values: unknown, ...rest: unknown[]) => {
-    if (
-      typeof text !== 'string' ||
-      !Array.isArray(values) ||
-      values.length === 0 ||
-      text.startsWith(PLANNED_FOR_ITS_VALUES)
-    )
+    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0)
       return query(text, values, ...rest);
     const name = texts.get(text);
     if (name) return query({ name, text, values }, ...rest);

@@ -94,4 +94,22 @@ describe('the window of newest matching chapters', () => {
     expect(await searchIds('"gilded wherry rocked"')).toEqual([older.id]);
     expect(await searchIds('"gilded wherry"')).toEqual([newer.id, older.id]);
   });
+
+  it('checks a phrase of four words or more for position after finding it by its triples', async () => {
+    const [newer, older] = [await book('Lantern newer'), await book('Lantern older')];
+    await insertPublishedChapters(t.ctx.db, older.id, [
+      { id: 39_500_000, text: 'the copper lantern swung wildly in the gale' },
+    ]);
+    // Each newer chapter holds both triples of the four-word phrase, never the phrase itself.
+    await insertPublishedChapters(
+      t.ctx.db,
+      newer.id,
+      Array.from({ length: 60 }, (_, i) => ({
+        id: 40_000_000 + i * 300,
+        text: 'a copper lantern swung and then the lantern swung wildly',
+      })),
+    );
+    expect(await searchIds('"copper lantern swung wildly"')).toEqual([older.id]);
+    expect(await searchIds('"copper lantern swung"')).toEqual([newer.id, older.id]);
+  });
 });

@@ -1,21 +1,22 @@
 import { sql, type RawBuilder } from 'kysely';
 import { CHAPTER_BUCKET_BITS } from '../../db/migrations/0007_search_keys.ts';
+import { WIDE_BUCKET_BITS } from '../../db/migrations/0008_wide_search_keys.ts';
 import type { DbHandle } from '../../db/kysely.ts';
-import { PLANNED_FOR_ITS_VALUES } from '../../db/postgres-prepared-statements.ts';
 import type { SearchTerms } from './search-query.ts';
 
 /**
  * The newest published chapters matching a query on PostgreSQL, the window of decision 0009,
- * found through migration 0007's search keys (docs/decisions/0018-search-keys-by-id-bucket.md).
+ * found through migration 0007's search keys (docs/decisions/0018-search-keys-by-id-bucket.md)
+ * and, for rare queries, migration 0008's wide ones (docs/decisions/0020-wide-search-keys.md).
  *
  * A probe asks the index for the chapters holding every word of the query within a range of
  * buckets (512 consecutive chapter ids each) and reads those matches only. The first probe takes
  * the newest two buckets; a common word fills the window there. Otherwise the matches found so far
  * say how dense the query is, and the next probe reaches back as far as that density says the
  * window needs, with a margin. A query too rare to show up in the newest buckets (or one that
- * keeps falling short) takes the rest from the unbucketed indexes, which for a rare query hold
- * few matches: a probe never costs more than its range, and the last step never more than the
- * query's remaining matches.
+ * keeps falling short) takes the rest from wide buckets (16,384 ids), newest first, which for a
+ * rare query hold few matches each: a probe never costs more than its range, and the last step
+ * never more than the wide buckets it needs.
  */
 export async function newestMatchingChapterBooks(
   db: DbHandle,
@@ -46,23 +47,22 @@ export async function newestMatchingChapterBooks(
 const FIRST_PROBE_BUCKETS = 2;
 /** How much further back than the density so far says a probe reaches. */
 const MARGIN = 1.5;
-/** Probes before the rest is taken from the unbucketed indexes: a query whose matches thin out. */
+/** Probes before the rest is taken from wide buckets: a query whose matches thin out. */
 const MAX_PROBES = 3;
 /**
  * The widest probe. A probe looks up each of its keys once per bucket; a query so rare that the
- * window needs more buckets than this has few matches in all, which the unbucketed indexes give
- * cheaper.
+ * window needs more buckets than this has few matches in all, which wide buckets give cheaper.
  */
 const MAX_PROBE_BUCKETS = 256;
 
 /** A query as PostgreSQL sees it: what its chapters must hold, and how far ids reach. */
 interface QueryTerms {
   query: SearchTerms;
-  /** The word pairs (migrations 0006, 0007) of each phrase, in order; none for a one-word phrase. */
+  /** The word pairs (migration 0007) of each phrase, in order; none for a one-word phrase. */
   pairs: string[][];
-  /** The words not found through pairs: loose ones and those of one-word phrases. */
-  unpairedText: string;
-  /** Their lexemes (stop words out). */
+  /** The word triples (migration 0008) of each phrase, in order; none below three lexemes. */
+  triples: string[][];
+  /** Lexemes of the words not found through pairs (loose ones, one-word phrases'); no stop words. */
   unpairedLexemes: string[];
   maxChapterId: number;
 }
@@ -92,20 +92,20 @@ async function firstProbe(
   );
   const { rows } = await sql<{
     pairs: string[][];
-    unpaired_text: string;
+    triples: string[][];
     lexemes: string[];
     max_id: number | null;
     books: number[];
   }>`
     with phrase as (
-      select t.n, t.phrase, inkwell_phrase_gram_texts(to_tsvector('english', t.phrase)) as pairs
+      select t.n, t.phrase, inkwell_phrase_gram_texts(to_tsvector('english', t.phrase)) as pairs,
+             inkwell_phrase_triple_texts(to_tsvector('english', t.phrase)) as triples
         from unnest(${query.phrases.map((p) => p.terms.join(' '))}::text[]) with ordinality t(phrase, n)
     ), unpaired as (
       select concat_ws(' ', ${query.loose.join(' ')}::text,
                        (select string_agg(phrase, ' ') from phrase where cardinality(pairs) = 0)) as text
     ), terms as (
       select tsvector_to_array(to_tsvector('english', unpaired.text)) as lexemes,
-             unpaired.text as unpaired_text,
              (select max(id) from chapters) as max_id
         from unpaired
     ), query_key as (
@@ -113,7 +113,7 @@ async function firstProbe(
       union all select unnest(pairs) from phrase
     )
     select coalesce((select json_agg(pairs order by n) from phrase), '[]') as pairs,
-           terms.unpaired_text,
+           coalesce((select json_agg(triples order by n) from phrase), '[]') as triples,
            terms.lexemes,
            terms.max_id,
            array(${newestCandidates(
@@ -133,7 +133,7 @@ async function firstProbe(
     terms: {
       query,
       pairs: row.pairs,
-      unpairedText: row.unpaired_text,
+      triples: row.triples,
       unpairedLexemes: row.lexemes,
       maxChapterId: row.max_id,
     },
@@ -170,31 +170,28 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
 }
 
 /**
- * The newest `limit` matches below bucket `low`, from the indexes that know no buckets: a query
- * that needs so many buckets has few matches in all, and probing each bucket would cost more.
- * Without phrase pairs they come from the tsvector index, planned for the words at hand (never a
- * prepared statement's generic plan) so that the planner sees how common they are: a common word
- * walks chapters newest first, a rare one takes its few matches from the index. With pairs, the
- * candidates are the chapters holding every pair (migration 0006's index), newest first, and the
- * other words and longer phrases are checked on them.
+ * The newest `limit` matches below bucket `low`, from migration 0008's wide buckets (32 of the
+ * probes' buckets each), newest first, until the limit is reached: a query that needs so many
+ * probe buckets has few matches in all, and a wide bucket holds a few hundred of them at most.
+ * A phrase is looked up by its one pair or by its triples: a phrase of three lexemes is its own
+ * triple, so only longer phrases are checked for position.
  */
-async function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: number) {
+function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: number) {
   const below = low << CHAPTER_BUCKET_BITS;
-  const words = sql`v.content_tsv @@ plainto_tsquery('english', ${terms.unpairedText})`;
-  if (terms.pairs.flat().length === 0) {
-    return bookIds(
-      db,
-      sql`${sql.raw(PLANNED_FOR_ITS_VALUES)}
-          select v.book_id from chapters v where ${words} and v.id < ${below}
-           order by v.id desc limit ${limit}`,
-    );
-  }
-  // The phrases' pairs hashed by 0006's own function, as its index holds them.
-  const phrases = terms.query.phrases.map((p) => p.terms.join(' '));
-  const holdsPairs = sql`inkwell_phrase_grams(c.content_tsv) @> array(select h
-    from unnest(${phrases}::text[]) p, unnest(inkwell_phrase_grams(to_tsvector('english', p))) h)`;
-  const checks = [...(terms.unpairedLexemes.length > 0 ? [words] : []), ...phraseChecks(terms)];
-  return bookIds(db, newestCandidates(limit, [sql`c.id + 0 < ${below}`, holdsPairs], checks));
+  const phraseKeys = terms.pairs.map((pairs, i) => (pairs.length > 1 ? terms.triples[i]! : pairs));
+  const keys = [...terms.unpairedLexemes, ...phraseKeys.flat()];
+  const checks = terms.query.phrases
+    .filter((_, i) => terms.triples[i]!.length > 1)
+    .map((p) => positionCheck(p.terms));
+  const inBucket = sql`inkwell_wide_search_keys(c.content_tsv, c.id) @> array(
+    select hashtextextended(k, b) from unnest(${keys}::text[]) k)`;
+  return bookIds(
+    db,
+    sql`select w.book_id
+          from generate_series((${below}::int - 1) >> ${WIDE_BUCKET_BITS}, 0, -1) b
+         cross join lateral (${newestCandidates(limit, [inBucket, sql`c.id + 0 < ${below}`], checks)}) w
+         limit ${limit}`,
+  );
 }
 
 /**

@@ -79,7 +79,7 @@ type Page = { limit: number; offset: number };
  * matching chapters (CHAPTER_WINDOW) are theirs; ties go to the newer book. Quoted phrases are
  * looked up by their word pairs (migration 0006), so a phrase is found in any chapter, however
  * old. Only published chapters are in the chapter index. On PostgreSQL the window comes from id
- * buckets (migration 0007, postgres-chapter-window.repository.ts).
+ * buckets (migrations 0007 and 0008, postgres-chapter-window.repository.ts).
  */
 export async function searchPublishedBooks(db: DbHandle, q: string, page: Page) {
   const query = parseSearchQuery(q);
