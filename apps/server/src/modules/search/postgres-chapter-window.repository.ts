@@ -172,7 +172,8 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
 /**
  * The newest `limit` matches below bucket `low`, from migration 0008's wide buckets (32 of the
  * probes' buckets each), newest first, until the limit is reached: a query that needs so many
- * probe buckets has few matches in all, and a wide bucket holds a few hundred of them at most.
+ * probe buckets has few matches in all, a few hundred in a wide bucket (a query that thinned out
+ * after three probes may have more: a wide bucket is read whole, 16,384 chapters at most).
  * A phrase is looked up by its one pair or by its triples: a phrase of three lexemes is its own
  * triple, so only longer phrases are checked for position.
  */
