@@ -18,8 +18,8 @@ export const CHAPTER_BUCKET_BITS = 9;
  * word pairs (0006's pairs, as text) hashed together with its bucket of ids: a query asks for its
  * words and pairs within a range of buckets, newest first, and reads only that range's matches.
  * 0006's pairs index stays for what lies beyond a few hundred buckets: a rare phrase's few
- * matches anywhere (until migration 0008's wide buckets took that over). SQLite's FTS5 keeps each term's chapters in rowid order already and needs
- * nothing.
+ * matches anywhere (until migration 0008's wide buckets took that over). SQLite's FTS5 keeps each
+ * term's chapters in rowid order already and needs nothing.
  *
  * No statistics (as for 0006's pairs): the search query chooses this index explicitly, and
  * ANALYZE would otherwise compute the keys of every sampled chapter. The statements may be run

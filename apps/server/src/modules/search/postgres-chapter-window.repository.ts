@@ -62,7 +62,7 @@ interface QueryTerms {
   pairs: string[][];
   /** The word triples (migration 0008) of each phrase, in order; none below three lexemes. */
   triples: string[][];
-  /** Lexemes of the words not found through pairs (loose ones, one-word phrases'); no stop words. */
+  /** Lexemes of the words not found through pairs (loose ones, one-word phrases'). */
   unpairedLexemes: string[];
   maxChapterId: number;
 }
@@ -85,7 +85,7 @@ async function firstProbe(
     sql`inkwell_search_keys(c.content_tsv, c.id) @> array(
       select hashtextextended(k.key, ${bucket}) from query_key k)`;
   // A phrase's pairs are known here only as PostgreSQL sees them: the check is skipped in the
-  // statement when the phrase has fewer than two pairs (see phraseChecks).
+  // statement when the phrase has fewer than two pairs (see positionChecks).
   const checks = query.phrases.map(
     (p, i) => sql`case when (select cardinality(pairs) from phrase where n = ${i + 1}) > 1
       then ${positionCheck(p.terms)} else true end`,
@@ -145,17 +145,18 @@ export const phraseTsQuery = (terms: readonly string[]) =>
   sql`phraseto_tsquery('english', ${terms.join(' ')})`;
 
 /**
- * A phrase of two pairs or more is found through its pairs, which could each sit elsewhere in the
- * chapter: its positions are checked on the candidate's tsvector.
+ * A phrase found through one key (its pair, or in wide buckets its triple) is exact; through
+ * several, each could sit elsewhere in the chapter, so its positions are checked on the
+ * candidate's tsvector. `phraseKeys` are each phrase's keys, in order.
  */
-const positionCheck = (phraseTerms: readonly string[]) =>
-  sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(phraseTerms)})`;
-
-function phraseChecks(terms: QueryTerms) {
+function positionChecks(terms: QueryTerms, phraseKeys: string[][]) {
   return terms.query.phrases
-    .filter((_, i) => terms.pairs[i]!.length > 1)
+    .filter((_, i) => phraseKeys[i]!.length > 1)
     .map((p) => positionCheck(p.terms));
 }
+
+const positionCheck = (phraseTerms: readonly string[]) =>
+  sql`ts_match_vq(v.content_tsv, ${phraseTsQuery(phraseTerms)})`;
 
 /**
  * The newest `limit` matches among the chapters of buckets `low` to `high`: those holding, within
@@ -166,7 +167,7 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
     (key) => sql`inkwell_search_keys(c.content_tsv, c.id) && array(
       select hashtextextended(${key}::text, b) from generate_series(${low}::int, ${high}::int) b)`,
   );
-  return bookIds(db, newestCandidates(limit, keys, phraseChecks(terms)));
+  return bookIds(db, newestCandidates(limit, keys, positionChecks(terms, terms.pairs)));
 }
 
 /**
@@ -181,9 +182,7 @@ function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: numbe
   const below = low << CHAPTER_BUCKET_BITS;
   const phraseKeys = terms.pairs.map((pairs, i) => (pairs.length > 1 ? terms.triples[i]! : pairs));
   const keys = [...terms.unpairedLexemes, ...phraseKeys.flat()];
-  const checks = terms.query.phrases
-    .filter((_, i) => terms.triples[i]!.length > 1)
-    .map((p) => positionCheck(p.terms));
+  const checks = positionChecks(terms, phraseKeys);
   const inBucket = sql`inkwell_wide_search_keys(c.content_tsv, c.id) @> array(
     select hashtextextended(k, b) from unnest(${keys}::text[]) k)`;
   return bookIds(
