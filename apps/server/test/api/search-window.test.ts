@@ -112,4 +112,24 @@ describe('the window of newest matching chapters', () => {
     expect(await searchIds('"copper lantern swung wildly"')).toEqual([older.id]);
     expect(await searchIds('"copper lantern swung"')).toEqual([newer.id, older.id]);
   });
+
+  it('checks a phrase for position in the probes after the first', async () => {
+    const [shore, decoy] = [await book('Shoreline'), await book('Decoy')];
+    // Ten matches in the newest two buckets say the window needs a further probe of ~150
+    // buckets; the chapters there hold both pairs of the phrase, never the phrase itself.
+    await insertPublishedChapters(
+      t.ctx.db,
+      decoy.id,
+      Array.from({ length: 30 }, (_, i) => ({
+        id: 49_998_000 - i * 100,
+        text: 'the ashen heron and the heron wept',
+      })),
+    );
+    await insertPublishedChapters(
+      t.ctx.db,
+      shore.id,
+      Array.from({ length: 10 }, (_, i) => ({ id: 50_000_000 + i * 50, text: 'ashen heron wept' })),
+    );
+    expect(await searchIds('"ashen heron wept"')).toEqual([shore.id]);
+  });
 });
