@@ -50,10 +50,12 @@ const MARGIN = 1.5;
 /** Probes before the rest is taken from wide buckets: a query whose matches thin out. */
 const MAX_PROBES = 3;
 /**
- * The widest probe. A probe looks up each of its keys once per bucket; a query so rare that the
- * window needs more buckets than this has few matches in all, which wide buckets give cheaper.
+ * The widest probe: one wide bucket's worth. A probe looks up each of its keys once per bucket,
+ * a wide bucket once for all of them; a query so rare that the window needs more buckets than
+ * this has fewer matches in a wide bucket than the window holds, so reading wide buckets newest
+ * first costs fewer lookups for the same matches (a 247-bucket probe took 6–10 ms on L).
  */
-const MAX_PROBE_BUCKETS = 256;
+const MAX_PROBE_BUCKETS = 1 << (WIDE_BUCKET_BITS - CHAPTER_BUCKET_BITS);
 
 /** A query as PostgreSQL sees it: what its chapters must hold, and how far ids reach. */
 interface QueryTerms {
