@@ -1,6 +1,7 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { registerPhraseGrams } from '../../apps/server/src/modules/search/phrase-grams.ts';
+import { inBatches } from './api.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 type Value = string | number | null;
@@ -155,21 +156,19 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
       for (const row of rows) await clients[0]!.query(`drop index ${row.indexname}`);
       return async () => {
         await Promise.all(inFlight);
+        await Promise.all(clients.map((c) => c.query(`set maintenance_work_mem = '512MB'`)));
         // PostgreSQL builds a GIN index on one core, and two builds on the same table do not
-        // block each other: each connection takes the next index, so both cores work.
-        const queue = [...rows];
-        await Promise.all(
-          clients.map(async (client) => {
-            await client.query(`set maintenance_work_mem = '512MB'`);
-            for (let row = queue.shift(); row; row = queue.shift()) {
-              await client.query(row.indexdef);
-              for (const { column } of unsampled.filter((u) => u.indexname === row!.indexname))
-                await client.query(
-                  `alter index ${row.indexname} alter column ${column} set statistics 0`,
-                );
-            }
-          }),
-        );
+        // block each other: each idle connection takes the next index, so both cores work.
+        const idle = [...clients];
+        await inBatches(rows, clients.length, async (row) => {
+          const client = idle.pop()!;
+          await client.query(row.indexdef);
+          idle.push(client);
+        });
+        for (const { indexname, column } of unsampled)
+          await clients[0]!.query(
+            `alter index ${indexname} alter column ${column} set statistics 0`,
+          );
       };
     },
     async close() {
