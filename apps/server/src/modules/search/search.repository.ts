@@ -77,9 +77,10 @@ type Page = { limit: number; offset: number };
  * published chapters. Books with a document match come first, by relevance among the newest
  * DOCUMENT_WINDOW of them; then books matching in their chapters only, by how many of the newest
  * matching chapters (CHAPTER_WINDOW) are theirs; ties go to the newer book. Quoted phrases are
- * looked up by their word pairs (migration 0006), so a phrase is found in any chapter, however
- * old. Only published chapters are in the chapter index. On PostgreSQL the window comes from id
- * buckets (migrations 0007 and 0008, postgres-chapter-window.repository.ts).
+ * looked up by their word pairs, so a phrase is found in any chapter, however old: FTS5's pairs
+ * (migration 0006) on SQLite; on PostgreSQL the keys of id buckets (migrations 0007 and 0008,
+ * postgres-chapter-window.repository.ts), which also give the window. Only published chapters
+ * are in the chapter index.
  */
 export async function searchPublishedBooks(db: DbHandle, q: string, page: Page) {
   const query = parseSearchQuery(q);
