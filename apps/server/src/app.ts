@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions }
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { createDb } from './db/kysely.ts';
+import { createDb, isPostgres } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { authorsRoutes } from './modules/authors/authors.routes.ts';
@@ -24,6 +24,7 @@ import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
@@ -64,8 +65,19 @@ export async function buildApp(
   options: { logger?: boolean; onRoute?: (route: RouteOptions) => void } = {},
 ): Promise<BuiltApp> {
   const base = config.BASE_PATH;
-  const db = createDb(config.DATABASE_URL);
+  const db = createDb(config.DATABASE_URL, {
+    size: config.DB_POOL_SIZE,
+    waitMs: config.DB_POOL_WAIT_MS,
+    statementTimeoutMs: 0,
+  });
   await migrateToLatest(db);
+  const searchDb = isPostgres(db)
+    ? createDb(config.DATABASE_URL, {
+        size: config.SEARCH_POOL_SIZE,
+        waitMs: config.DB_POOL_WAIT_MS,
+        statementTimeoutMs: config.SEARCH_TIMEOUT_MS,
+      })
+    : db;
 
   // Visitors' public reads are answered from memory until something changes (decision 0013).
   const answers = new AnswerCache({
@@ -102,8 +114,14 @@ export async function buildApp(
   fs.mkdirSync(config.UPLOAD_DIR, { recursive: true });
   // The event bus and chat history: in memory, or through Redis when REDIS_URL is set.
   const live = createLive({ config, db, log: app.log });
+  const searchIndexer = new SearchIndexer(db, {
+    intervalMs: config.SEARCH_INDEX_INTERVAL_MS,
+    log: app.log,
+  });
   const ctx: AppContext = {
     db,
+    searchDb,
+    searchIndexer,
     config,
     events: live.bus,
     uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
@@ -173,8 +191,11 @@ export async function buildApp(
 
   await app.register(webApp, { base, distDir: config.WEB_DIST_DIR });
 
+  searchIndexer.start();
   app.addHook('onClose', async () => {
+    await searchIndexer.stop();
     await live.close();
+    if (searchDb !== db) await searchDb.destroy();
     await db.destroy();
   });
 

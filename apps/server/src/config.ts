@@ -53,6 +53,16 @@ const EnvSchema = z.object({
   /** A kept answer is used at most this long, whatever happens: the bound on staleness when a
    * change on another process was missed (Redis down). */
   READ_CACHE_MAX_AGE_SECONDS: z.coerce.number().positive().default(5),
+  /** PostgreSQL connections of a process for everything but search, and how long a request
+   * waits for one before it answers 503 with Retry-After. */
+  DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
+  DB_POOL_WAIT_MS: z.coerce.number().int().positive().default(2_000),
+  /** Search's own PostgreSQL connections, so that searches never hold the other reads' ones,
+   * and the longest a search statement may run before PostgreSQL cancels it (503). */
+  SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  /** How often pending chapter text is indexed; search lags a published save by about this. */
+  SEARCH_INDEX_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
   /** Directory holding the built web app; served at BASE_PATH when it exists. */
   WEB_DIST_DIR: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });

@@ -23,16 +23,28 @@ export type DbHandle = Kysely<Schema> | Transaction<Schema>;
 // PostgreSQL answers COUNT(*) and other int8 values as strings; our ids and counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-export function createDb(databaseUrl: string): Db {
+/** A PostgreSQL connection pool's size and limits; SQLite has one connection and ignores them. */
+export interface PoolOptions {
+  /** Connections at most. */
+  size: number;
+  /** How long a query waits for a free connection before it fails (503, "retry"). */
+  waitMs: number;
+  /** Longest a statement may run before PostgreSQL cancels it; 0 for no limit. */
+  statementTimeoutMs: number;
+}
+
+const DEFAULT_POOL: PoolOptions = { size: 10, waitMs: 5_000, statementTimeoutMs: 0 };
+
+export function createDb(databaseUrl: string, poolOptions: PoolOptions = DEFAULT_POOL): Db {
   if (isPostgresUrl(databaseUrl)) {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
       // Requests are short and many: a parallel plan's workers take ~7 ms to start (seen on a
       // search probe whose estimate crossed the threshold on L: 0.3 ms of work, 9.9 ms in all),
       // and JIT compiles for tens of ms when an estimate is large. Neither pays off here.
-      options: '-c max_parallel_workers_per_gather=0 -c jit=off',
-      max: 10,
-      connectionTimeoutMillis: 5_000,
+      options: `-c max_parallel_workers_per_gather=0 -c jit=off -c statement_timeout=${poolOptions.statementTimeoutMs}`,
+      max: poolOptions.size,
+      connectionTimeoutMillis: poolOptions.waitMs,
       idleTimeoutMillis: 30_000,
     });
     // A dropped connection (server restart) must not crash the process; the pool reconnects.

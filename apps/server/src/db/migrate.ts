@@ -9,6 +9,7 @@ import * as searchLookup from './migrations/0005_search_lookup.ts';
 import * as phraseGrams from './migrations/0006_phrase_grams.ts';
 import * as searchKeys from './migrations/0007_search_keys.ts';
 import * as wideSearchKeys from './migrations/0008_wide_search_keys.ts';
+import * as searchQueue from './migrations/0009_search_queue.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0006_phrase_grams': phraseGrams,
   '0007_search_keys': searchKeys,
   '0008_wide_search_keys': wideSearchKeys,
+  '0009_search_queue': searchQueue,
 };
 
 class EngineAwareProvider implements MigrationProvider {

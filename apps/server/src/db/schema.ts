@@ -95,6 +95,15 @@ export interface BookSearchTable {
   document: string;
 }
 
+/**
+ * Chapters whose text or publication changed since the search index last saw them, one row per
+ * change (migration 0009); the search indexer takes them, oldest first.
+ */
+export interface SearchPendingTable {
+  id: Generated<number>;
+  chapter_id: number;
+}
+
 /** The inbox: one row per recipient and notification (CHAPTER or FOLLOW). */
 export interface NotificationsTable {
   id: Generated<number>;
@@ -183,6 +192,7 @@ export interface Schema {
   read_history: ReadHistoryTable;
   follows: FollowsTable;
   book_search: BookSearchTable;
+  search_pending: SearchPendingTable;
   notifications: NotificationsTable;
   library_entries: LibraryEntriesTable;
   reading_positions: ReadingPositionsTable;

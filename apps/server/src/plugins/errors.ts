@@ -26,6 +26,8 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
   'ENOTCONN',
   'EHOSTUNREACH',
+  // A statement cancelled by its statement_timeout (search's pool): too busy to answer now.
+  '57014',
   '57P01',
   '57P02',
   '57P03',

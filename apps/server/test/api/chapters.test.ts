@@ -204,6 +204,7 @@ describe('content', () => {
   it('updates the search index with the new text', async () => {
     const chapter = await createChapter(t.app, author, published.id, {}, { published: true });
     await as(t.app, author).put(chapterUrl(chapter), { content: '<p>xylophonequartz</p>' });
+    await t.ctx.searchIndexer.flush();
     const res = await as(t.app).get('/api/books/search?q=xylophonequartz');
     expect(res.json().books.map((b: { id: number }) => b.id)).toContain(published.id);
   });

@@ -26,18 +26,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = (q: string) => searchAppIds(t.app, q);
+const searchIds = (q: string) => searchAppIds(t, q);
 const chapterUrl = (chapterId: number) => `/api/books/${book.id}/chapters/${chapterId}`;
 
-/** Whether the chapter search index holds the chapter (SQLite FTS5, or the tsvector column). */
+/** Whether the chapter search index holds the chapter (SQLite FTS5, or PostgreSQL's chapter_search). */
 async function indexedChapter(chapterId: number): Promise<boolean> {
   if (isPostgres(t.ctx.db)) {
-    const row = await t.ctx.db
-      .selectFrom('chapters')
-      .select(sql<boolean>`content_tsv is not null`.as('indexed'))
-      .where('id', '=', chapterId)
-      .executeTakeFirstOrThrow();
-    return Boolean(row.indexed);
+    const { rows } = await sql`select 1 from chapter_search where chapter_id = ${chapterId}`.execute(
+      t.ctx.db,
+    );
+    return rows.length > 0;
   }
   // An external-content FTS5 table answers a plain rowid lookup from its content table; a match
   // on a word of the chapter asks the index itself.

@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = (q: string, page = '') => searchAppIds(t.app, q, page);
+const searchIds = (q: string, page = '') => searchAppIds(t, q, page);
 
 /** A published book with one published chapter of the given text. */
 async function bookWithText(title: string, text: string) {

@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = (q: string) => searchAppIds(t.app, q, '&limit=100');
+const searchIds = (q: string) => searchAppIds(t, q, '&limit=100');
 
 const book = (title: string) => createBook(t.app, author, title, { published: true });
 

@@ -84,7 +84,7 @@ async function firstProbe(
   // Every key stands for itself in a chapter of the bucket, so a chapter of one of the two
   // buckets matches when it holds all keys hashed with its own bucket.
   const holdsAllKeysOf = (bucket: RawBuilder<unknown>) =>
-    sql`inkwell_search_keys(c.content_tsv, c.id) @> array(
+    sql`inkwell_search_keys(c.content_tsv, c.chapter_id) @> array(
       select hashtextextended(k.key, ${bucket}) from query_key k)`;
   // A phrase's pairs are known here only as PostgreSQL sees them: the check is skipped in the
   // statement when the phrase has fewer than two pairs (see positionChecks).
@@ -108,7 +108,7 @@ async function firstProbe(
                        (select string_agg(phrase, ' ') from phrase where cardinality(pairs) = 0)) as text
     ), terms as (
       select tsvector_to_array(to_tsvector('english', unpaired.text)) as lexemes,
-             (select max(id) from chapters) as max_id
+             (select max(chapter_id) from chapter_search) as max_id
         from unpaired
     ), query_key as (
       select unnest(lexemes) as key from terms
@@ -166,7 +166,7 @@ const positionCheck = (phraseTerms: readonly string[]) =>
  */
 function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit: number) {
   const keys = [...terms.unpairedLexemes, ...terms.pairs.flat()].map(
-    (key) => sql`inkwell_search_keys(c.content_tsv, c.id) && array(
+    (key) => sql`inkwell_search_keys(c.content_tsv, c.chapter_id) && array(
       select hashtextextended(${key}::text, b) from generate_series(${low}::int, ${high}::int) b)`,
   );
   return bookIds(db, newestCandidates(limit, keys, positionChecks(terms, terms.pairs)));
@@ -185,13 +185,13 @@ function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: numbe
   const phraseKeys = terms.pairs.map((pairs, i) => (pairs.length > 1 ? terms.triples[i]! : pairs));
   const keys = [...terms.unpairedLexemes, ...phraseKeys.flat()];
   const checks = positionChecks(terms, phraseKeys);
-  const inBucket = sql`inkwell_wide_search_keys(c.content_tsv, c.id) @> array(
+  const inBucket = sql`inkwell_wide_search_keys(c.content_tsv, c.chapter_id) @> array(
     select hashtextextended(k, b) from unnest(${keys}::text[]) k)`;
   return bookIds(
     db,
     sql`select w.book_id
           from generate_series((${below}::int - 1) >> ${WIDE_BUCKET_BITS}, 0, -1) b
-         cross join lateral (${newestCandidates(limit, [inBucket, sql`c.id + 0 < ${below}`], checks)}) w
+         cross join lateral (${newestCandidates(limit, [inBucket, sql`c.chapter_id + 0 < ${below}`], checks)}) w
          limit ${limit}`,
   );
 }
@@ -199,7 +199,7 @@ function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: numbe
 /**
  * The book ids of the newest `limit` chapters meeting every index condition and then every check.
  * The index conditions order their candidates newest first in a subquery they alone enter
- * ("id + 0" hides the primary key's order, OFFSET 0 keeps the checks out), because computing the
+ * ("chapter_id + 0" hides the primary key's order, OFFSET 0 keeps the checks out), because computing the
  * indexed expressions row by row, which the planner could choose while walking the primary key,
  * costs a millisecond a chapter. The checks, which read a chapter's tsvector, then see the
  * candidates newest first, only until the limit is reached.
@@ -211,9 +211,9 @@ function newestCandidates(
 ) {
   return sql<{ book_id: number }>`
     select v.book_id
-      from (select c.book_id, c.content_tsv from chapters c
-             where c.content_tsv is not null and ${sql.join(conditions, sql` and `)}
-             order by c.id + 0 desc
+      from (select c.book_id, c.content_tsv from chapter_search c
+             where ${sql.join(conditions, sql` and `)}
+             order by c.chapter_id + 0 desc
              ${checks.length === 0 ? sql`limit ${limit}` : sql``} offset 0) v
      ${checks.length > 0 ? sql`where ${sql.join(checks, sql` and `)}` : sql``}
      limit ${limit}`;

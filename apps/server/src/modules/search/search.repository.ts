@@ -136,7 +136,8 @@ function sqliteHits(query: SearchTerms) {
       select c.book_id, 0 as document, count(*) as chapters
         from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
                order by rowid desc limit ${CHAPTER_WINDOW}) w
-        join chapters c indexed by chapters_id_book_idx on c.id = w.id
+        join chapters c indexed by chapters_id_book_published_idx
+          on c.id = w.id and c.is_published = 1
        group by c.book_id`;
 }
 

@@ -7,5 +7,5 @@ export async function searchBooks(
   ctx: AppContext,
   query: { q: string; limit: number; offset: number },
 ) {
-  return (await searchPublishedBooks(ctx.db, query.q, query)).map(toBook);
+  return (await searchPublishedBooks(ctx.searchDb, query.q, query)).map(toBook);
 }

@@ -1,0 +1,72 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { isPostgres, type Db } from '../../db/kysely.ts';
+import { countPendingChapters, indexPendingChapters } from './search-index.repository.ts';
+
+/**
+ * Indexes chapter text after the write (migration 0009, decision 0021): every `intervalMs` it
+ * takes the pending chapters, a batch per transaction, until none is left. Search therefore lags
+ * a published chapter's text by at most about one interval plus the time to index what is queued;
+ * a chapter autosaved a hundred times in between is indexed once. On PostgreSQL every process runs
+ * one, and an advisory lock gives one of them the turn at a time.
+ */
+export class SearchIndexer {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { intervalMs: number; log?: FastifyBaseLogger },
+  ) {}
+
+  /**
+   * Chapters per transaction. SQLite has one writer: a small batch keeps autosaves from waiting
+   * behind a round (a chapter's FTS5 entry takes a few milliseconds to write). PostgreSQL's round
+   * locks nothing a request waits for.
+   */
+  private get batch(): number {
+    return isPostgres(this.db) ? 25 : 4;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.round(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Waits until every change queued so far is in the index (tests, and the import script). */
+  async flush(): Promise<void> {
+    for (;;) {
+      await this.round();
+      if ((await countPendingChapters(this.db)) === 0) return;
+      // Another process holds the turn (PostgreSQL); it is working on the queue.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** One round at a time per process: a slow round is not joined by the next tick's. */
+  private round(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.running ??= this.drain().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        const taken = await indexPendingChapters(this.db, this.batch);
+        if (!taken || this.stopped) return;
+        // Let requests in between two transactions.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      // The queue keeps what this round did not finish; the next round tries again.
+      this.options.log?.error({ err: error }, 'search indexing failed');
+    }
+  }
+}
