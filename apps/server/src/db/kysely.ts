@@ -7,6 +7,7 @@ import {
   PostgresDialect,
   SqliteDialect,
   sql,
+  type LogEvent,
   type SqliteDatabase,
   type Transaction,
 } from 'kysely';
@@ -35,7 +36,15 @@ export interface PoolOptions {
 
 const DEFAULT_POOL: PoolOptions = { size: 10, waitMs: 5_000, statementTimeoutMs: 0 };
 
-export function createDb(databaseUrl: string, poolOptions: PoolOptions = DEFAULT_POOL): Db {
+/**
+ * A database handle for `databaseUrl`. `log` sees every statement run (tests read search's
+ * statements back to EXPLAIN them).
+ */
+export function createDb(
+  databaseUrl: string,
+  poolOptions: PoolOptions = DEFAULT_POOL,
+  log?: (event: LogEvent) => void,
+): Db {
   if (isPostgresUrl(databaseUrl)) {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
@@ -56,10 +65,11 @@ export function createDb(databaseUrl: string, poolOptions: PoolOptions = DEFAULT
       client.on('error', () => {});
       prepareRepeatedStatements(client);
     });
-    return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
   }
   return new Kysely<Schema>({
     dialect: new SqliteDialect({ database: withStatementCache(openSqlite(databaseUrl)) }),
+    log,
   });
 }
 

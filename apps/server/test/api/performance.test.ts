@@ -32,9 +32,8 @@ const chapterUrl = (chapterId: number) => `/api/books/${book.id}/chapters/${chap
 /** Whether the chapter search index holds the chapter (SQLite FTS5, or PostgreSQL's chapter_search). */
 async function indexedChapter(chapterId: number): Promise<boolean> {
   if (isPostgres(t.ctx.db)) {
-    const { rows } = await sql`select 1 from chapter_search where chapter_id = ${chapterId}`.execute(
-      t.ctx.db,
-    );
+    const { rows } =
+      await sql`select 1 from chapter_search where chapter_id = ${chapterId}`.execute(t.ctx.db);
     return rows.length > 0;
   }
   // An external-content FTS5 table answers a plain rowid lookup from its content table; a match
