@@ -23,6 +23,11 @@ export interface BulkWriter {
    * to date row by row. SQLite keeps its FTS5 tables in step through triggers and drops nothing.
    */
   deferIndexes(table: string): Promise<() => Promise<void>>;
+  /**
+   * Indexes the text of every published chapter for search, as the server's search indexer
+   * would (migration 0009), and empties its queue: the load's inserts queued every chapter.
+   */
+  indexChapterText(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,7 +94,16 @@ export function openSqliteWriter(file: string): BulkWriter {
     async deferIndexes() {
       return async () => {};
     },
+    async indexChapterText() {
+      db.exec(`insert into chapter_fts (rowid, content_text, phrase_grams)
+                 select id, content_text, inkwell_phrase_grams(content_text) from chapters
+                  where is_published = 1 order by id;
+               delete from search_pending;`);
+    },
     async close() {
+      // Statistics for the planner, as the server's own `PRAGMA optimize` keeps them.
+      db.pragma('analysis_limit = 1000');
+      db.exec('analyze');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },
@@ -144,7 +158,7 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
           order by (schemaname || '.' || indexname)::regclass::oid desc`,
         [table],
       );
-      // Index definitions leave out an expression's "no statistics" (migrations 0006, 0007):
+      // Index definitions leave out an expression's "no statistics" (migration 0009):
       // without it ANALYZE would compute the expression for every sampled row again.
       const { rows: unsampled } = await clients[0]!.query<{ indexname: string; column: number }>(
         `select c.relname as indexname, a.attnum as column
@@ -170,6 +184,27 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
             `alter index ${indexname} alter column ${column} set statistics 0`,
           );
       };
+    },
+    async indexChapterText() {
+      await Promise.all(inFlight);
+      const { rows } = await clients[0]!.query<{ max: number | null }>(
+        'select max(id) as max from chapters',
+      );
+      // Tokenizing is the cost: ranges of ids on both connections keep both cores at it.
+      const step = 5_000;
+      const ranges = Array.from({ length: Math.ceil((rows[0]?.max ?? 0) / step) }, (_, i) => i);
+      const idle = [...clients];
+      await inBatches(ranges, clients.length, async (range) => {
+        const client = idle.pop()!;
+        await client.query(
+          `insert into chapter_search (chapter_id, book_id, content_tsv)
+           select id, book_id, to_tsvector('english', content_text) from chapters
+            where is_published = 1 and id > $1 and id <= $2`,
+          [range * step, (range + 1) * step],
+        );
+        idle.push(client);
+      });
+      await clients[0]!.query('truncate search_pending');
     },
     async close() {
       await Promise.all(inFlight);

@@ -383,7 +383,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     'updated_at',
   ];
   const perBook = spec.chapters / spec.books;
-  const restoreIndexes = await writer.deferIndexes('chapters');
+  const restoreIndexes = await writer.deferIndexes('chapter_search');
   let chapterId = 0;
   let textBytes = 0;
   const publishedBooks: DatasetInfo['publishedBooks'] = [];
@@ -448,6 +448,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   }
   await add('chapters', chapterColumns, rows);
   await writer.flush();
+  await writer.indexChapterText();
   await restoreIndexes();
   const chapterSeconds = (performance.now() - chaptersStarted) / 1000;
 

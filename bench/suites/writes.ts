@@ -9,6 +9,15 @@ import { hashPassword } from '../../apps/server/src/modules/accounts/passwords.t
 
 const AUTOSAVE_BYTES = 16 * 1024;
 
+/** Authors autosaving at once, each on their own chapter. */
+const AUTOSAVE_CONNECTIONS = 50;
+
+/** Issue 17's autosave targets, for drafts and published chapters alike. */
+const AUTOSAVE_TARGETS = {
+  sqlite: { rps: 1_000, p99: 50, label: '≥ 1,000/s, p99 ≤ 50 ms' },
+  postgres: { rps: 700, p99: 50, label: '≥ 700/s, p99 ≤ 50 ms' },
+};
+
 /** About 16 KB of the editor's HTML, made of corpus paragraphs. */
 export function autosaveHtml(corpus: Corpus): string {
   const paragraphs = corpus.books[0]!.slice(200);
@@ -135,8 +144,9 @@ export async function autosaveTargets(
 }
 
 /**
- * Writes: the chapter autosave (PUT content, 16 KB) by concurrent authors each on their own draft
- * chapter, the same on published chapters (which the search index must follow), and signup and
+ * Writes: the chapter autosave (PUT content, 16 KB) by 50 concurrent authors each on their own
+ * draft chapter, the same on published chapters (whose text the search index follows a moment
+ * later), and signup and
  * login, whose cost is argon2's by design.
  */
 export async function measureWrites(options: {
@@ -151,29 +161,30 @@ export async function measureWrites(options: {
   const { server, info, settings, warmupSeconds, label, log } = options;
   const rows: Row[] = [];
 
+  // The autosave target is for 50 authors saving at once (issue 17); a small dataset has fewer.
+  const connections = Math.min(AUTOSAVE_CONNECTIONS, info.authors.length);
   const { drafts, published, save } = await autosaveTargets(
     server,
     info,
     options.corpus,
-    settings.connections,
+    connections,
   );
-  for (const [name, targets, target] of [
-    ['autosave PUT 16 KB, draft chapter', drafts, true],
-    ['autosave PUT 16 KB, published chapter', published, false],
+  const goal = AUTOSAVE_TARGETS[label.engine === 'sqlite' ? 'sqlite' : 'postgres'];
+  for (const [kind, targets] of [
+    ['draft', drafts],
+    ['published', published],
   ] as const) {
+    const name = `autosave PUT 16 KB, ${kind} chapter, ${connections} authors`;
     const request = (sequence: number, slot: number) => save(targets, sequence, slot);
     const result = await againstCeiling({
       server,
-      settings,
+      settings: { ...settings, connections },
       warmupSeconds,
       record: targets.map((_, slot) => request(0, slot)),
       request,
     });
-    const isSqlite = label.engine === 'sqlite';
-    const goal = target && isSqlite ? '≥ 1,000/s, p99 ≤ 50 ms' : undefined;
-    const pass =
-      target && isSqlite ? result.measured.rps >= 1000 && result.measured.p99 <= 50 : undefined;
-    rows.push(row(name, label, result, goal, pass));
+    const pass = result.measured.rps >= goal.rps && result.measured.p99 <= goal.p99;
+    rows.push(row(name, label, result, goal.label, pass));
     log(
       `  ${name}: ${result.measured.rps} saves/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms, errors ${result.measured.errors}`,
     );

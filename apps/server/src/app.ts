@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions }
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { createDb, isPostgres } from './db/kysely.ts';
+import { createDb } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { authorsRoutes } from './modules/authors/authors.routes.ts';
@@ -24,7 +24,9 @@ import { notesRoutes } from './modules/notes/notes.routes.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { createSearchEngine } from './modules/search/search-engine.ts';
 import { SearchIndexer } from './modules/search/search-indexer.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
 import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
@@ -71,13 +73,7 @@ export async function buildApp(
     statementTimeoutMs: 0,
   });
   await migrateToLatest(db);
-  const searchDb = isPostgres(db)
-    ? createDb(config.DATABASE_URL, {
-        size: config.SEARCH_POOL_SIZE,
-        waitMs: config.DB_POOL_WAIT_MS,
-        statementTimeoutMs: config.SEARCH_TIMEOUT_MS,
-      })
-    : db;
+  const search = createSearchEngine(db, config);
 
   // Visitors' public reads are answered from memory until something changes (decision 0013).
   const answers = new AnswerCache({
@@ -114,13 +110,13 @@ export async function buildApp(
   fs.mkdirSync(config.UPLOAD_DIR, { recursive: true });
   // The event bus and chat history: in memory, or through Redis when REDIS_URL is set.
   const live = createLive({ config, db, log: app.log });
-  const searchIndexer = new SearchIndexer(db, {
+  const searchIndexer = new SearchIndexer(search, {
     intervalMs: config.SEARCH_INDEX_INTERVAL_MS,
     log: app.log,
   });
   const ctx: AppContext = {
     db,
-    searchDb,
+    search,
     searchIndexer,
     config,
     events: live.bus,
@@ -172,6 +168,7 @@ export async function buildApp(
     accountsRoutes,
     authorsRoutes,
     booksRoutes,
+    searchRoutes,
     genresRoutes,
     chaptersRoutes,
     historyRoutes,
@@ -195,7 +192,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await searchIndexer.stop();
     await live.close();
-    if (searchDb !== db) await searchDb.destroy();
+    await search.close();
     await db.destroy();
   });
 

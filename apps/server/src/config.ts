@@ -61,6 +61,9 @@ const EnvSchema = z.object({
    * and the longest a search statement may run before PostgreSQL cancels it (503). */
   SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().default(2_000),
+  /** PostgreSQL: `off` finds the newest matching chapters with the plain tsvector index instead
+   * of the id-bucket keys (modules/search/postgres-bucket-window.ts says what those buy). */
+  SEARCH_BUCKET_KEYS: z.enum(['on', 'off']).default('on'),
   /** How often pending chapter text is indexed; search lags a published save by about this. */
   SEARCH_INDEX_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
   /** Directory holding the built web app; served at BASE_PATH when it exists. */

@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
+import type { SearchEngine } from './modules/search/search-engine.ts';
 import type { SearchIndexer } from './modules/search/search-indexer.ts';
 import type { EventBus } from './realtime/events.ts';
 import type { UploadStore } from './plugins/upload-store.ts';
@@ -7,9 +8,9 @@ import type { UploadStore } from './plugins/upload-store.ts';
 /** What services need from the outside world; built once in buildApp and handed to every route. */
 export interface AppContext {
   db: Db;
-  /** Search's own connections (PostgreSQL; SQLite's one connection otherwise): a slow search
-   * waits for these and is cut off by their statement timeout, never holding `db`'s. */
-  searchDb: Db;
+  /** Search's queries and indexing, for the database's engine (on PostgreSQL with its own
+   * connections, so a slow search never holds `db`'s). */
+  search: SearchEngine;
   /** Indexes chapter text after the writes (migration 0009). */
   searchIndexer: SearchIndexer;
   config: Config;

@@ -7,7 +7,7 @@ type Engine = 'sqlite' | 'postgres';
  * this migration (the index holds it); a different width needs a new migration that rebuilds
  * the index.
  */
-export const CHAPTER_BUCKET_BITS = 9;
+const CHAPTER_BUCKET_BITS = 9;
 
 /**
  * PostgreSQL: the newest chapters matching a query without unpacking every candidate's tsvector

@@ -7,7 +7,7 @@ type Engine = 'sqlite' | 'postgres';
  * (32 of 0007's buckets). Fixed by this migration (the index holds it); a different width needs a
  * new migration that rebuilds the index.
  */
-export const WIDE_BUCKET_BITS = 14;
+const WIDE_BUCKET_BITS = 14;
 
 /**
  * PostgreSQL: the newest chapters of a query too rare for 0007's probes, without visiting all of

@@ -9,8 +9,6 @@ import {
   Href,
   IdParams,
   PopularResponse,
-  SearchQuery,
-  SearchResponse,
   UpdateBookBody,
 } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,7 +17,6 @@ import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { publicRead } from '../../plugins/public-read.ts';
-import { searchBooks } from '../search/search.service.ts';
 import * as service from './books.service.ts';
 
 const TAG = { tags: ['books'] };
@@ -38,20 +35,6 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (request) => service.listBooks(ctx, request.query),
-  );
-
-  app.get(
-    '/api/books/search',
-    {
-      ...publicRead,
-      schema: {
-        ...TAG,
-        summary: 'Full-text search over titles, summaries, authors, genres and chapter text',
-        querystring: SearchQuery,
-        response: { 200: SearchResponse },
-      },
-    },
-    async (request) => ({ books: await searchBooks(ctx, request.query) }),
   );
 
   app.get(

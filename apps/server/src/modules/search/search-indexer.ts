@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { isPostgres, type Db } from '../../db/kysely.ts';
-import { countPendingChapters, indexPendingChapters } from './search-index.repository.ts';
+import type { SearchEngine } from './search-engine.ts';
 
 /**
  * Indexes chapter text after the write (migration 0009, decision 0021): every `intervalMs` it
@@ -15,18 +14,9 @@ export class SearchIndexer {
   private stopped = false;
 
   constructor(
-    private readonly db: Db,
+    private readonly engine: SearchEngine,
     private readonly options: { intervalMs: number; log?: FastifyBaseLogger },
   ) {}
-
-  /**
-   * Chapters per transaction. SQLite has one writer: a small batch keeps autosaves from waiting
-   * behind a round (a chapter's FTS5 entry takes a few milliseconds to write). PostgreSQL's round
-   * locks nothing a request waits for.
-   */
-  private get batch(): number {
-    return isPostgres(this.db) ? 25 : 4;
-  }
 
   start(): void {
     this.timer = setInterval(() => void this.round(), this.options.intervalMs);
@@ -37,7 +27,7 @@ export class SearchIndexer {
   async flush(): Promise<void> {
     for (;;) {
       await this.round();
-      if ((await countPendingChapters(this.db)) === 0) return;
+      if ((await this.engine.countPendingChapters()) === 0) return;
       // Another process holds the turn (PostgreSQL); it is working on the queue.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -59,7 +49,7 @@ export class SearchIndexer {
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const taken = await indexPendingChapters(this.db, this.batch);
+        const taken = await this.engine.indexPendingChapters(this.engine.indexBatch);
         if (!taken || this.stopped) return;
         // Let requests in between two transactions.
         await new Promise((resolve) => setImmediate(resolve));

@@ -1,13 +1,32 @@
 import { sql, type RawBuilder } from 'kysely';
-import { CHAPTER_BUCKET_BITS } from '../../db/migrations/0007_search_keys.ts';
-import { WIDE_BUCKET_BITS } from '../../db/migrations/0008_wide_search_keys.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { SearchTerms } from './search-query.ts';
 
 /**
- * The newest published chapters matching a query on PostgreSQL, the window of decision 0009,
- * found through migration 0007's search keys (docs/decisions/0018-search-keys-by-id-bucket.md)
- * and, for rare queries, migration 0008's wide ones (docs/decisions/0020-wide-search-keys.md).
+ * PostgreSQL's chapter window by id buckets (migrations 0007 and 0008, decisions 0018 and 0020;
+ * `SEARCH_BUCKET_KEYS=off` switches it off for the plain window of postgres-search.ts).
+ *
+ * What it buys: GIN keeps a word's chapters in no useful order, so the plain window ("the newest
+ * 500 chapters holding the words") visits every chapter that holds them, or walks chapters newest
+ * first reading each one's tsvector; both cost time in proportion to the library for a common word,
+ * and a phrase of common words checks its position on every candidate. Here each chapter's
+ * lexemes, word pairs and triples are also indexed hashed with its bucket of ids, so a query reads
+ * only the matches of the buckets it asks for, newest first, and a phrase of up to three lexemes
+ * is one key. On L (400,000 chapters) this held search's p99 under 50 ms at 10 clients; the cost
+ * is two more GIN indexes (~7 GB on L) and a few milliseconds of indexing per chapter, paid by the
+ * search indexer after the write (migration 0009).
+ */
+
+/**
+ * How many consecutive chapter ids share a bucket of migration 0007's keys (2^9 = 512), and of
+ * 0008's wide keys (2^14 = 16,384). The indexes hold them: they are fixed by those migrations
+ * (test/postgres/search-bucket-widths.test.ts checks the database agrees).
+ */
+export const CHAPTER_BUCKET_BITS = 9;
+export const WIDE_BUCKET_BITS = 14;
+
+/**
+ * The newest published chapters matching a query, found through the bucketed keys.
  *
  * A probe asks the index for the chapters holding every word of the query within a range of
  * buckets (512 consecutive chapter ids each) and reads those matches only. The first probe takes

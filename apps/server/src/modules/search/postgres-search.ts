@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import type { Db, DbHandle } from '../../db/kysely.ts';
+import { newestMatchingChapterBooks, phraseTsQuery } from './postgres-bucket-window.ts';
+import type { SearchEngine } from './search-engine.ts';
+import { parseSearchQuery, type SearchTerms } from './search-query.ts';
+import {
+  CHAPTER_WINDOW,
+  countPendingChapters,
+  DOCUMENT_WINDOW,
+  PENDING_LOOK_AHEAD,
+  rankedBookCards,
+} from './search.repository.ts';
+
+/**
+ * Search on PostgreSQL: a GIN-indexed tsvector per book document (book_search) and per published
+ * chapter (chapter_search, written by the search indexer, migration 0009). `queryDb` is search's
+ * own pool, with its statement timeout, so slow searches never hold the connections of other
+ * reads; `db` is the application's, for indexing. With `bucketKeys` the chapter window comes from
+ * the id-bucket keys (postgres-bucket-window.ts), else from the plain tsvector index.
+ */
+export function postgresSearch(options: {
+  db: Db;
+  queryDb: Db;
+  bucketKeys: boolean;
+  close?: () => Promise<void>;
+}): SearchEngine {
+  const { db, queryDb } = options;
+  const chapterWindow = options.bucketKeys ? newestMatchingChapterBooks : plainChapterWindow;
+  return {
+    async searchBooks(q, page) {
+      const query = parseSearchQuery(q);
+      if (query.loose.length === 0 && query.phrases.length === 0) return [];
+      const chapterBooks = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
+      // A LATERAL subquery keeps the ranked books the outer loop of the publication check
+      // (OFFSET 0 keeps the planner from merging it into a join).
+      return rankedBookCards(
+        queryDb,
+        hits(query, chapterBooks),
+        page,
+        sql`cross join lateral (select 1 from books b
+                                 where b.id = r.book_id and b.is_published = 1 offset 0) published`,
+      );
+    },
+    // Nothing a request waits for is locked by a round.
+    indexBatch: 25,
+    indexPendingChapters: (batch) => indexPendingChapters(db, batch),
+    countPendingChapters: () => countPendingChapters(db),
+    close: options.close ?? (async () => {}),
+  };
+}
+
+/** Everything the query asks for, as one tsquery: its loose words and each phrase. */
+function wholeQuery(query: SearchTerms) {
+  return sql.join(
+    [
+      ...(query.loose.length > 0
+        ? [sql`plainto_tsquery('english', ${query.loose.join(' ')})`]
+        : []),
+      ...query.phrases.map((p) => phraseTsQuery(p.terms)),
+    ],
+    sql` && `,
+  );
+}
+
+/**
+ * Book documents matching the whole query and the books of the chapter window. The document
+ * window is taken from the GIN index's matches ("book_id + 0" hides the primary key's order):
+ * walking book documents newest first unpacks each one's tsvector, and for a word in a few per
+ * cent of them reads thousands (5 ms on L) where the matches are hundreds.
+ */
+function hits(query: SearchTerms, chapterBooks: number[]) {
+  const whole = wholeQuery(query);
+  return sql`
+      select d.book_id, ts_rank(d.document_tsv, ${whole}) as document, 0 as chapters
+        from (select bs.book_id, bs.document_tsv from book_search bs
+               where bs.document_tsv @@ (${whole})
+               order by bs.book_id + 0 desc limit ${DOCUMENT_WINDOW}) d
+      union all
+      select w.book_id, 0 as document, count(*) as chapters
+        from unnest(${chapterBooks}::int[]) w(book_id)
+       group by w.book_id`;
+}
+
+/**
+ * The books of the newest `window` chapters matching the whole query, from the tsvector index
+ * alone: the simple window, without the bucket keys. The planner chooses between the index's
+ * matches and walking chapters newest first; either reads, for a common word, a number of chapters
+ * that grows with the library (see postgres-bucket-window.ts).
+ */
+async function plainChapterWindow(db: DbHandle, query: SearchTerms, window: number) {
+  const { rows } = await sql<{ book_id: number }>`
+    select c.book_id from chapter_search c
+     where c.content_tsv @@ (${wholeQuery(query)})
+     order by c.chapter_id desc limit ${window}`.execute(db);
+  return rows.map((r) => r.book_id);
+}
+
+/** Any fixed number: the key of the advisory lock that gives one indexer at a time the turn. */
+const INDEXER_LOCK = 7_246_001;
+
+/**
+ * Indexes the oldest pending chapters with their current text, or takes them out when they are
+ * no longer published; null when another process's indexer holds the turn. One statement, so it
+ * reads the queue and the chapters in one snapshot: a change committed after it began keeps its
+ * queue row for the next round. The queue rows it takes are deleted by chapter (a chapter saved
+ * many times is indexed once), and the lock keeps two processes from writing one chapter's entry
+ * from two snapshots. Saves append to the queue and never touch chapter_search, so they never
+ * wait for a round.
+ */
+async function indexPendingChapters(db: Db, batch: number): Promise<number | null> {
+  return db.transaction().execute(async (trx) => {
+    const { rows: locks } = await sql<{ locked: boolean }>`
+      select pg_try_advisory_xact_lock(${INDEXER_LOCK}) as locked`.execute(trx);
+    if (!locks[0]?.locked) return null;
+    const { rows } = await sql<{ chapters: number }>`
+      with picked as (
+        select chapter_id from (select id, chapter_id from search_pending order by id
+                                 limit ${batch * PENDING_LOOK_AHEAD}) oldest
+         group by chapter_id order by min(id) limit ${batch}
+      ), claimed as (
+        delete from search_pending p using picked where p.chapter_id = picked.chapter_id
+      ), published as (
+        select c.id, c.book_id, c.content_text from chapters c
+         where c.id in (select chapter_id from picked) and c.is_published = 1
+      ), removed as (
+        delete from chapter_search s
+         where s.chapter_id in (select chapter_id from picked)
+           and s.chapter_id not in (select id from published)
+      ), written as (
+        insert into chapter_search (chapter_id, book_id, content_tsv)
+        select id, book_id, to_tsvector('english', content_text) from published
+        on conflict (chapter_id) do update
+          set book_id = excluded.book_id, content_tsv = excluded.content_tsv
+      )
+      select count(*) as chapters from picked`.execute(trx);
+    return rows[0]?.chapters ?? 0;
+  });
+}

@@ -1,0 +1,47 @@
+import type { Config } from '../../config.ts';
+import { createDb, isPostgres, type Db } from '../../db/kysely.ts';
+import type { BookRow } from '../books/books.repository.ts';
+import { postgresSearch } from './postgres-search.ts';
+import { sqliteSearch } from './sqlite-search.ts';
+import type { SearchPage } from './search.repository.ts';
+
+/**
+ * What the rest of the server knows of search: a query, and the indexing of chapters whose text
+ * or publication changed (their ids are queued by triggers, migration 0009; SearchIndexer calls
+ * this on a timer). Book documents are rebuilt by `refreshBookSearchDocument` inside the write
+ * that changes them. One implementation per engine, chosen once at start (app.ts):
+ * sqlite-search.ts and postgres-search.ts.
+ */
+export interface SearchEngine {
+  /** Published books matching the text, best first; any text answers a list, never an error. */
+  searchBooks(q: string, page: SearchPage): Promise<BookRow[]>;
+  /**
+   * Indexes the oldest pending chapters, `batch` of them in one transaction: how many it took,
+   * 0 when none is pending, null when another process has the turn.
+   */
+  indexPendingChapters(batch: number): Promise<number | null>;
+  /** Chapters per transaction that suits the engine. */
+  readonly indexBatch: number;
+  countPendingChapters(): Promise<number>;
+  /** Releases what the engine holds of its own (search's pool). */
+  close(): Promise<void>;
+}
+
+/**
+ * The engine for the database: on PostgreSQL with its own pool of `SEARCH_POOL_SIZE` connections
+ * and `SEARCH_TIMEOUT_MS` statement timeout; SQLite's one connection otherwise.
+ */
+export function createSearchEngine(db: Db, config: Config): SearchEngine {
+  if (!isPostgres(db)) return sqliteSearch(db);
+  const queryDb = createDb(config.DATABASE_URL, {
+    size: config.SEARCH_POOL_SIZE,
+    waitMs: config.DB_POOL_WAIT_MS,
+    statementTimeoutMs: config.SEARCH_TIMEOUT_MS,
+  });
+  return postgresSearch({
+    db,
+    queryDb,
+    bucketKeys: config.SEARCH_BUCKET_KEYS === 'on',
+    close: () => queryDb.destroy(),
+  });
+}

@@ -1,0 +1,97 @@
+import { sql } from 'kysely';
+import { writeTransaction, type Db } from '../../db/kysely.ts';
+import { phraseGrams } from './phrase-grams.ts';
+import type { SearchEngine } from './search-engine.ts';
+import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
+import {
+  CHAPTER_WINDOW,
+  countPendingChapters,
+  DOCUMENT_WINDOW,
+  PENDING_LOOK_AHEAD,
+  rankedBookCards,
+} from './search.repository.ts';
+
+/**
+ * Search on SQLite: FTS5 tables for book documents (book_fts, kept by triggers on book_search)
+ * and for published chapters' text and word pairs (chapter_fts, migration 0006, written by the
+ * search indexer). FTS5 keeps each term's entries in rowid order, so the newest matches of any
+ * query are read first and the windows stop early (decision 0009); a phrase is an FTS5 phrase
+ * over the pairs, as cheap as its rarest pair (decision 0015).
+ */
+export function sqliteSearch(db: Db): SearchEngine {
+  return {
+    async searchBooks(q, page) {
+      const hits = sqliteHits(parseSearchQuery(q));
+      if (!hits) return [];
+      // CROSS JOIN keeps the ranked books the outer loop (SQLite never reorders it).
+      return rankedBookCards(
+        db,
+        hits,
+        page,
+        sql`cross join books b on b.id = r.book_id and b.is_published = 1`,
+      );
+    },
+    // One writer at a time: a small batch keeps autosaves from waiting behind a round (a
+    // chapter's FTS5 entry takes a few milliseconds to write).
+    indexBatch: 4,
+    indexPendingChapters: (batch) => indexPendingChapters(db, batch),
+    countPendingChapters: () => countPendingChapters(db),
+    async close() {},
+  };
+}
+
+/**
+ * bm25() is lower-is-better; negated, more is better. Both FTS5 scans walk their documents newest
+ * (highest rowid) first and stop at their window, so bm25 is computed for the document window
+ * only, and chapter matches are found without scoring. A hit whose chapter was unpublished since
+ * it was indexed is dropped by the join. Null when the query cannot match.
+ */
+function sqliteHits(query: SearchTerms) {
+  const documents = documentMatch(query);
+  const chapters = chapterMatch(query);
+  if (!documents || !chapters) return null;
+  return sql`
+      select book_id, document, 0 as chapters
+        from (select rowid as book_id, -bm25(book_fts) as document
+                from book_fts where book_fts match ${documents}
+               order by rowid desc limit ${DOCUMENT_WINDOW})
+      union all
+      select c.book_id, 0 as document, count(*) as chapters
+        from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
+               order by rowid desc limit ${CHAPTER_WINDOW}) w
+        join chapters c indexed by chapters_id_book_published_idx
+          on c.id = w.id and c.is_published = 1
+       group by c.book_id`;
+}
+
+/**
+ * Indexes the oldest pending chapters with their current text, or takes them out when they are
+ * no longer published. SQLite runs one write transaction at a time, so a round sees and settles
+ * its chapters alone. The word pairs are computed here, by the function that splits a reader's
+ * phrase, so the two always agree.
+ */
+async function indexPendingChapters(db: Db, batch: number): Promise<number> {
+  return writeTransaction(db, async (trx) => {
+    const { rows: picked } = await sql<{ chapter_id: number }>`
+      select chapter_id from (select id, chapter_id from search_pending order by id
+                               limit ${batch * PENDING_LOOK_AHEAD}) oldest
+       group by chapter_id order by min(id) limit ${batch}`.execute(trx);
+    if (picked.length === 0) return 0;
+    const ids = picked.map((p) => p.chapter_id);
+    const published = await trx
+      .selectFrom('chapters')
+      .select(['id', 'content_text'])
+      .where('id', 'in', ids)
+      .where('is_published', '=', 1)
+      .execute();
+    for (const id of ids) await sql`delete from chapter_fts where rowid = ${id}`.execute(trx);
+    for (const chapter of published) {
+      await sql`insert into chapter_fts (rowid, content_text, phrase_grams)
+        values (${chapter.id}, ${chapter.content_text}, ${phraseGrams(chapter.content_text)})`.execute(
+        trx,
+      );
+    }
+    await trx.deleteFrom('search_pending').where('chapter_id', 'in', ids).execute();
+    return ids.length;
+  });
+}
