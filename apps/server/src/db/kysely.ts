@@ -13,7 +13,6 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
-import { registerPhraseGrams } from '../modules/search/phrase-grams.ts';
 import { prepareRepeatedStatements } from './postgres-prepared-statements.ts';
 import type { Schema } from './schema.ts';
 
@@ -117,8 +116,6 @@ function openSqlite(file: string): SQLite.Database {
   // of one read() call per page makes a chapter read cheap. Pages the map holds are the OS page
   // cache's, shared and reclaimable, not this process's heap.
   database.pragma('mmap_size = 1073741824');
-  // Migration 0006 calls it to index the chapters a database already holds.
-  registerPhraseGrams(database);
   // Planner statistics for the tables that lack them or changed much, gathered from a sample
   // (the "analysis limit"): SQLite's advice for long-lived connections, and what autovacuum's
   // ANALYZE is to PostgreSQL. Search plans do not depend on them (search-at-scale.test.ts).

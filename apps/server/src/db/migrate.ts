@@ -42,12 +42,24 @@ class EngineAwareProvider implements MigrationProvider {
 
 /** Brings the schema up to date; safe to call on every start and from several processes. */
 export async function migrateToLatest(db: Db): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/** Brings the schema to the given migration (tests of an upgrade start from an older schema). */
+export async function migrateTo(db: Db, name: keyof typeof MIGRATIONS): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(
+  db: Db,
+  run: (migrator: Migrator) => ReturnType<Migrator['migrateToLatest']>,
+): Promise<void> {
   const engine = isPostgres(db) ? 'postgres' : 'sqlite';
   const migrator = new Migrator({
     db: db as Kysely<unknown>,
     provider: new EngineAwareProvider(engine),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {

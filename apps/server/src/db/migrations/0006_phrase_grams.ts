@@ -5,7 +5,9 @@ type Engine = 'sqlite' | 'postgres';
 /**
  * Phrase search that does not read every chapter holding the phrase's words
  * (docs/decisions/0015-phrase-search-by-word-pairs.md). Both engines index each published
- * chapter's consecutive word pairs; a phrase is looked up by its own pairs.
+ * chapter's consecutive word pairs; a phrase is looked up by its own pairs. (Before migration
+ * 0009 triggers kept the SQLite index in step; they called a function the application registered
+ * on its connections, which no migration now needs.)
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   if (engine === 'postgres') await postgres(db);
@@ -16,9 +18,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
  * SQLite: the chapter index becomes contentless with two columns, the text (as before) and its
  * word pairs with their positions, so a phrase is an FTS5 phrase over pairs: exact, and as cheap
  * as its rarest pair. Contentless because the pairs are stored nowhere else; `contentless_delete`
- * lets the triggers remove a chapter by id without handing its old text back. The pairs come from
- * `inkwell_phrase_grams(text)`, a function the application registers on each connection
- * (modules/search/phrase-grams.ts); this migration needs it too, to index existing chapters.
+ * lets a chapter be removed by id without handing its old text back. The pairs are computed by the
+ * application (modules/search/phrase-grams.ts), so this migration leaves the table empty and the
+ * search indexer fills it (migration 0009 queues the chapters already published).
  */
 async function sqlite(db: Kysely<unknown>): Promise<void> {
   for (const name of ['chapters_ai', 'chapters_ad', 'chapters_au'])
@@ -26,26 +28,6 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
   await sql`drop table chapter_fts`.execute(db);
   await sql`create virtual table chapter_fts using fts5(content_text, phrase_grams,
     content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`.execute(db);
-  await sql`insert into chapter_fts(rowid, content_text, phrase_grams)
-    select id, content_text, inkwell_phrase_grams(content_text) from chapters
-     where is_published = 1 order by id`.execute(db);
-  const triggers = [
-    `create trigger chapters_ai after insert on chapters when new.is_published = 1 begin
-       insert into chapter_fts(rowid, content_text, phrase_grams)
-         values (new.id, new.content_text, inkwell_phrase_grams(new.content_text)); end`,
-    `create trigger chapters_ad after delete on chapters when old.is_published = 1 begin
-       delete from chapter_fts where rowid = old.id; end`,
-    // A save that rewrites the same text of a published chapter (or only its title) changes
-    // nothing the index holds: no re-indexing then.
-    `create trigger chapters_au after update of content_text, is_published on chapters
-       when (old.is_published = 1 or new.is_published = 1)
-        and (old.is_published is not new.is_published or old.content_text is not new.content_text) begin
-       delete from chapter_fts where rowid = old.id and old.is_published = 1;
-       insert into chapter_fts(rowid, content_text, phrase_grams)
-         select new.id, new.content_text, inkwell_phrase_grams(new.content_text)
-          where new.is_published = 1; end`,
-  ];
-  for (const trigger of triggers) await sql.raw(trigger).execute(db);
 }
 
 /**

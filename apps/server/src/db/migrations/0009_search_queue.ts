@@ -104,8 +104,14 @@ async function sqlite(db: Kysely<unknown>): Promise<void> {
   )`.execute(db);
   await sql`create index search_pending_chapter_idx on search_pending (chapter_id)`.execute(db);
 
+  // A database migrated through 0006 before its triggers were taken out still has them.
   for (const name of ['chapters_ai', 'chapters_ad', 'chapters_au'])
-    await sql.raw(`drop trigger ${name}`).execute(db);
+    await sql.raw(`drop trigger if exists ${name}`).execute(db);
+  // Migration 0006 leaves the chapter index empty: its published chapters are queued, and the
+  // indexer fills it once the server runs. (A database whose index 0006 filled keeps it.)
+  await sql`insert into search_pending (chapter_id)
+    select id from chapters where is_published = 1
+       and not exists (select 1 from chapter_fts) order by id`.execute(db);
   const triggers = [
     `create trigger chapters_search_insert after insert on chapters when new.is_published = 1 begin
        insert into search_pending (chapter_id) values (new.id); end`,

@@ -6,9 +6,9 @@
  * checking word positions chapter after chapter costs time in proportion to the library. Each
  * chapter is therefore also indexed as the sequence of its consecutive word pairs, one token per
  * pair: a phrase of n words is then the n - 1 consecutive pairs it is made of, a short and
- * selective list in the index whatever the words. Both the chapter text (through the SQL function
- * the triggers call) and the phrase typed by a reader go through `phraseGrams`, so the two can
- * never disagree; the FTS5 tokenizer then folds case and diacritics of both alike.
+ * selective list in the index whatever the words. Both the chapter text (when the search indexer
+ * writes it) and the phrase typed by a reader go through `phraseGrams`, so the two can never
+ * disagree; the FTS5 tokenizer then folds case and diacritics of both alike.
  */
 
 /**
@@ -24,8 +24,8 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /** A longer "word" is cut here on both sides alike; it keeps tokens to a sane length. */
 const MAX_WORD_LENGTH = 40;
 
-/** The name of the SQL function the chapter index triggers call (migration 0006). */
-export const PHRASE_GRAMS_FUNCTION = 'inkwell_phrase_grams';
+/** The name under which `registerPhraseGrams` makes `phraseGrams` callable from SQL. */
+const PHRASE_GRAMS_FUNCTION = 'inkwell_phrase_grams';
 
 /** The words of a text, in order, as phrase search compares them. */
 export function phraseWords(text: string): string[] {
@@ -62,10 +62,9 @@ interface FunctionRegistry {
 }
 
 /**
- * Makes `inkwell_phrase_grams(text)` available on a SQLite connection. The chapter index triggers
- * call it, so every connection that writes chapters must have it (the server's and the benchmark
- * loader's); without it a chapter write fails with "no such function" rather than leaving the
- * index behind.
+ * Makes `inkwell_phrase_grams(text)` available on a SQLite connection, for loaders that fill the
+ * chapter index in one SQL statement (the benchmark's dataset generator) rather than through the
+ * search indexer. The server itself never needs it.
  */
 export function registerPhraseGrams(database: FunctionRegistry): void {
   database.function(PHRASE_GRAMS_FUNCTION, { deterministic: true }, phraseGrams);
