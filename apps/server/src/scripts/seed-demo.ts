@@ -9,7 +9,7 @@ import { DEMO_AUTHORS, DEMO_BOOKS, DEMO_PASSWORD } from './demo-content.ts';
  * Running it again does nothing if the demo authors already exist.
  */
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
-const { app } = await buildApp(config, { logger: false });
+const { app, ctx } = await buildApp(config, { logger: false });
 
 async function call(
   method: 'GET' | 'POST' | 'PUT',
@@ -120,5 +120,7 @@ try {
     );
   }
 } finally {
+  // The chapters' text is searchable once indexed: do it now rather than at the next start.
+  await ctx.searchIndexer.flush();
   await app.close();
 }
