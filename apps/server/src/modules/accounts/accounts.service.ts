@@ -2,7 +2,7 @@ import type { SignupBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, conflict, unauthorized } from '../../lib/errors.ts';
-import { FailureLimiter } from '../../lib/failure-limiter.ts';
+import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
@@ -32,14 +32,73 @@ export async function signup(ctx: AppContext, input: SignupBody) {
   return { token, user };
 }
 
-export type LoginLimiters = { byIp: FailureLimiter; byUsername: FailureLimiter };
+/** The longest wait between guesses once a username or address has used up its free tries. */
+const LOGIN_MAX_BACKOFF_MS = 15 * 60 * 1000;
 
+export type LoginLimiters = FailureLimiter;
+
+const loginLimiters = new WeakMap<Pick<AppContext, 'config'>, FailureLimiter>();
+
+/**
+ * The guess limiter of this app: failed logins and wrong current passwords, per username and per
+ * IP. LOGIN_MAX_FAILURES free failures, then a wait from 1 s doubling up to 15 min; forgotten
+ * after LOGIN_WINDOW_SECONDS without a failure. One per app, so logins and password changes
+ * share it.
+ */
 export function createLoginLimiters(ctx: Pick<AppContext, 'config'>): LoginLimiters {
-  const windowMs = ctx.config.LOGIN_WINDOW_SECONDS * 1000;
-  return {
-    byIp: new FailureLimiter(ctx.config.LOGIN_MAX_FAILURES, windowMs),
-    byUsername: new FailureLimiter(ctx.config.LOGIN_MAX_FAILURES, windowMs),
-  };
+  let limiter = loginLimiters.get(ctx);
+  if (!limiter) {
+    const forgetMs = ctx.config.LOGIN_WINDOW_SECONDS * 1000;
+    limiter = new FailureLimiter(
+      new MemoryAttemptStore({
+        free: ctx.config.LOGIN_MAX_FAILURES,
+        baseMs: 1000,
+        maxMs: Math.min(LOGIN_MAX_BACKOFF_MS, forgetMs),
+        forgetMs,
+      }),
+    );
+    loginLimiters.set(ctx, limiter);
+  }
+  return limiter;
+}
+
+const usernameKey = (username: string) => `user:${username.toLowerCase()}`;
+const ipKey = (ip: string) => `ip:${ip}`;
+
+function tooManyGuesses(wait: number): AppError {
+  return new AppError('rate_limited', `Too many failed attempts. Try again in ${wait} s.`, {
+    'retry-after': String(wait),
+  });
+}
+
+/**
+ * Checks a password guess for a username under the limiter: the attempt is counted before the
+ * (slow) check and released when it succeeds. Answers whether the guess was right; throws 429
+ * when the username or address must wait.
+ */
+export async function checkGuess(
+  limiter: FailureLimiter,
+  keys: { username: string; ip?: string },
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const user = usernameKey(keys.username);
+  const admission = await limiter.begin(keys.ip === undefined ? [user] : [ipKey(keys.ip), user]);
+  if ('retryAfterSeconds' in admission) throw tooManyGuesses(admission.retryAfterSeconds);
+  let right: boolean;
+  try {
+    right = await check();
+  } catch (error) {
+    // Not a guess that failed: the check itself did (database down).
+    await admission.attempt.release();
+    throw error;
+  }
+  if (!right) {
+    await admission.attempt.failed();
+    return false;
+  }
+  await admission.attempt.release();
+  await limiter.reset(user);
+  return true;
 }
 
 export async function login(
@@ -47,26 +106,14 @@ export async function login(
   limiters: LoginLimiters,
   input: { username: string; password: string; ip: string },
 ) {
-  const usernameKey = input.username.toLowerCase();
-  const wait = Math.max(
-    limiters.byIp.retryAfterSeconds(input.ip),
-    limiters.byUsername.retryAfterSeconds(usernameKey),
-  );
-  if (wait > 0) {
-    throw new AppError('rate_limited', `Too many failed logins. Try again in ${wait} s.`, {
-      'retry-after': String(wait),
-    });
-  }
-  const user = await accounts.findUserByUsername(ctx.db, input.username);
-  const valid = user
-    ? await verifyPassword(user.password_hash, input.password)
-    : await verifyPassword(await decoyPasswordHash(), input.password).then(() => false);
-  if (!user || !valid) {
-    limiters.byIp.recordFailure(input.ip);
-    limiters.byUsername.recordFailure(usernameKey);
-    throw unauthorized(LOGIN_FAILURE_DETAIL);
-  }
-  limiters.byUsername.reset(usernameKey);
+  let user: accounts.UserRow | undefined;
+  const valid = await checkGuess(limiters, input, async () => {
+    user = await accounts.findUserByUsername(ctx.db, input.username);
+    return user
+      ? verifyPassword(user.password_hash, input.password)
+      : verifyPassword(await decoyPasswordHash(), input.password).then(() => false);
+  });
+  if (!valid || !user) throw unauthorized(LOGIN_FAILURE_DETAIL);
   return { token: await startSession(ctx, user.id), user };
 }
 

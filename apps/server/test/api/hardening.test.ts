@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signup, type TestApp } from '../helpers/app.ts';
+
+/*
+ * Issue 24 (hardening): guessing passwords, password changes by a session thief, login CSRF,
+ * caching of private answers, reserved usernames, FOLLOW spam, expired sessions, slow clients.
+ * The app runs with the default login limits.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+let ipCounter = 0;
+/** A fresh client address, so tests do not share the per-IP count. */
+const newIp = () => `10.24.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+const login = (username: string, password: string, ip = newIp()) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/token',
+    remoteAddress: ip,
+    payload: { username, password },
+  });
+
+const statuses = (responses: Array<{ statusCode: number }>) => {
+  const counts: Record<number, number> = {};
+  for (const res of responses) counts[res.statusCode] = (counts[res.statusCode] ?? 0) + 1;
+  return counts;
+};
+
+describe('guessing passwords (#1)', () => {
+  it('lets at most the allowed number of 20 parallel wrong passwords for one username through; the rest hear 429 with Retry-After', async () => {
+    const user = await signup(t.app);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => login(user.username, 'wrong-password')),
+    );
+    const counts = statuses(responses);
+    expect(counts[401] ?? 0).toBeLessThanOrEqual(t.config.LOGIN_MAX_FAILURES);
+    expect(counts[429]).toBe(20 - (counts[401] ?? 0));
+    for (const res of responses.filter((r) => r.statusCode === 429)) {
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.json().code).toBe('rate_limited');
+    }
+    // The right password waits too, until the back-off has passed.
+    expect((await login(user.username, user.password)).statusCode).toBe(429);
+  });
+
+  it('limits 20 parallel wrong passwords from one address across usernames too', async () => {
+    const ip = newIp();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(`ghost_${i}_${ip}`, 'nope-nope-nope', ip)),
+    );
+    const counts = statuses(responses);
+    expect(counts[401] ?? 0).toBeLessThanOrEqual(t.config.LOGIN_MAX_FAILURES);
+    expect(counts[429]).toBe(20 - (counts[401] ?? 0));
+  });
+
+  it('does not count right passwords, nor keep failures after one', async () => {
+    const user = await signup(t.app);
+    const ip = newIp();
+    for (let i = 0; i < t.config.LOGIN_MAX_FAILURES * 2; i++) {
+      expect((await login(user.username, user.password, ip)).statusCode).toBe(200);
+    }
+    for (let i = 0; i < t.config.LOGIN_MAX_FAILURES - 1; i++) {
+      expect((await login(user.username, 'wrong-password')).statusCode).toBe(401);
+    }
+    expect((await login(user.username, user.password)).statusCode).toBe(200);
+    // The username starts afresh after the right password.
+    for (let i = 0; i < t.config.LOGIN_MAX_FAILURES; i++) {
+      expect((await login(user.username, 'wrong-password')).statusCode).toBe(401);
+    }
+    expect((await login(user.username, 'wrong-password')).statusCode).toBe(429);
+  });
+
+  it('defaults to a back-off over a long window', () => {
+    expect(t.config.LOGIN_MAX_FAILURES).toBe(5);
+    expect(t.config.LOGIN_WINDOW_SECONDS).toBeGreaterThanOrEqual(3600);
+  });
+});
