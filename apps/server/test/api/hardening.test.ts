@@ -80,3 +80,48 @@ describe('guessing passwords (#1)', () => {
     expect(t.config.LOGIN_WINDOW_SECONDS).toBeGreaterThanOrEqual(3600);
   });
 });
+
+describe('login CSRF (#8)', () => {
+  const post = (url: string, payload: object, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url, remoteAddress: newIp(), payload, headers });
+
+  it('refuses login and signup from another site', async () => {
+    const user = await signup(t.app);
+    const crossSite: Array<Record<string, string>> = [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ];
+    for (const headers of crossSite) {
+      const token = await post(
+        '/token',
+        { username: user.username, password: user.password },
+        headers,
+      );
+      expect(token.statusCode).toBe(403);
+      expect(token.headers['set-cookie']).toBeUndefined();
+      const created = await post(
+        '/api/authors',
+        { username: `csrf_${ipCounter}`, password: 'password1' },
+        headers,
+      );
+      expect(created.statusCode).toBe(403);
+      expect(created.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('lets them through from the same origin, and from clients that send no Origin', async () => {
+    const user = await signup(t.app);
+    const same = { origin: 'http://localhost:3000', host: 'localhost:3000' };
+    expect(
+      (await post('/token', { username: user.username, password: user.password }, same)).statusCode,
+    ).toBe(200);
+    expect(
+      (await post('/token', { username: user.username, password: user.password }, {})).statusCode,
+    ).toBe(200);
+    expect(
+      (await post('/api/authors', { username: `same_${ipCounter}`, password: 'password1' }, same))
+        .statusCode,
+    ).toBe(201);
+  });
+});
