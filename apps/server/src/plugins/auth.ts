@@ -65,6 +65,20 @@ async function authPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
     }
   });
 
+  // Answers that are someone's own (a signed-in viewer's, a write's, an (auth) route's, any to a
+  // request that carried a token) must not be kept by any cache, the browser's included, unless
+  // the route says otherwise (public reads: plugins/public-read.ts, which runs after this hook).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.hasHeader('cache-control')) return payload;
+    const personal =
+      request.viewer !== null ||
+      !SAFE_METHODS.has(request.method) ||
+      request.routeOptions.schema?.security !== undefined ||
+      tokenFrom(request) !== null;
+    if (personal) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
   // Routes documented as (auth) through `authDocs` refuse visitors before their body is read,
   // so an anonymous caller hears 401 rather than a validation error about a body it sent.
   app.addHook('preValidation', async (request) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
 
 /*
  * Issue 24 (hardening): guessing passwords, password changes by a session thief, login CSRF,
@@ -123,5 +123,43 @@ describe('login CSRF (#8)', () => {
       (await post('/api/authors', { username: `same_${ipCounter}`, password: 'password1' }, same))
         .statusCode,
     ).toBe(201);
+  });
+});
+
+describe('caching of private answers (#10)', () => {
+  it('marks the token answers and private reads no-store', async () => {
+    const user = await signup(t.app);
+    const token = await login(user.username, user.password);
+    expect(token.headers['cache-control']).toBe('no-store');
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/token',
+      cookies: { fastapi_token: user.token },
+    });
+    expect(session.headers['cache-control']).toBe('no-store');
+    for (const url of ['/api/my/books', '/api/my/notifications', '/api/my/follows']) {
+      const res = await as(t.app, user).get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-store');
+      // A visitor's 401 there is not kept either.
+      expect((await as(t.app, null).get(url)).headers['cache-control']).toBe('no-store');
+    }
+    const signedUp = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors',
+      payload: { username: `nostore_${++ipCounter}`, password: 'password1' },
+    });
+    expect(signedUp.headers['cache-control']).toBe('no-store');
+  });
+
+  it('leaves public reads their ETag and no-cache', async () => {
+    const user = await signup(t.app);
+    const visitor = await as(t.app, null).get('/api/books');
+    expect(visitor.headers['cache-control']).toBe('public, no-cache');
+    expect(visitor.headers.etag).toBeDefined();
+    const reader = await as(t.app, user).get('/api/books');
+    expect(reader.headers['cache-control']).toBe('private, no-cache');
+    expect(reader.headers.etag).toBeDefined();
+    expect((await as(t.app, null).get('/api/genres')).headers['cache-control']).toBeUndefined();
   });
 });
