@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { closeAllSockets, connect } from '../helpers/ws.ts';
 
 /*
  * Issue 24 (hardening): guessing passwords, password changes by a session thief, login CSRF,
@@ -11,6 +14,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
+afterEach(() => closeAllSockets());
 afterAll(() => t.close());
 
 let ipCounter = 0;
@@ -161,5 +165,59 @@ describe('caching of private answers (#10)', () => {
     expect(reader.headers['cache-control']).toBe('private, no-cache');
     expect(reader.headers.etag).toBeDefined();
     expect((await as(t.app, null).get('/api/genres')).headers['cache-control']).toBeUndefined();
+  });
+});
+
+describe('slow clients (#13)', () => {
+  let slow: TestApp;
+  let port: number;
+  beforeAll(async () => {
+    slow = await createTestApp({ REQUEST_TIMEOUT_SECONDS: '1', CONNECTION_TIMEOUT_SECONDS: '1' });
+    await slow.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (slow.app.server.address() as AddressInfo).port;
+  });
+  afterAll(() => slow.close());
+
+  /** Opens a raw connection; answers what the server sent and how long until it closed. */
+  function rawClient(drip: (socket: net.Socket) => void) {
+    const started = performance.now();
+    const socket = net.connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    socket.on('error', () => {});
+    socket.once('connect', () => drip(socket));
+    return new Promise<{ received: string; seconds: number }>((resolve) => {
+      const bound = setTimeout(() => socket.destroy(), 8000);
+      socket.once('close', () => {
+        clearTimeout(bound);
+        resolve({ received, seconds: (performance.now() - started) / 1000 });
+      });
+    });
+  }
+
+  it('cuts off a request whose body is dripped slowly', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const { received, seconds } = await rawClient((socket) => {
+      socket.write(
+        'POST /token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+      );
+      // A byte every 200 ms: never idle, never done.
+      timer = setInterval(() => socket.writable && socket.write(' '), 200);
+    });
+    clearInterval(timer);
+    expect(seconds).toBeLessThan(6);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('closes a connection that sends nothing', async () => {
+    const { seconds } = await rawClient(() => {});
+    expect(seconds).toBeLessThan(6);
+  });
+
+  it('keeps WebSockets open past the timeouts', async () => {
+    const user = await signup(slow.app);
+    const socket = await connect(`ws://127.0.0.1:${port}/ws?token=${user.token}`);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
   });
 });
