@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
-import { closeAllSockets, connect } from '../helpers/ws.ts';
+import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
 /*
  * Issue 24 (hardening): guessing passwords, password changes by a session thief, login CSRF,
@@ -11,8 +11,10 @@ import { closeAllSockets, connect } from '../helpers/ws.ts';
  */
 
 let t: TestApp;
+let base: string;
 beforeAll(async () => {
   t = await createTestApp();
+  base = await listen(t.app);
 });
 afterEach(() => closeAllSockets());
 afterAll(() => t.close());
@@ -165,6 +167,46 @@ describe('caching of private answers (#10)', () => {
     expect(reader.headers['cache-control']).toBe('private, no-cache');
     expect(reader.headers.etag).toBeDefined();
     expect((await as(t.app, null).get('/api/genres')).headers['cache-control']).toBeUndefined();
+  });
+});
+
+describe('reserved usernames and system notes (#11)', () => {
+  it.each(['server', 'Admin', 'INKWELL'])('refuses to sign up as %s with 400', async (name) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors',
+      payload: { username: name, password: 'password1' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ detail: expect.stringMatching(/reserved/), code: 'validation' });
+  });
+
+  it('refuses to rename an account to a reserved name', async () => {
+    const user = await signup(t.app);
+    const res = await as(t.app, user).put(`/api/authors/${user.id}`, { username: 'Server' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/reserved/);
+  });
+
+  it('sends join and leave notes as system frames, and members lines as {user, message}', async () => {
+    const [author, ann, bob] = [await signup(t.app), await signup(t.app), await signup(t.app)];
+    const room = `${base}/chat/${author.username}`;
+    const annSocket = await connect(`${room}?token=${ann.token}`);
+    expect(await annSocket.next()).toEqual({
+      type: 'system',
+      user: 'server',
+      message: `<em>${ann.username} has connected.</em>`,
+    });
+    annSocket.send('<p>hello</p>');
+    expect(await annSocket.next()).toEqual({ user: ann.username, message: '<p>hello</p>' });
+    const bobSocket = await connect(`${room}?token=${bob.token}`);
+    expect(await bobSocket.next()).toEqual({ user: ann.username, message: '<p>hello</p>' });
+    await bobSocket.close();
+    expect(await annSocket.next((m) => m.message?.includes('disconnected') ?? false)).toEqual({
+      type: 'system',
+      user: 'server',
+      message: `<em>${bob.username} has disconnected.</em>`,
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import type { SignupBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
-import { AppError, conflict, unauthorized } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.ts';
 import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -10,6 +10,7 @@ import { hashToken, newSessionToken } from './tokens.ts';
 export const LOGIN_FAILURE_DETAIL = 'Incorrect username or password';
 
 export async function signup(ctx: AppContext, input: SignupBody) {
+  refuseReservedUsername(input.username);
   if (await accounts.findUserByUsername(ctx.db, input.username)) {
     throw conflict('That username is taken');
   }
@@ -30,6 +31,15 @@ export async function signup(ctx: AppContext, input: SignupBody) {
   }
   const token = await startSession(ctx, user.id);
   return { token, user };
+}
+
+/** Usernames that could pass for the site itself (chat notes, staff): nobody may take them. */
+export const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['server', 'admin', 'inkwell']);
+
+export function refuseReservedUsername(username: string): void {
+  if (RESERVED_USERNAMES.has(username.toLowerCase())) {
+    throw badRequest(`The username "${username}" is reserved; please choose another`);
+  }
 }
 
 /** The longest wait between guesses once a username or address has used up its free tries. */
