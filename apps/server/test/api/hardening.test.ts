@@ -1,7 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { purgeExpiredSessionsEvery } from '../../src/modules/accounts/accounts.service.ts';
+import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
 /*
@@ -207,6 +208,82 @@ describe('reserved usernames and system notes (#11)', () => {
       user: 'server',
       message: `<em>${bob.username} has disconnected.</em>`,
     });
+  });
+});
+
+describe('FOLLOW spam and expired sessions (#12)', () => {
+  it('tells an author of a follower at most once a day, in the inbox and on the socket', async () => {
+    const [author, looper, other] = [await signup(t.app), await signup(t.app), await signup(t.app)];
+    const live = await connect(`${base}/ws?token=${author.token}`);
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await as(t.app, looper).post('/api/follows', { author_id: author.id })).statusCode,
+      ).toBe(201);
+      expect(
+        (await as(t.app, looper).delete('/api/follows', { author_id: author.id })).statusCode,
+      ).toBe(200);
+    }
+    await as(t.app, other).post('/api/follows', { author_id: author.id });
+    const pushed = [await live.next(), await live.next()];
+    expect(pushed.map((m) => m.follower)).toEqual([looper.username, other.username]);
+    expect(await live.drain(200)).toEqual([]);
+    const inbox = (await as(t.app, author).get('/api/my/notifications')).json();
+    expect(inbox.notifications.map((n: { follower: string }) => n.follower)).toEqual([
+      other.username,
+      looper.username,
+    ]);
+    expect(inbox.unread_count).toBe(2);
+  });
+
+  it('tells the author again after a day', async () => {
+    const [author, reader] = [await signup(t.app), await signup(t.app)];
+    await as(t.app, reader).post('/api/follows', { author_id: author.id });
+    await as(t.app, reader).delete('/api/follows', { author_id: author.id });
+    await t.ctx.db
+      .updateTable('notifications')
+      .set({ created_at: new Date(Date.now() - 25 * 60 * 60 * 1000).toISOString() })
+      .where('user_id', '=', author.id)
+      .execute();
+    await as(t.app, reader).post('/api/follows', { author_id: author.id });
+    const inbox = (await as(t.app, author).get('/api/my/notifications')).json();
+    expect(inbox.notifications).toHaveLength(2);
+  });
+
+  const sessionsOf = (user: TestUser) =>
+    t.ctx.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute();
+
+  const expireOneSessionOf = async (user: TestUser) => {
+    const [first] = await sessionsOf(user);
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ expires_at: '2001-01-01T00:00:00.000Z' })
+      .where('id', '=', first!.id)
+      .execute();
+  };
+
+  it('purges expired sessions on a timer, and stops when asked', async () => {
+    const user = await signup(t.app);
+    await login(user.username, user.password);
+    await expireOneSessionOf(user);
+    const stop = purgeExpiredSessionsEvery(t.ctx, 30);
+    await expect.poll(async () => (await sessionsOf(user)).length).toBe(1);
+    await stop();
+    await login(user.username, user.password);
+    await expireOneSessionOf(user);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await sessionsOf(user)).toHaveLength(2);
+  });
+
+  it('purges them from the start of every app', async () => {
+    const user = await signup(t.app);
+    await login(user.username, user.password);
+    await expireOneSessionOf(user);
+    const second = await createTestApp({}, { database: t.database });
+    try {
+      await expect.poll(async () => (await sessionsOf(user)).length).toBe(1);
+    } finally {
+      await second.close();
+    }
   });
 });
 

@@ -207,3 +207,34 @@ export async function accountOf(ctx: AppContext, viewer: Viewer) {
   if (!user) throw unauthorized();
   return user;
 }
+
+/** How often expired sessions' rows are deleted. */
+export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes expired sessions now and then every `intervalMs` (an expired session is already
+ * refused; this only keeps the table from growing). The timer does not keep the process alive.
+ * Answers the stop function, which waits for a purge in flight.
+ */
+export function purgeExpiredSessionsEvery(
+  ctx: Pick<AppContext, 'db'>,
+  intervalMs = SESSION_PURGE_INTERVAL_MS,
+  log?: { warn(details: object, message: string): void },
+): () => Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const purge = () => {
+    if (stopped) return;
+    running = running
+      .then(() => accounts.deleteExpiredSessions(ctx.db, nowIso()))
+      .catch((error: unknown) => log?.warn({ err: error }, 'expired sessions not purged'));
+  };
+  const timer = setInterval(purge, intervalMs);
+  timer.unref();
+  purge();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
