@@ -1,7 +1,10 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredSessionsEvery } from '../../src/modules/accounts/accounts.service.ts';
+import {
+  PASSWORD_CHANGE_DETAIL,
+  purgeExpiredSessionsEvery,
+} from '../../src/modules/accounts/accounts.service.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
@@ -85,6 +88,81 @@ describe('guessing passwords (#1)', () => {
   it('defaults to a back-off over a long window', () => {
     expect(t.config.LOGIN_MAX_FAILURES).toBe(5);
     expect(t.config.LOGIN_WINDOW_SECONDS).toBeGreaterThanOrEqual(3600);
+  });
+});
+
+describe('changing the password (#4)', () => {
+  /** Makes the user's sessions look signed in `minutes` ago. */
+  const age = (user: TestUser, minutes: number) =>
+    t.ctx.db
+      .updateTable('sessions')
+      .set({ created_at: new Date(Date.now() - minutes * 60_000).toISOString() })
+      .where('user_id', '=', user.id)
+      .execute();
+
+  const change = (user: TestUser, body: Record<string, unknown>) =>
+    as(t.app, user).put(`/api/authors/${user.id}`, body);
+
+  it('needs no current password within 10 minutes of signing in (the spec client)', async () => {
+    const user = await signup(t.app);
+    await age(user, 9);
+    const res = await change(user, { password: 'a brand new one' });
+    expect(res.statusCode).toBe(200);
+    expect((await login(user.username, 'a brand new one')).statusCode).toBe(200);
+  });
+
+  it('answers 403 "sign in again" without the current password later, and changes nothing', async () => {
+    const user = await signup(t.app);
+    await age(user, 11);
+    const res = await change(user, { password: 'taken over now' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ detail: PASSWORD_CHANGE_DETAIL.signInAgain, code: 'forbidden' });
+    expect(res.json().detail).toMatch(/sign in again/i);
+    expect((await login(user.username, 'taken over now')).statusCode).toBe(401);
+    expect((await login(user.username, user.password)).statusCode).toBe(200);
+  });
+
+  it('accepts the right current password at any time', async () => {
+    const user = await signup(t.app);
+    await age(user, 60 * 24);
+    const res = await change(user, {
+      password: 'changed knowingly',
+      current_password: user.password,
+    });
+    expect(res.statusCode).toBe(200);
+    expect((await login(user.username, 'changed knowingly')).statusCode).toBe(200);
+  });
+
+  it('refuses a wrong current password with 403 and a clear message, even in a fresh session', async () => {
+    const user = await signup(t.app);
+    const res = await change(user, { password: 'not so fast', current_password: 'a wrong guess' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      detail: PASSWORD_CHANGE_DETAIL.wrongCurrent,
+      code: 'forbidden',
+    });
+    expect((await login(user.username, user.password)).statusCode).toBe(200);
+  });
+
+  it('limits guesses of the current password like logins', async () => {
+    const user = await signup(t.app);
+    await age(user, 30);
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        change(user, { password: 'guessing game', current_password: `guess number ${i}` }),
+      ),
+    );
+    const counts = statuses(responses);
+    expect(counts[403] ?? 0).toBeLessThanOrEqual(t.config.LOGIN_MAX_FAILURES);
+    expect(counts[429]).toBe(12 - (counts[403] ?? 0));
+  });
+
+  it('lets other profile changes through in an old session', async () => {
+    const user = await signup(t.app);
+    await age(user, 60);
+    const res = await change(user, { first_name: 'Still', password: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().first_name).toBe('Still');
   });
 });
 

@@ -1,7 +1,7 @@
 import type { SignupBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
-import { AppError, badRequest, conflict, unauthorized } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
 import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -237,4 +237,38 @@ export function purgeExpiredSessionsEvery(
     clearInterval(timer);
     await running;
   };
+}
+
+/** How long after signing in a session may change the password without the current one. */
+export const SUDO_WINDOW_MS = 10 * 60 * 1000;
+
+export const PASSWORD_CHANGE_DETAIL = {
+  wrongCurrent: 'Your current password is incorrect.',
+  signInAgain:
+    'To change your password, enter your current password, or sign out and sign in again: you signed in more than 10 minutes ago.',
+} as const;
+
+/**
+ * Lets a password change through only for the account's owner, not for whoever holds one of its
+ * sessions: with the right current password (limited like logins, per username), or without one
+ * within SUDO_WINDOW_MS of signing in (the spec's clients send none). 403 otherwise.
+ */
+export async function confirmPasswordChange(
+  ctx: AppContext,
+  viewer: Viewer,
+  currentPassword: string | null | undefined,
+): Promise<void> {
+  if (currentPassword) {
+    const user = await accountOf(ctx, viewer);
+    const right = await checkGuess(createLoginLimiters(ctx), { username: user.username }, () =>
+      verifyPassword(user.password_hash, currentPassword),
+    );
+    if (!right) throw forbidden(PASSWORD_CHANGE_DETAIL.wrongCurrent);
+    return;
+  }
+  const signedIn = await accounts.findSessionCreatedAt(ctx.db, viewer.sessionId);
+  if (!signedIn) throw unauthorized();
+  if (Date.now() - Date.parse(signedIn) > SUDO_WINDOW_MS) {
+    throw forbidden(PASSWORD_CHANGE_DETAIL.signInAgain);
+  }
 }
