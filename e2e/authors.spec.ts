@@ -113,6 +113,10 @@ test('chat between two browsers: Enter sends, Shift+Enter breaks the line, histo
   await carol.goto(app(`/authors/${author.username}/chat`));
   await expect(carol.locator('.chat-line', { hasText: 'Hello from Alice' })).toBeVisible();
   await expect(carol.locator('.chat-line', { hasText: 'hi Alice' })).toBeVisible();
+  // The room's own notes come as system frames: shown as notes, with no sender link.
+  const note = a.locator('.chat-line.is-server', { hasText: 'has connected.' }).last();
+  await expect(note).toBeVisible();
+  await expect(note.getByRole('link')).toHaveCount(0);
 
   // Visitors are asked to log in.
   const visitor = await browser.newPage();

@@ -46,3 +46,44 @@ test('settings: avatar upload and the profile form', async ({ page }) => {
     page.getByTestId('toast').filter({ hasText: 'Could not update author profile' }),
   ).toBeVisible();
 });
+
+test('settings: changing the password asks for the current one once the session is old', async ({
+  page,
+}) => {
+  const user = await createUser();
+  await logIn(page, user);
+  await page.goto(app(`/my/settings/${user.id}`));
+  const form = page.locator('form', { has: page.getByRole('button', { name: 'Update Profile' }) });
+  const alert = form.getByRole('alert');
+
+  // A wrong current password is refused, and the page says why.
+  await page.getByLabel('Password', { exact: true }).fill('a brand new secret');
+  await page.getByLabel('Current password').fill('not my password');
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(alert).toHaveText('Your current password is incorrect.');
+
+  // More than 10 minutes after signing in, a change without the current password is refused
+  // (the server's answer, stood in for here: the session is only seconds old).
+  const signInAgain =
+    'To change your password, enter your current password, or sign out and sign in again: you signed in more than 10 minutes ago.';
+  await page.route('**/api/authors/*', (route) =>
+    route.request().method() === 'PUT'
+      ? route.fulfill({
+          status: 403,
+          contentType: 'application/json',
+          body: JSON.stringify({ detail: signInAgain, code: 'forbidden' }),
+        })
+      : route.fallback(),
+  );
+  await page.getByLabel('Current password').fill('');
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(alert).toHaveText(signInAgain);
+  await page.unroute('**/api/authors/*');
+
+  // With the right one it goes through, and the new password signs in.
+  await page.getByLabel('Current password').fill(user.password);
+  await page.getByRole('button', { name: 'Update Profile' }).click();
+  await expect(page.getByText('Successfully updated!')).toBeVisible();
+  await page.context().clearCookies();
+  await logIn(page, { ...user, password: 'a brand new secret' });
+});

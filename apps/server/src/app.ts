@@ -89,6 +89,13 @@ export async function buildApp(
         ? false
         : { level: config.LOG_LEVEL, serializers: { req: requestForLog } },
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: config.REQUEST_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: config.CONNECTION_TIMEOUT_SECONDS * 1000,
+    // Node enforces requestTimeout only with headersTimeout no longer, and checks every 30 s.
+    http: {
+      headersTimeout: Math.min(60_000, config.REQUEST_TIMEOUT_SECONDS * 1000),
+      connectionsCheckingInterval: Math.min(30_000, config.REQUEST_TIMEOUT_SECONDS * 250),
+    },
     trustProxy: config.TRUST_PROXY,
     genReqId: requestIdFor,
     frameworkErrors: answerFrameworkError,

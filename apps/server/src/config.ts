@@ -33,9 +33,14 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Session lifetime in days. */
   SESSION_DAYS: z.coerce.number().positive().default(30),
-  /** Failed logins allowed per IP and per username inside LOGIN_WINDOW_SECONDS before 429. */
+  /** Failed logins per IP and per username before each further try must wait (1 s, doubling to
+   * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
-  LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(20),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  /** A request must arrive whole (headers and body) within this; a client that drips it is cut off. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
+  /** A connection idle this long (nothing received or sent) is closed; open sockets are not affected. */
+  CONNECTION_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
   /** Pin the home page picks instead of computing them: usernames. */
   HOME_AUTHOR_OF_THE_MONTH: z.string().optional(),
   HOME_RISING_AUTHOR: z.string().optional(),

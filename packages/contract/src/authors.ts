@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Password, Username } from './accounts.ts';
+import { Password, PASSWORD_MAX_LENGTH, Username } from './accounts.ts';
 import { Timestamp } from './common.ts';
 
 /** What anyone may see of an author. Email is private and appears only in the owner's Account. */
@@ -48,10 +48,15 @@ const link = (field: string) =>
     ])
     .nullish();
 
-/** PUT /api/authors/{id}. Every field is optional; an empty password leaves the password unchanged. */
+/**
+ * PUT /api/authors/{id}. Every field is optional; an empty password leaves the password unchanged.
+ * A new password needs `current_password` (Inkwell's own field, not the spec's), or a session
+ * signed in within the last 10 minutes.
+ */
 export const UpdateAuthorBody = z.object({
   username: Username.optional(),
   password: z.union([z.literal(''), Password]).nullish(),
+  current_password: z.string().max(PASSWORD_MAX_LENGTH).nullish(),
   biography: z.string().max(BIOGRAPHY_MAX_LENGTH).nullish(),
   first_name: z.string().max(NAME_MAX_LENGTH).nullish(),
   last_name: z.string().max(NAME_MAX_LENGTH).nullish(),

@@ -27,14 +27,24 @@ export const NotificationMessage = z.discriminatedUnion('type', [
 ]);
 export type NotificationMessage = z.infer<typeof NotificationMessage>;
 
-/** The sender name of join and leave announcements in a chat room. */
+/** The sender name of join and leave announcements in a chat room; no account may take it. */
 export const CHAT_SERVER_USER = 'server';
 
-/** `{base}/chat/{username}`: a chat line; `message` is sanitized HTML, `user` a username or 'server'. */
+/** `{base}/chat/{username}`: a member's chat line; `message` is sanitized HTML, `user` a username. */
 export const ChatMessage = z
   .object({ user: z.string(), message: z.string() })
   .meta({ id: 'ChatMessage' });
 export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/**
+ * `{base}/chat/{username}`: a note of the room itself (someone joined or left). Told apart from a
+ * member's line by `type`, so no member's line can pass for one; `user` is 'server', as the
+ * spec's clients expect of system messages.
+ */
+export const ChatSystemFrame = z
+  .object({ type: z.literal('system'), user: z.literal(CHAT_SERVER_USER), message: z.string() })
+  .meta({ id: 'ChatSystemFrame' });
+export type ChatSystemFrame = z.infer<typeof ChatSystemFrame>;
 
 /** Sent to one chat connection whose message was refused (too large, too fast); the socket stays open. */
 export const ChatErrorFrame = z
@@ -42,8 +52,8 @@ export const ChatErrorFrame = z
   .meta({ id: 'ChatErrorFrame' });
 export type ChatErrorFrame = z.infer<typeof ChatErrorFrame>;
 
-/** What a chat client receives: chat lines and, for its own refused messages, error frames. */
-export const ChatServerFrame = z.union([ChatMessage, ChatErrorFrame]);
+/** What a chat client receives: chat lines, system notes and, for its own refused messages, error frames. */
+export const ChatServerFrame = z.union([ChatSystemFrame, ChatErrorFrame, ChatMessage]);
 export type ChatServerFrame = z.infer<typeof ChatServerFrame>;
 
 export const CHAT_LIMITS = {

@@ -28,8 +28,11 @@ function tokenFrom(request: FastifyRequest): { token: string; via: 'bearer' | 'c
 }
 
 /**
- * A cookie rides along on cross-site requests; a bearer header never does. So a write that is
- * authenticated by cookie must come from our own origin or from one listed in CORS_ORIGINS.
+ * A cookie rides along on cross-site requests; a bearer header never does. So a write that is not
+ * authenticated by a bearer header must come from our own origin or from one listed in
+ * CORS_ORIGINS: a write authenticated by cookie (CSRF), and an anonymous one too, such as login
+ * or signup (a cross-site form would sign the victim into the attacker's account). A request
+ * with no Origin (a non-browser client) is let through unless the browser says it is cross-site.
  */
 function isCrossSiteWrite(request: FastifyRequest, allowedOrigins: readonly string[]): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
@@ -51,15 +54,29 @@ async function authPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
 
   app.addHook('onRequest', async (request) => {
     const found = tokenFrom(request);
-    if (!found) return;
-    if (found.via === 'cookie' && isCrossSiteWrite(request, ctx.config.CORS_ORIGINS)) {
+    if (found?.via !== 'bearer' && isCrossSiteWrite(request, ctx.config.CORS_ORIGINS)) {
       throw new AppError('forbidden', 'Cross-site request refused');
     }
+    if (!found) return;
     const viewer = await viewerForToken(ctx, found.token);
     if (viewer) {
       request.viewer = viewer;
       request.sessionToken = found.token;
     }
+  });
+
+  // Answers that are someone's own (a signed-in viewer's, a write's, an (auth) route's, any to a
+  // request that carried a token) must not be kept by any cache, the browser's included, unless
+  // the route says otherwise (public reads: plugins/public-read.ts, which runs after this hook).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.hasHeader('cache-control')) return payload;
+    const personal =
+      request.viewer !== null ||
+      !SAFE_METHODS.has(request.method) ||
+      request.routeOptions.schema?.security !== undefined ||
+      tokenFrom(request) !== null;
+    if (personal) reply.header('cache-control', 'no-store');
+    return payload;
   });
 
   // Routes documented as (auth) through `authDocs` refuse visitors before their body is read,

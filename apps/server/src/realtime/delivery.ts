@@ -1,3 +1,4 @@
+import { CHAT_SERVER_USER, type ChatMessage, type ChatSystemFrame } from '@inkwell/contract';
 import { notificationFor } from '../modules/notifications/notifications.service.ts';
 import type { ChatRooms } from './chat-rooms.ts';
 import type { EventBus } from './events.ts';
@@ -15,7 +16,15 @@ export function deliverEvents(
 ): () => void {
   return bus.subscribe((event, envelope) => {
     if (event.type === 'chat.message') {
-      const payload = JSON.stringify({ user: event.user, message: event.message });
+      const payload = JSON.stringify(
+        event.system
+          ? ({
+              type: 'system',
+              user: CHAT_SERVER_USER,
+              message: event.message,
+            } satisfies ChatSystemFrame)
+          : ({ user: event.user, message: event.message } satisfies ChatMessage),
+      );
       rooms.broadcast(event.room, { ...(event.id !== undefined && { id: event.id }), payload });
       return;
     }

@@ -17,6 +17,8 @@ export type DomainEvent =
       message: string;
       /** Set by the chat endpoint so a joining member can drop a line it already got from history. */
       id?: string;
+      /** A note of the room itself (join, leave), sent as a system frame, never as a member's line. */
+      system?: true;
     }
   /**
    * Sessions ended on purpose (logout, password change), published after the rows are gone:

@@ -128,10 +128,12 @@ describe.runIf(process.env.TEST_DB === 'postgres')(
         message: '<p>hello from A</p>',
       });
       expect(await bobSocket.next()).toEqual({
+        type: 'system',
         user: 'server',
         message: `<em>${bob!.username} has connected.</em>`,
       });
       expect(await annSocket.next()).toEqual({
+        type: 'system',
         user: 'server',
         message: `<em>${bob!.username} has connected.</em>`,
       });
@@ -142,6 +144,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')(
       });
       await bobSocket.close();
       expect(await annSocket.next()).toEqual({
+        type: 'system',
         user: 'server',
         message: `<em>${bob!.username} has disconnected.</em>`,
       });

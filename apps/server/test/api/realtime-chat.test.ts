@@ -12,8 +12,16 @@ beforeAll(async () => {
 afterEach(() => closeAllSockets());
 afterAll(() => t.close());
 
-const joined = (name: string) => ({ user: 'server', message: `<em>${name} has connected.</em>` });
-const left = (name: string) => ({ user: 'server', message: `<em>${name} has disconnected.</em>` });
+const joined = (name: string) => ({
+  type: 'system',
+  user: 'server',
+  message: `<em>${name} has connected.</em>`,
+});
+const left = (name: string) => ({
+  type: 'system',
+  user: 'server',
+  message: `<em>${name} has disconnected.</em>`,
+});
 
 /** Opens the room and waits for the member's own join note, so the history before it has arrived too. */
 async function enter(room: string, user: TestUser): Promise<TestSocket> {

@@ -202,6 +202,7 @@ describe('a server under BASE_PATH', () => {
       await connect(`${otherBase}/chat/${user.username}?token=${user.token}`),
     ];
     expect(await sockets[1]!.next()).toEqual({
+      type: 'system',
       user: 'server',
       message: '<em>based_user has connected.</em>',
     });

@@ -77,10 +77,12 @@ describe('events through Redis', () => {
     const bobSocket = await chatOn(B, author.username, bob);
     expect(await bobSocket.next()).toEqual({ user: ann.username, message: '<p>from A</p>' });
     expect(await bobSocket.next()).toEqual({
+      type: 'system',
       user: 'server',
       message: `<em>${bob.username} has connected.</em>`,
     });
     expect(await annSocket.next()).toEqual({
+      type: 'system',
       user: 'server',
       message: `<em>${bob.username} has connected.</em>`,
     });

@@ -107,7 +107,11 @@ describe(`open sockets of an ended session (${testEngine()})`, () => {
       await strangerTabs.chat.next(
         (m) => m.message === `<em>${user.username} has disconnected.</em>`,
       ),
-    ).toEqual({ user: 'server', message: `<em>${user.username} has disconnected.</em>` });
+    ).toEqual({
+      type: 'system',
+      user: 'server',
+      message: `<em>${user.username} has disconnected.</em>`,
+    });
     await expectServed(user, room, [sameUserElsewhere]);
     await expectServed(stranger, room, [strangerTabs]);
   });

@@ -86,3 +86,16 @@ export async function findExistingSessionIds(db: DbHandle, ids: number[]): Promi
 export async function deleteExpiredSessions(db: DbHandle, now: string) {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
+
+/** When a session was signed in (ISO), or undefined when it has ended. */
+export async function findSessionCreatedAt(
+  db: DbHandle,
+  sessionId: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('created_at')
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return row?.created_at;
+}

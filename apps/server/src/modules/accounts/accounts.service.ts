@@ -1,8 +1,8 @@
 import type { SignupBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
-import { AppError, conflict, unauthorized } from '../../lib/errors.ts';
-import { FailureLimiter } from '../../lib/failure-limiter.ts';
+import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
+import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
@@ -10,6 +10,7 @@ import { hashToken, newSessionToken } from './tokens.ts';
 export const LOGIN_FAILURE_DETAIL = 'Incorrect username or password';
 
 export async function signup(ctx: AppContext, input: SignupBody) {
+  refuseReservedUsername(input.username);
   if (await accounts.findUserByUsername(ctx.db, input.username)) {
     throw conflict('That username is taken');
   }
@@ -32,14 +33,82 @@ export async function signup(ctx: AppContext, input: SignupBody) {
   return { token, user };
 }
 
-export type LoginLimiters = { byIp: FailureLimiter; byUsername: FailureLimiter };
+/** Usernames that could pass for the site itself (chat notes, staff): nobody may take them. */
+export const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['server', 'admin', 'inkwell']);
 
+export function refuseReservedUsername(username: string): void {
+  if (RESERVED_USERNAMES.has(username.toLowerCase())) {
+    throw badRequest(`The username "${username}" is reserved; please choose another`);
+  }
+}
+
+/** The longest wait between guesses once a username or address has used up its free tries. */
+const LOGIN_MAX_BACKOFF_MS = 15 * 60 * 1000;
+
+export type LoginLimiters = FailureLimiter;
+
+const loginLimiters = new WeakMap<Pick<AppContext, 'config'>, FailureLimiter>();
+
+/**
+ * The guess limiter of this app: failed logins and wrong current passwords, per username and per
+ * IP. LOGIN_MAX_FAILURES free failures, then a wait from 1 s doubling up to 15 min; forgotten
+ * after LOGIN_WINDOW_SECONDS without a failure. One per app, so logins and password changes
+ * share it.
+ */
 export function createLoginLimiters(ctx: Pick<AppContext, 'config'>): LoginLimiters {
-  const windowMs = ctx.config.LOGIN_WINDOW_SECONDS * 1000;
-  return {
-    byIp: new FailureLimiter(ctx.config.LOGIN_MAX_FAILURES, windowMs),
-    byUsername: new FailureLimiter(ctx.config.LOGIN_MAX_FAILURES, windowMs),
-  };
+  let limiter = loginLimiters.get(ctx);
+  if (!limiter) {
+    const forgetMs = ctx.config.LOGIN_WINDOW_SECONDS * 1000;
+    limiter = new FailureLimiter(
+      new MemoryAttemptStore({
+        free: ctx.config.LOGIN_MAX_FAILURES,
+        baseMs: 1000,
+        maxMs: Math.min(LOGIN_MAX_BACKOFF_MS, forgetMs),
+        forgetMs,
+      }),
+    );
+    loginLimiters.set(ctx, limiter);
+  }
+  return limiter;
+}
+
+const usernameKey = (username: string) => `user:${username.toLowerCase()}`;
+const ipKey = (ip: string) => `ip:${ip}`;
+
+function tooManyGuesses(wait: number): AppError {
+  return new AppError('rate_limited', `Too many failed attempts. Try again in ${wait} s.`, {
+    'retry-after': String(wait),
+  });
+}
+
+/**
+ * Checks a password guess for a username under the limiter: the attempt is counted before the
+ * (slow) check and released when it succeeds. Answers whether the guess was right; throws 429
+ * when the username or address must wait.
+ */
+export async function checkGuess(
+  limiter: FailureLimiter,
+  keys: { username: string; ip?: string },
+  check: () => Promise<boolean>,
+): Promise<boolean> {
+  const user = usernameKey(keys.username);
+  const admission = await limiter.begin(keys.ip === undefined ? [user] : [ipKey(keys.ip), user]);
+  if ('retryAfterSeconds' in admission) throw tooManyGuesses(admission.retryAfterSeconds);
+  let right: boolean;
+  try {
+    right = await check();
+  } catch (error) {
+    // Not a guess that failed: the check itself did (database down).
+    await admission.attempt.release();
+    throw error;
+  }
+  if (!right) {
+    await admission.attempt.failed();
+    return false;
+  }
+  await admission.attempt.release();
+  await limiter.reset(user);
+  return true;
 }
 
 export async function login(
@@ -47,26 +116,14 @@ export async function login(
   limiters: LoginLimiters,
   input: { username: string; password: string; ip: string },
 ) {
-  const usernameKey = input.username.toLowerCase();
-  const wait = Math.max(
-    limiters.byIp.retryAfterSeconds(input.ip),
-    limiters.byUsername.retryAfterSeconds(usernameKey),
-  );
-  if (wait > 0) {
-    throw new AppError('rate_limited', `Too many failed logins. Try again in ${wait} s.`, {
-      'retry-after': String(wait),
-    });
-  }
-  const user = await accounts.findUserByUsername(ctx.db, input.username);
-  const valid = user
-    ? await verifyPassword(user.password_hash, input.password)
-    : await verifyPassword(await decoyPasswordHash(), input.password).then(() => false);
-  if (!user || !valid) {
-    limiters.byIp.recordFailure(input.ip);
-    limiters.byUsername.recordFailure(usernameKey);
-    throw unauthorized(LOGIN_FAILURE_DETAIL);
-  }
-  limiters.byUsername.reset(usernameKey);
+  let user: accounts.UserRow | undefined;
+  const valid = await checkGuess(limiters, input, async () => {
+    user = await accounts.findUserByUsername(ctx.db, input.username);
+    return user
+      ? verifyPassword(user.password_hash, input.password)
+      : verifyPassword(await decoyPasswordHash(), input.password).then(() => false);
+  });
+  if (!valid || !user) throw unauthorized(LOGIN_FAILURE_DETAIL);
   return { token: await startSession(ctx, user.id), user };
 }
 
@@ -149,4 +206,69 @@ export async function accountOf(ctx: AppContext, viewer: Viewer) {
   const user = await accounts.findUserById(ctx.db, viewer.id);
   if (!user) throw unauthorized();
   return user;
+}
+
+/** How often expired sessions' rows are deleted. */
+export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes expired sessions now and then every `intervalMs` (an expired session is already
+ * refused; this only keeps the table from growing). The timer does not keep the process alive.
+ * Answers the stop function, which waits for a purge in flight.
+ */
+export function purgeExpiredSessionsEvery(
+  ctx: Pick<AppContext, 'db'>,
+  intervalMs = SESSION_PURGE_INTERVAL_MS,
+  log?: { warn(details: object, message: string): void },
+): () => Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const purge = () => {
+    if (stopped) return;
+    running = running
+      .then(() => accounts.deleteExpiredSessions(ctx.db, nowIso()))
+      .catch((error: unknown) => log?.warn({ err: error }, 'expired sessions not purged'));
+  };
+  const timer = setInterval(purge, intervalMs);
+  timer.unref();
+  purge();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/** How long after signing in a session may change the password without the current one. */
+export const SUDO_WINDOW_MS = 10 * 60 * 1000;
+
+export const PASSWORD_CHANGE_DETAIL = {
+  wrongCurrent: 'Your current password is incorrect.',
+  signInAgain:
+    'To change your password, enter your current password, or sign out and sign in again: you signed in more than 10 minutes ago.',
+} as const;
+
+/**
+ * Lets a password change through only for the account's owner, not for whoever holds one of its
+ * sessions: with the right current password (limited like logins, per username), or without one
+ * within SUDO_WINDOW_MS of signing in (the spec's clients send none). 403 otherwise.
+ */
+export async function confirmPasswordChange(
+  ctx: AppContext,
+  viewer: Viewer,
+  currentPassword: string | null | undefined,
+): Promise<void> {
+  if (currentPassword) {
+    const user = await accountOf(ctx, viewer);
+    const right = await checkGuess(createLoginLimiters(ctx), { username: user.username }, () =>
+      verifyPassword(user.password_hash, currentPassword),
+    );
+    if (!right) throw forbidden(PASSWORD_CHANGE_DETAIL.wrongCurrent);
+    return;
+  }
+  const signedIn = await accounts.findSessionCreatedAt(ctx.db, viewer.sessionId);
+  if (!signedIn) throw unauthorized();
+  if (Date.now() - Date.parse(signedIn) > SUDO_WINDOW_MS) {
+    throw forbidden(PASSWORD_CHANGE_DETAIL.signInAgain);
+  }
 }

@@ -64,6 +64,7 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           401: ErrorBody,
           403: ErrorBody,
           409: ErrorBody,
+          429: ErrorBody,
           ...notFound,
         },
       },

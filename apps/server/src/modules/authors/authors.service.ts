@@ -12,7 +12,12 @@ import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toAccount, toAuthorProfile } from '../../presenters/user.ts';
-import { accountOf, sessionsEnded } from '../accounts/accounts.service.ts';
+import {
+  accountOf,
+  confirmPasswordChange,
+  refuseReservedUsername,
+  sessionsEnded,
+} from '../accounts/accounts.service.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { listAuthorBooks } from '../books/books.service.ts';
 import { refreshAuthorSearchDocuments } from '../search/search.repository.ts';
@@ -92,6 +97,12 @@ export async function updateAuthor(
   const author = await findAuthor(ctx.db, ref);
   if (author.id !== viewer.id) throw forbidden('You may only change your own profile');
 
+  if (input.username != null && input.username.toLowerCase() !== author.username.toLowerCase()) {
+    refuseReservedUsername(input.username);
+  }
+  // Whoever holds a session may not lock the owner out: a new password needs the current one,
+  // or a fresh sign-in.
+  if (input.password) await confirmPasswordChange(ctx, viewer, input.current_password);
   // Hashing is deliberately slow; do it before the transaction, not while holding it.
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const changes = profileChanges(input, passwordHash);

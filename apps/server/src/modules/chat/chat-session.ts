@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { WS_CLOSE, type ChatErrorFrame, type ChatMessage } from '@inkwell/contract';
+import { WS_CLOSE, type ChatErrorFrame } from '@inkwell/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
@@ -44,7 +44,8 @@ export function joinRoom(
     tell(detail);
     if (limits.recordRefusal()) socket.close(WS_CLOSE.policyViolation, 'Too many messages');
   };
-  const say = (note: ChatMessage) => ctx.events.publish({ type: 'chat.message', room, ...note });
+  const say = (note: ReturnType<typeof announcement>) =>
+    ctx.events.publish({ type: 'chat.message', room, ...note, system: true });
 
   socket.on('message', (data, isBinary) => {
     // Frames still arriving after a flood close are not heard.

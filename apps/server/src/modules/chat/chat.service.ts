@@ -1,4 +1,4 @@
-import { CHAT_LIMITS, CHAT_SERVER_USER, type ChatMessage } from '@inkwell/contract';
+import { CHAT_LIMITS, CHAT_SERVER_USER } from '@inkwell/contract';
 import type { RawData } from 'ws';
 import type { AppContext } from '../../context.ts';
 import { escapeText } from '../../html/escape.ts';
@@ -36,8 +36,11 @@ export function readIncoming(data: RawData, isBinary: boolean): IncomingLine {
   return isBlankHtml(message) ? { kind: 'blank' } : { kind: 'line', message };
 }
 
-/** The server's note when a member joins or leaves. */
-export function announcement(username: string, what: 'connected' | 'disconnected'): ChatMessage {
+/** The server's note when a member joins or leaves (sent as a system frame). */
+export function announcement(
+  username: string,
+  what: 'connected' | 'disconnected',
+): { user: string; message: string } {
   return { user: CHAT_SERVER_USER, message: `<em>${escapeText(username)} has ${what}.</em>` };
 }
 

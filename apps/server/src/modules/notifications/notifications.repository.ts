@@ -111,3 +111,25 @@ export async function markRead(
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Whether the user got a FOLLOW notification from this follower (by username) since `since`:
+ * a follow/unfollow loop tells the author once a day, not on every turn.
+ */
+export async function hasFollowNotificationSince(
+  db: DbHandle,
+  userId: number,
+  follower: string,
+  since: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('type', '=', 'FOLLOW')
+    .where('follower', '=', follower)
+    .where('created_at', '>', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

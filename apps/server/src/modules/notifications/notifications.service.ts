@@ -30,6 +30,9 @@ export function notificationFor(event: DomainEvent): NotificationMessage | null 
   }
 }
 
+/** The shortest time between two FOLLOW notifications of one follower to one author. */
+export const FOLLOW_NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Writes the inbox rows of a notifying event and answers who got one. The event bus calls this
  * on the publishing process only, before the event leaves it (see realtime/bus.ts): so each
@@ -56,6 +59,19 @@ export async function storeNotifications(
     };
   }
   if (event.type === 'author.followed') {
+    // At most one per follower per author per day: following again after an unfollow within
+    // the day is neither stored nor pushed.
+    const dayAgo = new Date(Date.parse(now) - FOLLOW_NOTICE_INTERVAL_MS).toISOString();
+    if (
+      await notifications.hasFollowNotificationSince(
+        ctx.db,
+        event.authorId,
+        event.followerUsername,
+        dayAgo,
+      )
+    ) {
+      return { recipients: [] };
+    }
     const stored = await notifications.insertForUser(ctx.db, event.authorId, content, now);
     return { recipients: stored ? [event.authorId] : [] };
   }

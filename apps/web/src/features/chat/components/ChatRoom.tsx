@@ -12,11 +12,10 @@ const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
 
 interface Line {
   key: number;
-  user: string;
+  /** A member's username; null for a note of the room itself (join, leave). */
+  user: string | null;
   message: string;
 }
-
-const SERVER_USER = 'server';
 
 /** A chat room: the message list (history arrives on join) and the input. Signed-in users only. */
 export function ChatRoom({ username }: { username: string }) {
@@ -41,11 +40,15 @@ export function ChatRoom({ username }: { username: string }) {
       },
       onMessage(data) {
         const frame = data as ChatServerFrame;
-        if ('type' in frame && frame.type === 'error') {
-          setError(frame.detail);
+        if ('type' in frame) {
+          if (frame.type === 'error') setError(frame.detail);
+          // System notes come as their own frame type: a member named like the server is still
+          // a member.
+          else if (frame.type === 'system' && typeof frame.message === 'string')
+            setLines((prev) => [...prev, { key: counter++, user: null, message: frame.message }]);
           return;
         }
-        if ('user' in frame && typeof frame.message === 'string') {
+        if (typeof frame.user === 'string' && typeof frame.message === 'string') {
           setLines((prev) => [
             ...prev,
             { key: counter++, user: frame.user, message: frame.message },
@@ -97,11 +100,8 @@ export function ChatRoom({ username }: { username: string }) {
         <ol className="chat-lines">
           {lines.length === 0 && <li className="chat-empty">No messages yet. Say hello!</li>}
           {lines.map((line) => (
-            <li
-              key={line.key}
-              className={line.user === SERVER_USER ? 'chat-line is-server' : 'chat-line'}
-            >
-              {line.user !== SERVER_USER && (
+            <li key={line.key} className={line.user === null ? 'chat-line is-server' : 'chat-line'}>
+              {line.user !== null && (
                 <Link className="chat-user" to={paths.author(line.user)}>
                   {line.user}
                 </Link>

@@ -23,10 +23,21 @@ export const TEXTS = {
 const FIELDS = [
   { name: 'username', label: 'Username', type: 'text', autoComplete: 'username' },
   { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password' },
+  {
+    name: 'current_password',
+    label: 'Current password',
+    type: 'password',
+    autoComplete: 'current-password',
+  },
   { name: 'first_name', label: 'First name', type: 'text', autoComplete: 'given-name' },
   { name: 'last_name', label: 'Last name', type: 'text', autoComplete: 'family-name' },
   { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
 ] as const;
+
+const HELP: Partial<Record<(typeof FIELDS)[number]['name'], string>> = {
+  password: 'Leave empty to keep your current password.',
+  current_password: 'Needed to change your password when you signed in more than 10 minutes ago.',
+};
 
 function AvatarForm() {
   const session = useSession();
@@ -98,10 +109,13 @@ function ProfileForm() {
     const text = (name: string) => String(form.get(name) ?? '');
     setDone(false);
     setError(null);
+    const password = text('password');
     save.mutate({
       username: text('username').trim(),
       // An empty password leaves it unchanged.
-      password: text('password') || undefined,
+      password: password || undefined,
+      // The server asks for it when the session is more than 10 minutes old.
+      current_password: (password && text('current_password')) || undefined,
       biography: text('biography'),
       first_name: text('first_name').trim(),
       last_name: text('last_name').trim(),
@@ -121,12 +135,14 @@ function ProfileForm() {
               name={f.name}
               type={f.type}
               autoComplete={f.autoComplete}
-              defaultValue={f.name === 'password' ? '' : account[f.name]}
-              aria-describedby={f.name === 'password' ? 'profile-password-help' : undefined}
+              defaultValue={
+                f.name === 'password' || f.name === 'current_password' ? '' : account[f.name]
+              }
+              aria-describedby={HELP[f.name] ? `profile-${f.name}-help` : undefined}
             />
-            {f.name === 'password' && (
-              <p id="profile-password-help" className="field-help">
-                Leave empty to keep your current password.
+            {HELP[f.name] && (
+              <p id={`profile-${f.name}-help`} className="field-help">
+                {HELP[f.name]}
               </p>
             )}
           </div>
