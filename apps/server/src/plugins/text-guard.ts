@@ -43,12 +43,15 @@ function guardedQuery(request: FastifyRequest): unknown {
 }
 
 /**
- * Checks the path parameters, the query string and the JSON or form body of every request, but
- * for query fields the contract lists as free text (FREE_TEXT_QUERY_FIELDS: search never refuses
- * text, issue 23 §5; its schema normalizes them instead).
+ * Checks the path parameters, the query string and the JSON or form body of every request that
+ * reaches a route, but for query fields the contract lists as free text (FREE_TEXT_QUERY_FIELDS:
+ * search never refuses text, issue 23 §5; its schema normalizes them instead). A request no route
+ * matched stores nothing: it gets the web app's page (whose own calls are checked) or a 404, never
+ * a 400 for the text in its address (a shared link such as /books/search?q=a%00 opens the page).
  */
 async function textGuardPlugin(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
+    if (request.is404) return;
     for (const part of [request.params, guardedQuery(request), request.body]) {
       if (findUnstorable(part) !== undefined) {
         throw badRequest('Text must be valid Unicode without NUL (U+0000) characters');

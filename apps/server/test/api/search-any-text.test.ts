@@ -68,6 +68,16 @@ describe('search takes any text', () => {
     expect(res.json().books.map((b: { id: number }) => b.id)).toEqual([bookId]);
   });
 
+  it('opens the search page for a shared link whatever its text', async () => {
+    for (const url of ['/books/search?q=a%00b', `/books/search?q=${'x'.repeat(2000)}`]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url.slice(0, 40)).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+    }
+    // Unknown API paths stay a JSON 404, whatever their text.
+    expect((await t.app.inject('/api/nothing?q=a%00')).statusCode).toBe(404);
+  });
+
   it('still refuses a bad page size: it is not text a reader typed', async () => {
     expect((await as(t.app).get('/api/books/search?q=a&limit=abc')).statusCode).toBe(400);
   });
