@@ -8,7 +8,6 @@
 export const SEARCH_QUERY_MAX_LENGTH = 500;
 
 // Line breaks and tabs separate words: they become spaces.
-// eslint-disable-next-line no-control-regex -- control characters are what this looks for
 const SPACING = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
 // Other C0 and C1 controls (NUL among them), and UTF-16 halves without their other half.
 const UNWANTED =
