@@ -24,6 +24,9 @@ test.describe('accounts', () => {
 
     await page.getByLabel('Confirm password').fill('long enough 1');
     await expect(page.getByText('Passwords must match.', { exact: true })).toHaveCount(0);
+    // The error goes as soon as the field that caused it is fixed, before any submit (issue 23 §2).
+    await expect(page.getByText('Passwords must match!', { exact: true })).toHaveCount(0);
+    await expect(page.getByRole('alert')).toHaveCount(0);
     await submit.click();
     await expect(
       page.getByTestId('toast').filter({ hasText: 'Created user! Redirecting...' }),
@@ -64,6 +67,8 @@ test.describe('accounts', () => {
     ).toBeVisible();
 
     await page.getByLabel('Password').fill(user.password);
+    // Changing a field takes the error away at once (issue 23 §2).
+    await expect(page.locator('.form-error')).toHaveCount(0);
     await page.getByRole('button', { name: 'Log In' }).click();
     await expect(page).toHaveURL(at('/home'));
   });

@@ -105,6 +105,38 @@ test('search from the header: count, cards with genre tags, and the no-match sen
   ).toBeVisible();
 });
 
+test('search takes whatever is pasted: controls dropped, cut to 500, never an error', async ({
+  page,
+}) => {
+  const refused: string[] = [];
+  page.on('response', (res) => {
+    if (res.url().includes('/api/books/search') && !res.ok()) refused.push(res.url());
+  });
+  await page.goto(app('/books'));
+  const search = page.getByRole('searchbox', { name: 'Search for books' });
+  // A paste: the word, a tab, a NUL and a bell, then far more text than a query holds.
+  await search.focus();
+  await page.evaluate(
+    (text) => {
+      const box = document.querySelector<HTMLInputElement>('#site-search')!;
+      const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      set.call(box, text);
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    `${word}\t\u0000\u0007 ${'x'.repeat(900)}`,
+  );
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/books\/search\?q=/);
+  await expect(page.getByText(/did not match any books|result/).first()).toBeVisible();
+  await expect(page.locator('.status-error, [role="alert"]')).toHaveCount(0);
+  // The same text straight in the address bar, NUL included, answers a list too.
+  await page.goto(app(`/books/search?q=${word}%00%01${'y'.repeat(700)}`));
+  await expect(page.getByText(/did not match any books|result/).first()).toBeVisible();
+  await page.goto(app(`/books/search?q=${word}%00`));
+  await expect(page.getByText('1 result', { exact: true })).toBeVisible();
+  expect(refused).toEqual([]);
+});
+
 test('search results come a page of 20 at a time, the count saying when more follow', async ({
   page,
 }) => {
@@ -145,6 +177,26 @@ test("a book page lists its chapters; an empty one says 'No Chapters.'", async (
   await expect(page.getByText('No Chapters.')).toBeVisible();
   await page.goto(app('/books/999999'));
   await expect(page.getByRole('heading', { level: 1, name: 'Book not found' })).toBeVisible();
+});
+
+test('a book has one address: other spellings of its id show Book not found', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/api/books/')) asked.push(new URL(req.url()).pathname);
+  });
+  for (const spelling of [
+    `0x${saga.id.toString(16)}`,
+    `0${saga.id}`,
+    `${saga.id}.0`,
+    `+${saga.id}`,
+  ]) {
+    await page.goto(app(`/books/${spelling}`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Book not found' })).toBeVisible();
+    await page.goto(app(`/books/${spelling}/chapters/1`));
+    await expect(page.getByRole('heading', { level: 1, name: saga.title })).toHaveCount(0);
+  }
+  // Neither the page nor its preloads asked for the book under its real address.
+  expect(asked.filter((p) => p.endsWith(`/api/books/${saga.id}`))).toEqual([]);
 });
 
 test('the reader: sanitized content, Previous and Next, To the Top', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Password, PASSWORD_MAX_LENGTH, Username } from './accounts.ts';
+import { Password, PASSWORD_MAX_LENGTH, USERNAME_RULE, Username } from './accounts.ts';
+import { parseId } from './ids.ts';
 import { Timestamp } from './common.ts';
 
 /** What anyone may see of an author. Email is private and appears only in the owner's Account. */
@@ -27,8 +28,15 @@ export const AuthorListQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
-/** Every /api/authors/{id} call accepts a numeric id or a username (case-insensitive). */
-export const AuthorRefParams = z.object({ id: z.string().min(1).max(100) });
+/**
+ * Every /api/authors/{id} call accepts an id (in its one spelling, ids.ts) or a username
+ * (case-insensitive). Anything that can be neither names no author: 404, like an unknown one.
+ */
+export const AuthorRefParams = z.object({
+  id: z
+    .string()
+    .refine((ref) => parseId(ref) !== undefined || USERNAME_RULE.test(ref), 'no such author'),
+});
 
 export const NAME_MAX_LENGTH = 100;
 export const BIOGRAPHY_MAX_LENGTH = 10_000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import { normalizeSearchText } from './search-text.ts';
 
 export const TITLE_MAX_LENGTH = 200;
 export const SUMMARY_MAX_LENGTH = 10_000;
@@ -52,11 +53,25 @@ export const BookListQuery = z.object({
 /** Search answers a page of SEARCH_PAGE_SIZE books unless `limit` asks for more (decision 0015). */
 export const SEARCH_PAGE_SIZE = 20;
 
+/**
+ * `q` is never refused (issue 23 §5): any text, repeated or not, is made into a query by
+ * normalizeSearchText (controls dropped, cut to SEARCH_QUERY_MAX_LENGTH characters).
+ */
 export const SearchQuery = z.object({
-  q: z.string().max(500).default(''),
+  q: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((q) => normalizeSearchText(q)),
   limit: z.coerce.number().int().min(1).max(100).default(SEARCH_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
+
+/**
+ * Query-string fields that take any text, by the schema that reads them. That schema makes a query
+ * of whatever was sent (normalizeSearchText drops NUL and lone surrogates), so the server's text
+ * guard, which refuses such text anywhere else with a 400, leaves these fields to it.
+ */
+export const FREE_TEXT_QUERY_FIELDS = new Map<z.ZodType, readonly string[]>([[SearchQuery, ['q']]]);
 
 export const SearchResponse = z.object({ books: BookList }).meta({ id: 'SearchResponse' });
 

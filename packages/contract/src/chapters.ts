@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Id, Timestamp } from './common.ts';
+import { Id, PathId, Timestamp } from './common.ts';
 import { TITLE_MAX_LENGTH } from './books.ts';
 
 export const DEFAULT_CHAPTER_CONTENT = '<p>Edit Me!</p>';
@@ -71,6 +71,6 @@ export const UpdateChapterBody = z
   });
 export type UpdateChapterBody = z.infer<typeof UpdateChapterBody>;
 
-export const BookIdParams = z.object({ bookId: Id });
-export const BookChapterParams = z.object({ bookId: Id, chapterId: Id });
-export const ChapterIdParams = z.object({ chapterId: Id });
+export const BookIdParams = z.object({ bookId: PathId });
+export const BookChapterParams = z.object({ bookId: PathId, chapterId: PathId });
+export const ChapterIdParams = z.object({ chapterId: PathId });

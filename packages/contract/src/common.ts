@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX, ID_PATTERN } from './ids.ts';
 
 /** Every machine-readable error code the API answers with, and the HTTP status each maps to. */
 export const ERROR_STATUS = {
@@ -28,10 +29,29 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const Ack = z.object({ detail: z.string() }).meta({ id: 'Ack' });
 export type Ack = z.infer<typeof Ack>;
 
-/** Ids are positive integers; anything else in a path is "not found", never a 400 or a 500. */
-export const Id = z.coerce.number().int().positive().max(2_147_483_647);
+/**
+ * An id in a path: only its one spelling (ids.ts), e.g. `16`, never `0x10`, `016`, `+16` or
+ * `1e1`. The error handler answers any params failure 404, as for an id that names nothing.
+ */
+export const PathId = z
+  .string()
+  .regex(ID_PATTERN, 'an id is written in decimal digits without a leading zero')
+  .transform(Number)
+  .pipe(z.number().max(ID_MAX));
 
-export const IdParams = z.object({ id: Id });
+/**
+ * An id in a body or query string: a JSON integer, or the same id written as a string ("3"), as the
+ * spec's client sends a `<select>`'s value. Other spellings ("0x10", "1e1", true) are refused (400).
+ */
+export const Id = z.union(
+  [
+    z.number().int().min(1).max(ID_MAX),
+    z.string().regex(ID_PATTERN).transform(Number).pipe(z.number().max(ID_MAX)),
+  ],
+  { error: `must be an id: an integer from 1 to ${ID_MAX}` },
+);
+
+export const IdParams = z.object({ id: PathId });
 
 export const Pagination = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),

@@ -1,3 +1,5 @@
+export * from './ids.ts';
+export * from './search-text.ts';
 export * from './common.ts';
 export * from './accounts.ts';
 export * from './authors.ts';

@@ -6,6 +6,7 @@
  * No rendering happens here: the page itself is still built in the browser.
  */
 
+import { parseId } from '@inkwell/contract';
 import { escapeAttribute } from '../html/escape.ts';
 
 /** dist/page-preloads.json as the web build writes it (apps/web/vite/page-preloads.ts). */
@@ -16,11 +17,11 @@ interface PagePreloadsFile {
 export const PAGE_PRELOADS_FILE = 'page-preloads.json';
 
 /**
- * A page parameter is an id as the app spells it in its own requests (no zero, no leading
- * zeros: /books/007 asks for /api/books/7, so preloading /api/books/007 would be a wasted
- * download); any other value gets no preloads (and no odd URL is echoed).
+ * A page parameter is matched as any one path segment, then kept only if it is an id in its one
+ * spelling (the contract's parseId, as the API's path schemas and the web app's routes read it):
+ * /books/007 or /books/0x7 is no book, so it gets no preloads (and no odd URL is echoed).
  */
-const ID = '([1-9][0-9]{0,14})';
+const SEGMENT = '([^/]+)';
 
 interface CompiledPage {
   pattern: RegExp;
@@ -40,7 +41,7 @@ function compile(page: PagePreloadsFile['pages'][number]): CompiledPage {
     .map((segment) => {
       if (!segment.startsWith(':')) return escapeRegExp(segment);
       params.push(segment.slice(1));
-      return ID;
+      return SEGMENT;
     })
     .join('/');
   // Data first: it is what the page shows (the LCP); the chunks follow, then chunk styles.
@@ -66,7 +67,9 @@ export function pagePreloadsFrom(json: string): PagePreloads {
     for (const page of pages) {
       const match = page.pattern.exec(pathname);
       if (!match) continue;
-      const values = new Map(page.params.map((name, i) => [`:${name}`, match[i + 1]!]));
+      const ids = match.slice(1).map((segment) => parseId(segment));
+      if (ids.some((id) => id === undefined)) continue;
+      const values = new Map(page.params.map((name, i) => [`:${name}`, String(ids[i])]));
       const fill = (href: string) =>
         href.replace(/:[A-Za-z_]\w*/g, (name) => values.get(name) ?? name);
       return page.links

@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { FREE_TEXT_QUERY_FIELDS } from '@inkwell/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import fp from 'fastify-plugin';
 import { badRequest } from '../lib/errors.ts';
 
@@ -33,10 +35,24 @@ function findUnstorable(value: unknown): string | undefined {
   return undefined;
 }
 
-/** Checks the path parameters, the query string and the JSON or form body of every request. */
+/** The query string without the fields its schema takes as free text (search's `q`). */
+function guardedQuery(request: FastifyRequest): unknown {
+  const free = FREE_TEXT_QUERY_FIELDS.get(request.routeOptions.schema?.querystring as z.ZodType);
+  if (!free || typeof request.query !== 'object' || request.query === null) return request.query;
+  return Object.fromEntries(Object.entries(request.query).filter(([name]) => !free.includes(name)));
+}
+
+/**
+ * Checks the path parameters, the query string and the JSON or form body of every request that
+ * reaches a route, but for query fields the contract lists as free text (FREE_TEXT_QUERY_FIELDS:
+ * search never refuses text, issue 23 §5; its schema normalizes them instead). A request no route
+ * matched stores nothing: it gets the web app's page (whose own calls are checked) or a 404, never
+ * a 400 for the text in its address (a shared link such as /books/search?q=a%00 opens the page).
+ */
 async function textGuardPlugin(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
-    for (const part of [request.params, request.query, request.body]) {
+    if (request.is404) return;
+    for (const part of [request.params, guardedQuery(request), request.body]) {
       if (findUnstorable(part) !== undefined) {
         throw badRequest('Text must be valid Unicode without NUL (U+0000) characters');
       }

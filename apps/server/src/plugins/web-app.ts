@@ -61,13 +61,21 @@ function withHead(html: string, elements: string[]): string {
 }
 
 /**
+ * Paths below the base that are files or API calls, never client routes: a missing one is a 404
+ * (JSON, as every error), never the app's page with a 200. A missing upload answered with HTML
+ * would show as a broken image and be cached as if it existed; a missing asset (a chunk of an
+ * older build) must fail to load, so the app can tell and reload.
+ */
+export const NOT_PAGE_PREFIXES = ['/api/', '/uploads/', '/assets/'];
+
+/**
  * Serves the built React app under BASE_PATH with a fallback to index.html for client routes.
- * Unknown /api paths get the JSON 404 of the error contract, never the app.
+ * Unknown /api, /uploads and /assets paths get the JSON 404 of the error contract, never the app.
  */
 async function webAppPlugin(app: FastifyInstance, opts: { base: string; distDir: string }) {
   const indexFile = path.join(opts.distDir, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
-  const apiPrefix = `${opts.base}/api/`;
+  const notPages = NOT_PAGE_PREFIXES.map((prefix) => `${opts.base}${prefix}`);
 
   if (hasBuild) {
     await app.register(fastifyStatic, {
@@ -102,7 +110,7 @@ async function webAppPlugin(app: FastifyInstance, opts: { base: string; distDir:
     const url = request.url.split('?')[0] ?? '';
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') &&
-      !url.startsWith(apiPrefix) &&
+      !notPages.some((prefix) => url.startsWith(prefix)) &&
       (url === opts.base || url.startsWith(`${opts.base}/`) || opts.base === '');
     if (wantsPage) return sendPage(url, request, reply);
     return reply.status(404).send({ detail: 'Not found', code: 'not_found' });

@@ -117,6 +117,19 @@ describe('web app pages', () => {
       '/inkwell/books/0',
       '/inkwell/books/007',
       '/inkwell/books/7/chapters/012',
+      // Every spelling of an id but its one (issue 23 §4), as the API answers them 404.
+      '/inkwell/books/0x10',
+      '/inkwell/books/1e1',
+      '/inkwell/books/+1',
+      '/inkwell/books/1.0',
+      '/inkwell/books/016',
+      '/inkwell/books/%201',
+      '/inkwell/books/1%20',
+      '/inkwell/books/-1',
+      '/inkwell/books/9007199254740993',
+      '/inkwell/books/2147483648',
+      '/inkwell/books/0x10/chapters/1',
+      '/inkwell/books/1/chapters/1e1',
       '/inkwell/books/1/chapters/%22%3E%3Cscript%3E',
       '/inkwell/books/1/chapters/1/extra',
     ]) {
@@ -139,6 +152,13 @@ describe('web app pages', () => {
     expect(linksOf(reader.body)).toHaveLength(5);
   });
 
+  it('preloads the largest id there can be', async () => {
+    const res = await app.inject('/inkwell/books/2147483647');
+    expect(linksOf(res.body)[0]).toBe(
+      '<link rel="preload" as="fetch" crossorigin href="/inkwell/api/books/2147483647">',
+    );
+  });
+
   it('keeps answering unknown API paths with the JSON 404, and assets as files', async () => {
     const api = await app.inject('/inkwell/api/nothing-here');
     expect(api.statusCode).toBe(404);
@@ -146,6 +166,24 @@ describe('web app pages', () => {
     const asset = await app.inject('/inkwell/assets/index-abc.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('export {};');
+  });
+
+  it('answers a missing upload or asset 404, never the page', async () => {
+    for (const url of [
+      '/inkwell/uploads/missing.jpg',
+      '/inkwell/uploads/0123456789abcdef0123456789abcdef.png',
+      '/inkwell/uploads/',
+      '/inkwell/assets/reader-old.js',
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const res = await app.inject({ method, url });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+        expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+      }
+      expect((await app.inject(url)).json()).toEqual({ detail: 'Not found', code: 'not_found' });
+    }
+    // Paths that only begin like them are still pages.
+    expect((await app.inject('/inkwell/uploadsx')).statusCode).toBe(200);
   });
 
   it('serves a build made without page preloads as it is, with the session hint', async () => {

@@ -7,7 +7,9 @@
  * page to the HTML it answers, so the chunks and the data download beside the entry script instead
  * of one round trip after another.
  *
- * `:name` stands for a decimal id (anything else gets no preloads). A fetch must be exactly the URL
+ * `:name` stands for an id in its one spelling (packages/contract/src/ids.ts: decimal digits, no
+ * leading zero, at most 2^31-1), as the API's path schemas and the app's routes (lib/paths.ts
+ * routeId) read it; any other value gets no preloads, as its page shows "not found". A fetch must be exactly the URL
  * the page requests, or the browser downloads it twice: e2e/page-load.spec.ts checks that every
  * preload is used.
  *

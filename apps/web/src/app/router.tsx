@@ -3,7 +3,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router';
 import { prefetchReader } from '../features/reader/api/reader.ts';
 import { loadChunk } from '../lib/chunks.ts';
-import { BASE } from '../lib/paths.ts';
+import { BASE, routeId } from '../lib/paths.ts';
 import { ErrorPage, RootErrorPage } from './ErrorPage.tsx';
 import { RootLayout } from './layouts/RootLayout.tsx';
 import { NoMatch } from './NoMatch.tsx';
@@ -35,7 +35,7 @@ const library = () => import('./routes/library.tsx');
 const readerLoader =
   (client: QueryClient): LoaderFunction =>
   async ({ params }) => {
-    await prefetchReader(client, Number(params.bookId), Number(params.chapterId));
+    await prefetchReader(client, routeId(params.bookId), routeId(params.chapterId));
     return null;
   };
 

@@ -1,3 +1,5 @@
+import { parseId } from '@inkwell/contract/ids';
+
 /**
  * Where the app lives. The build is made for one BASE_PATH (vite.config.ts), so the base comes from
  * import.meta.env.BASE_URL: '' at the root, '/inkwell' under a prefix. Route paths below are relative
@@ -13,6 +15,13 @@ export function socketUrl(path: string, params: Record<string, string>): string 
 }
 
 const seg = (value: string | number) => encodeURIComponent(String(value));
+
+/**
+ * The id a route parameter names, read as the API reads ids in paths (contract ids.ts): `/books/16`
+ * is book 16, while `/books/0x10`, `/books/016` or `/books/1e1` name no book (NaN, which every
+ * page shows as not found) instead of quietly showing book 16 under another address.
+ */
+export const routeId = (value: string | undefined): number => parseId(value) ?? NaN;
 
 export const paths = {
   landing: '/',

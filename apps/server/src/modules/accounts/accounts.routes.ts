@@ -10,6 +10,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { multipartFormFields } from '../../lib/form-body.ts';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
 import { toAccount } from '../../presenters/user.ts';
 import * as service from './accounts.service.ts';
@@ -58,10 +59,13 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     {
       schema: {
         ...TAG,
-        summary: 'Log in (form fields username and password); sets the fastapi_token cookie',
+        summary:
+          'Log in (form fields username and password, urlencoded or multipart, or JSON); sets the fastapi_token cookie',
         body: LoginBody,
-        response: { 200: TokenResponse, 401: ErrorBody, 429: ErrorBody },
+        response: { 200: TokenResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
       },
+      // The spec's own client sends the form as multipart (a FormData).
+      preValidation: multipartFormFields,
     },
     async (request, reply) => {
       const { token } = await service.login(ctx, limiters, { ...request.body, ip: request.ip });

@@ -1,5 +1,6 @@
 import {
   DEFAULT_READER_SETTINGS,
+  parseId,
   UpdateReaderSettingsBody,
   type AuthorProfile,
   type ReaderSettings,
@@ -24,17 +25,15 @@ import { refreshAuthorSearchDocuments } from '../search/search.repository.ts';
 import * as authors from './authors.repository.ts';
 import type { ProfileRow, UserChanges } from './authors.repository.ts';
 
-const MAX_ID = 2_147_483_647;
-
 /**
- * Resolves an author reference: a numeric id, else a username (case-insensitive). A numeric
- * reference that names no id is still tried as a username, since usernames may be all digits.
+ * Resolves an author reference: an id in its one spelling (contract ids.ts), else a username
+ * (case-insensitive). An all-digit reference that names no id is still tried as a username, since
+ * usernames may be all digits; `016` or `0x10` is only ever a username, never author 16.
  */
 export async function findAuthor(db: DbHandle, ref: string | number): Promise<ProfileRow> {
-  const text = String(ref);
-  const id = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+  const id = parseId(String(ref));
   const row =
-    (id >= 1 && id <= MAX_ID ? await authors.findProfileById(db, id) : undefined) ??
+    (id !== undefined ? await authors.findProfileById(db, id) : undefined) ??
     (typeof ref === 'string' ? await authors.findProfileByUsername(db, ref) : undefined);
   if (!row) throw notFound('Author not found');
   return row;

@@ -1,11 +1,11 @@
 import {
-  Ack,
   AuthorRefParams,
   ErrorBody,
   Follow,
   FollowBody,
   FollowedAuthors,
   IsFollowing,
+  Unfollow,
 } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -26,7 +26,9 @@ export const followsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: { 200: FollowedAuthors, 401: ErrorBody },
       },
     },
-    async (request) => service.listFollowedAuthors(ctx, requireViewer(request)),
+    async (request) => ({
+      authors: await service.listFollowedAuthors(ctx, requireViewer(request)),
+    }),
   );
 
   app.get(
@@ -56,7 +58,9 @@ export const followsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
     async (request, reply) => {
       await service.follow(ctx, requireViewer(request), request.body.author_id);
-      return reply.status(201).send({ author_id: request.body.author_id });
+      return reply
+        .status(201)
+        .send({ author_id: request.body.author_id, is_following: true as const });
     },
   );
 
@@ -68,12 +72,12 @@ export const followsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         ...auth,
         summary: 'Stop following an author',
         body: FollowBody,
-        response: { 200: Ack, ...errors },
+        response: { 200: Unfollow, ...errors },
       },
     },
     async (request) => {
       await service.unfollow(ctx, requireViewer(request), request.body.author_id);
-      return { detail: 'Unfollowed' };
+      return { detail: 'Unfollowed', is_not_following: true as const };
     },
   );
 };

@@ -1,3 +1,4 @@
+import { normalizeSearchText, SEARCH_QUERY_MAX_LENGTH } from '@inkwell/contract/search-text';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../components/Avatar.tsx';
@@ -17,7 +18,8 @@ function SearchBox() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const q = query.trim();
+    // Whatever was typed or pasted is a query: controls dropped, cut to the bound (never an error).
+    const q = normalizeSearchText(query).trim();
     if (q) navigate(paths.search(q));
   };
   return (
@@ -32,7 +34,7 @@ function SearchBox() {
         placeholder="Search for books"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
-        maxLength={500}
+        maxLength={SEARCH_QUERY_MAX_LENGTH}
         autoComplete="off"
       />
       <button type="submit" className="search-button" aria-label="Search">

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { Loading } from '../../components/Status.tsx';
 import { loadChunk } from '../../lib/chunks.ts';
-import { paths } from '../../lib/paths.ts';
+import { paths, routeId } from '../../lib/paths.ts';
 import { useWorkspaceBook } from '../../features/workspace/components/BookWorkspace.tsx';
 import { NoMatch } from '../NoMatch.tsx';
 
@@ -25,8 +25,8 @@ export function WorkspaceChapterPage() {
     <Suspense fallback={<Loading />}>
       <ChapterEditorPage
         key={chapterId}
-        bookId={Number(bookId)}
-        chapterId={Number(chapterId)}
+        bookId={routeId(bookId)}
+        chapterId={routeId(chapterId)}
         onDelete={requestChapterDelete}
       />
     </Suspense>

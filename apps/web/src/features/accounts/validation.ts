@@ -16,6 +16,13 @@ export function signupProblem({ username, password, confirm }: SignupFields): st
   return null;
 }
 
+/** The fields that cause `problem`: the empty ones, or the two passwords that differ. */
+export function problemFields(problem: string, fields: SignupFields): (keyof SignupFields)[] {
+  if (problem === ALL_FIELDS)
+    return (['username', 'password', 'confirm'] as const).filter((name) => !fields[name]);
+  return ['password', 'confirm'];
+}
+
 /** The inline hint while typing: shown only once the confirm field has something that differs. */
 export const confirmHint = ({ password, confirm }: SignupFields): string | null =>
   confirm !== '' && confirm !== password ? PASSWORDS_MUST_MATCH_INLINE : null;

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
+import { fieldName, useFormError } from '../../../lib/formError.ts';
 import { paths, safeReturnPath } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { AuthCard } from './AuthCard.tsx';
@@ -14,20 +15,21 @@ export function LoginPage() {
   const { push } = useToasts();
   const [params] = useSearchParams();
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // Wrong name or password is about both fields: a change to either takes it away.
+  const error = useFormError();
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
     setPending(true);
-    setError(null);
+    error.clear();
     try {
       await session.login(String(form.get('username') ?? ''), String(form.get('password') ?? ''));
       navigate(safeReturnPath(params.get('prev')), { replace: true });
     } catch (err) {
       // Too many attempts is not a wrong password: say what the server said.
       const message = isApiError(err, 429) ? err.detail : LOGIN_FAILED;
-      setError(message);
+      error.show(message);
       push(message, { type: 'ERROR' });
       setPending(false);
     }
@@ -42,7 +44,12 @@ export function LoginPage() {
         </>
       }
     >
-      <form className="form" onSubmit={submit} noValidate>
+      <form
+        className="form"
+        onSubmit={submit}
+        onInput={(e) => error.changed(fieldName(e))}
+        noValidate
+      >
         <div className="field">
           <label htmlFor="login-username">Username</label>
           <input
@@ -50,7 +57,7 @@ export function LoginPage() {
             name="username"
             autoComplete="username"
             required
-            aria-describedby={error ? 'login-error' : undefined}
+            aria-describedby={error.message ? 'login-error' : undefined}
           />
         </div>
         <div className="field">
@@ -63,9 +70,9 @@ export function LoginPage() {
             required
           />
         </div>
-        {error && (
+        {error.message && (
           <p id="login-error" className="form-error" role="alert">
-            {error}
+            {error.message}
           </p>
         )}
         <button type="submit" className="button button-block" disabled={pending}>

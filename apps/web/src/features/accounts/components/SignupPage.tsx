@@ -5,7 +5,8 @@ import { isApiError } from '../../../lib/api.ts';
 import { REDIRECT_AFTER_SIGNUP_MS, SIGNUP_TOAST_MS } from '../../../lib/constants.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { confirmHint, signupProblem, type SignupFields } from '../validation.ts';
+import { fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
+import { confirmHint, problemFields, signupProblem, type SignupFields } from '../validation.ts';
 import { AuthCard } from './AuthCard.tsx';
 
 export const SIGNUP_FAILED = 'Could not create user account.';
@@ -18,19 +19,25 @@ export function SignupPage() {
   const { push } = useToasts();
   const [fields, setFields] = useState<SignupFields>({ username: '', password: '', confirm: '' });
   const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const error = useFormError();
   const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(redirect.current), []);
 
-  const set = (name: keyof SignupFields) => (e: { target: { value: string } }) =>
+  const set = (name: keyof SignupFields) => (e: { target: { value: string } }) => {
     setFields((f) => ({ ...f, [name]: e.target.value }));
+    // Fixing the field that caused the error takes the error away at once.
+    error.changed(name);
+  };
   const hint = confirmHint(fields);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const problem = signupProblem(fields);
-    setError(problem);
-    if (problem) return;
+    if (problem) {
+      error.show(problem, problemFields(problem, fields));
+      return;
+    }
+    error.clear();
     setPending(true);
     let loggedIn: boolean;
     try {
@@ -38,9 +45,9 @@ export function SignupPage() {
     } catch (err) {
       push(SIGNUP_FAILED, { type: 'ERROR' });
       // The server says why (name taken, password too short): show it beside the form.
-      setError(
-        isApiError(err) && err.status !== 0 && err.status < 500 ? err.detail : SIGNUP_FAILED,
-      );
+      if (isApiError(err) && err.status !== 0 && err.status < 500)
+        error.show(err.detail, fieldsOfApiError(err, ['username', 'password']));
+      else error.show(SIGNUP_FAILED);
       setPending(false);
       return;
     }
@@ -110,9 +117,9 @@ export function SignupPage() {
             </p>
           )}
         </div>
-        {error && (
+        {error.message && (
           <p className="form-error" role="alert">
-            {error}
+            {error.message}
           </p>
         )}
         <button type="submit" className="button button-block" disabled={pending}>

@@ -1,4 +1,4 @@
-import type { AuthorProfile, Book, RecentChapter } from '@inkwell/contract';
+import type { AuthorProfile, Book, FollowedAuthors, RecentChapter } from '@inkwell/contract';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
@@ -39,7 +39,9 @@ export const isFollowingQuery = (authorId: number) =>
 export const followsQuery = () =>
   queryOptions({
     queryKey: keys.follows,
-    queryFn: ({ signal }) => api.get<AuthorProfile[]>('/api/my/follows', signal),
+    // The answer is {authors} (as the original backend's); the page wants the list.
+    queryFn: async ({ signal }) =>
+      (await api.get<FollowedAuthors>('/api/my/follows', signal)).authors,
   });
 
 export const follow = (authorId: number) => api.post('/api/follows', { author_id: authorId });

@@ -6,7 +6,7 @@ import { FeedLink } from '../../../components/FeedLink.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { paths, url } from '../../../lib/paths.ts';
+import { paths, routeId, url } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../api/books.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
@@ -49,7 +49,7 @@ type BookPart = ComponentType<{ bookId: number }>;
 /** `Shelf` and `Notes`: the signed-in reader's status, progress and private notes, given by the app. */
 export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart } = {}) {
   const { state } = useSession();
-  const bookId = Number(useParams().bookId);
+  const bookId = routeId(useParams().bookId);
   const book = useQuery({ ...bookQuery(bookId), enabled: Number.isInteger(bookId) && bookId > 0 });
   const chapters = useQuery(bookChaptersQuery(bookId));
   const first = chapters.data?.[0];

@@ -1,3 +1,4 @@
+import { normalizeSearchText } from '@inkwell/contract/search-text';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { InfiniteList } from '../../../components/InfiniteList.tsx';
@@ -16,7 +17,8 @@ export const resultCount = (loaded: number, more: boolean) =>
 
 export function SearchPage() {
   const [params] = useSearchParams();
-  const q = (params.get('q') ?? '').trim();
+  // The query the API searches for (it normalizes the same way), so the page names what it shows.
+  const q = normalizeSearchText(params.getAll('q')).trim();
   const results = useInfiniteQuery(searchQuery(q));
   const books = results.data?.pages.flat() ?? [];
 

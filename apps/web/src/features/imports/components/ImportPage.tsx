@@ -122,7 +122,11 @@ export function ImportPage() {
             type="file"
             accept=".epub,.docx,.md,.markdown,.html,.htm,.xhtml,.txt"
             required
-            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              // Another file is another attempt: the last one's error goes.
+              setError(null);
+            }}
           />
         </div>
         <div className="field">
@@ -130,7 +134,10 @@ export function ImportPage() {
             <input
               type="checkbox"
               checked={keepFront}
-              onChange={(e) => setKeepFront(e.target.checked)}
+              onChange={(e) => {
+                setKeepFront(e.target.checked);
+                setError(null);
+              }}
             />{' '}
             Keep front and back matter (EPUB: title page, copyright, acknowledgements)
           </label>

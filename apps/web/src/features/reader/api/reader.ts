@@ -27,7 +27,7 @@ export const saveProgress = (
  * answers. Never throws: a failed read stays in the cache as an error for the page to show.
  */
 export async function prefetchReader(client: QueryClient, bookId: number, chapterId: number) {
-  if (!Number.isInteger(bookId) || !Number.isInteger(chapterId)) return;
+  if (!(bookId > 0) || !(chapterId > 0)) return;
   await Promise.all([
     client.prefetchQuery(chapterQuery(chapterId)),
     client.prefetchQuery(bookQuery(bookId)),

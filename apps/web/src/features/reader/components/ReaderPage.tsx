@@ -6,7 +6,7 @@ import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, routeId } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query.ts';
 import { useSession } from '../../../lib/session.tsx';
 import {
@@ -68,8 +68,8 @@ export function paragraphParam(value: string | null): number | null {
 export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> } = {}) {
   const params = useParams();
   const [search] = useSearchParams();
-  const bookId = Number(params.bookId);
-  const chapterId = Number(params.chapterId);
+  const bookId = routeId(params.bookId);
+  const chapterId = routeId(params.chapterId);
   const { state } = useSession();
   const client = useQueryClient();
   const top = useRef<HTMLParagraphElement>(null);

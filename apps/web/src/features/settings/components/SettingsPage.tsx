@@ -8,7 +8,8 @@ import { Loading } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { UPLOAD_TYPES } from '../../../lib/constants.ts';
-import { paths } from '../../../lib/paths.ts';
+import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
+import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { updateProfile, uploadAvatar } from '../api/settings.ts';
 
@@ -85,7 +86,7 @@ function ProfileForm() {
   const { push } = useToasts();
   const client = useQueryClient();
   const [done, setDone] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const error = useFormError();
 
   const save = useMutation({
     mutationFn: (body: UpdateAuthorBody) => updateProfile(account.id, body),
@@ -97,9 +98,9 @@ function ProfileForm() {
     },
     onError: (err) => {
       push(TEXTS.profileFailed, { type: 'ERROR' });
-      setError(
-        isApiError(err) && err.status > 0 && err.status < 500 ? err.detail : TEXTS.profileFailed,
-      );
+      if (isApiError(err) && err.status > 0 && err.status < 500)
+        error.show(err.detail, fieldsOfApiError(err, [...FIELDS.map((f) => f.name), 'biography']));
+      else error.show(TEXTS.profileFailed);
     },
   });
 
@@ -108,7 +109,7 @@ function ProfileForm() {
     const form = new FormData(e.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '');
     setDone(false);
-    setError(null);
+    error.clear();
     const password = text('password');
     save.mutate({
       username: text('username').trim(),
@@ -126,7 +127,13 @@ function ProfileForm() {
   return (
     <section className="settings-card" aria-labelledby="profile-title">
       <h2 id="profile-title">Personal details</h2>
-      <form className="form" onSubmit={submit} key={account.username}>
+      <form
+        className="form"
+        onSubmit={submit}
+        // The error goes once the field it is about (or any, if it names none) is changed.
+        onInput={(e) => error.changed(fieldName(e))}
+        key={account.username}
+      >
         {FIELDS.map((f) => (
           <div className="field" key={f.name}>
             <label htmlFor={`profile-${f.name}`}>{f.label}</label>
@@ -161,9 +168,9 @@ function ProfileForm() {
             {TEXTS.confirmation}
           </p>
         )}
-        {error && (
+        {error.message && (
           <p className="form-error" role="alert">
-            {error}
+            {error.message}
           </p>
         )}
         <button type="submit" className="button" disabled={save.isPending}>
@@ -176,7 +183,7 @@ function ProfileForm() {
 
 export function SettingsPage() {
   const { state } = useSession();
-  const id = Number(useParams().authorId);
+  const id = routeId(useParams().authorId);
   if (state.status !== 'in') return <Loading />;
   if (id !== state.account.id) {
     return (

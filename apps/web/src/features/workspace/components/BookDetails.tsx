@@ -14,6 +14,7 @@ import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
+import { useFormError } from '../../../lib/formError.ts';
 import { SUMMARY_MIN_HEIGHT, UPLOAD_TYPES } from '../../../lib/constants.ts';
 import { keys } from '../../../lib/query.ts';
 import {
@@ -59,13 +60,16 @@ function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & {
   );
 }
 
+const TITLE_EMPTY = 'The title cannot be empty.';
+const TITLE_TAKEN = 'You already have a book with this title.';
+
 function DetailsForm({ book }: { book: Book }) {
   const client = useQueryClient();
   const { push } = useToasts();
   const [title, setTitle] = useState(book.title);
   const [summary, setSummary] = useState(book.summary);
   const [published, setPublished] = useState(book.is_published);
-  const [error, setError] = useState('');
+  const error = useFormError();
 
   const save = useMutation({
     mutationFn: (body: UpdateBookBody) => updateBook(book.id, body),
@@ -77,20 +81,17 @@ function DetailsForm({ book }: { book: Book }) {
     onError: (err) => {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
-      setError(
-        isApiError(err, 409)
-          ? 'You already have a book with this title.'
-          : 'The book details could not be saved. Please try again.',
-      );
+      if (isApiError(err, 409)) error.show(TITLE_TAKEN, ['title']);
+      else error.show('The book details could not be saved. Please try again.');
     },
   });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setError('');
+    error.clear();
     const trimmed = title.trim();
     if (!trimmed) {
-      setError('The title cannot be empty.');
+      error.show(TITLE_EMPTY, ['title']);
       return;
     }
     save.mutate({ title: trimmed, summary, is_published: published });
@@ -106,8 +107,11 @@ function DetailsForm({ book }: { book: Book }) {
             id="book-title"
             value={title}
             maxLength={200}
-            onChange={(e) => setTitle(e.target.value)}
-            aria-invalid={error === 'The title cannot be empty.' || undefined}
+            onChange={(e) => {
+              setTitle(e.target.value);
+              error.changed('title');
+            }}
+            aria-invalid={error.message === TITLE_EMPTY || undefined}
           />
         </div>
         <div className="field">
@@ -116,20 +120,26 @@ function DetailsForm({ book }: { book: Book }) {
             id="book-summary"
             value={summary}
             maxLength={10_000}
-            onChange={(e) => setSummary(e.target.value)}
+            onChange={(e) => {
+              setSummary(e.target.value);
+              error.changed('summary');
+            }}
           />
         </div>
         <label className="checkbox-field">
           <input
             type="checkbox"
             checked={published}
-            onChange={(e) => setPublished(e.target.checked)}
+            onChange={(e) => {
+              setPublished(e.target.checked);
+              error.changed('is_published');
+            }}
           />
           Published
         </label>
-        {error && (
+        {error.message && (
           <p className="form-error" role="alert">
-            {error}
+            {error.message}
           </p>
         )}
         <div>

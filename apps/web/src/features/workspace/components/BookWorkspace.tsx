@@ -5,6 +5,7 @@ import { Link, Outlet, useNavigate, useOutletContext, useParams } from 'react-ro
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
+import { routeId } from '../../../lib/paths.ts';
 import { useAccount } from '../../../lib/session.tsx';
 import { bookQuery, deleteChapter, refreshChapters } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
@@ -40,8 +41,8 @@ function Notice({ title, children }: { title: string; children: string }) {
  */
 export function BookWorkspace() {
   const params = useParams();
-  const bookId = Number(params.bookId);
-  const openChapterId = Number(params.chapterId);
+  const bookId = routeId(params.bookId);
+  const openChapterId = routeId(params.chapterId);
   const valid = Number.isInteger(bookId) && bookId > 0;
   const account = useAccount();
   const client = useQueryClient();

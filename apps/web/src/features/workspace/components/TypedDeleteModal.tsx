@@ -55,7 +55,10 @@ export function TypedDeleteModal({ target, onClose, onConfirm }: TypedDeleteModa
             <input
               id={`${id}-confirm`}
               value={typed}
-              onChange={(e) => setTyped(e.target.value)}
+              onChange={(e) => {
+                setTyped(e.target.value);
+                setFailed(false);
+              }}
               autoComplete="off"
               spellCheck={false}
               aria-describedby={`${id}-hint`}

@@ -53,7 +53,11 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
           <input
             id="new-book-title"
             value={value}
-            onChange={(e) => setValue(e.target.value)}
+            onChange={(e) => {
+              setValue(e.target.value);
+              // A new title is a new attempt: the last one's note goes.
+              setNote('');
+            }}
             maxLength={200}
             placeholder="Untitled Book"
             autoComplete="off"

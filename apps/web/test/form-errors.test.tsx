@@ -1,0 +1,248 @@
+import type { Account, Book } from '@inkwell/contract';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactNode } from 'react';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../src/components/toasts.tsx';
+import { LoginPage } from '../src/features/accounts/components/LoginPage.tsx';
+import { SignupPage } from '../src/features/accounts/components/SignupPage.tsx';
+import { ALL_FIELDS, PASSWORDS_MUST_MATCH } from '../src/features/accounts/validation.ts';
+import { ImportPage } from '../src/features/imports/components/ImportPage.tsx';
+import { SettingsPage } from '../src/features/settings/components/SettingsPage.tsx';
+import { BookDetails } from '../src/features/workspace/components/BookDetails.tsx';
+import { TypedDeleteModal } from '../src/features/workspace/components/TypedDeleteModal.tsx';
+import { AddBookForm } from '../src/features/workspace/components/WorkspacePage.tsx';
+import { createQueryClient } from '../src/lib/query.ts';
+import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
+import { bookFixture } from './fixtures.ts';
+
+/**
+ * Issue 23 §2: a form's error clears as soon as the field that caused it changes, not at the next
+ * submit. Each form is rendered whole, with the app's providers; `fetch` answers by URL.
+ */
+
+const ACCOUNT: Account = {
+  id: 7,
+  username: 'ann',
+  first_name: '',
+  last_name: '',
+  biography: '',
+  avatar: null,
+  email: '',
+  twitter_link: '',
+  facebook_link: '',
+  instagram_link: '',
+  created_at: '2026-01-01T00:00:00Z',
+};
+const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: ACCOUNT };
+const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
+
+const refuse = (status: number, detail: string) =>
+  Response.json({ detail, code: status === 409 ? 'conflict' : 'validation' }, { status });
+
+function renderRoutes(
+  routes: { path: string; element: ReactNode; children?: { index: true; element: ReactNode }[] }[],
+  path: string,
+  answer: (url: URL, init?: RequestInit) => Response,
+  session: SessionState = SIGNED_OUT,
+) {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) =>
+    answer(new URL(String(input), 'http://localhost'), init),
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SessionProvider initial={session}>
+        <ToastProvider>
+          <RouterProvider router={createMemoryRouter(routes, { initialEntries: [path] })} />
+        </ToastProvider>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const alertText = () => screen.queryByRole('alert')?.textContent ?? null;
+
+describe('signup', () => {
+  const renderSignup = (answer: (url: URL) => Response = () => refuse(500, 'unused')) =>
+    renderRoutes([{ path: '/', element: <SignupPage /> }], '/', answer);
+
+  it('takes "Passwords must match!" away once the confirm field is corrected', async () => {
+    renderSignup();
+    await userEvent.type(screen.getByLabelText('Username'), 'ann');
+    await userEvent.type(screen.getByLabelText('Password'), 'correct horse');
+    await userEvent.type(screen.getByLabelText('Confirm password'), 'correct hors');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(alertText()).toBe(PASSWORDS_MUST_MATCH);
+    await userEvent.type(screen.getByLabelText('Confirm password'), 'e');
+    expect(alertText()).toBeNull();
+  });
+
+  it('takes "fill out all fields" away when a missing field is filled, not another', async () => {
+    renderSignup();
+    await userEvent.type(screen.getByLabelText('Username'), 'ann');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(alertText()).toBe(ALL_FIELDS);
+    await userEvent.type(screen.getByLabelText('Username'), 'e');
+    expect(alertText()).toBe(ALL_FIELDS);
+    await userEvent.type(screen.getByLabelText('Password'), 'x');
+    expect(alertText()).toBeNull();
+  });
+
+  it("takes the server's 'username is taken' away when the username changes", async () => {
+    renderSignup((url) =>
+      url.pathname === '/api/authors' ? refuse(409, 'That username is taken') : refuse(404, ''),
+    );
+    await userEvent.type(screen.getByLabelText('Username'), 'ann');
+    await userEvent.type(screen.getByLabelText('Password'), 'correct horse');
+    await userEvent.type(screen.getByLabelText('Confirm password'), 'correct horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(alertText()).toBe('That username is taken'));
+    await userEvent.type(screen.getByLabelText('Password'), '!');
+    expect(alertText()).toBe('That username is taken');
+    await userEvent.type(screen.getByLabelText('Username'), 'a');
+    expect(alertText()).toBeNull();
+  });
+});
+
+describe('login', () => {
+  it('takes "Incorrect username or password." away as soon as either field changes', async () => {
+    renderRoutes([{ path: '/', element: <LoginPage /> }], '/', () =>
+      refuse(401, 'Incorrect username or password'),
+    );
+    await userEvent.type(screen.getByLabelText('Username'), 'ann');
+    await userEvent.type(screen.getByLabelText('Password'), 'wrong');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(alertText()).toBe('Incorrect username or password.'));
+    await userEvent.type(screen.getByLabelText('Password'), 'er');
+    expect(alertText()).toBeNull();
+  });
+});
+
+describe('settings', () => {
+  const USERNAME_RULE = 'username: username must be 3-30 characters: letters, digits, _, - or .';
+
+  it('takes a field error away when that field changes, not when another does', async () => {
+    renderRoutes(
+      [{ path: '/my/settings/:authorId', element: <SettingsPage /> }],
+      '/my/settings/7',
+      (url) => (url.pathname === '/api/authors/7' ? refuse(400, USERNAME_RULE) : refuse(404, '')),
+      SIGNED_IN,
+    );
+    await userEvent.type(screen.getByLabelText('Username'), '!');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(alertText()).toBe(USERNAME_RULE));
+    await userEvent.type(screen.getByLabelText('First name'), 'Ann');
+    expect(alertText()).toBe(USERNAME_RULE);
+    await userEvent.type(screen.getByLabelText('Username'), '{Backspace}');
+    expect(alertText()).toBeNull();
+  });
+});
+
+describe('book details', () => {
+  const renderDetails = (answer: (url: URL) => Response) => {
+    const book: Book = bookFixture(3, { title: 'Emma', is_published: false });
+    renderRoutes(
+      [
+        {
+          path: '/',
+          element: <Outlet context={{ book, requestChapterDelete: () => {} }} />,
+          children: [{ index: true, element: <BookDetails /> }],
+        },
+      ],
+      '/',
+      (url) => {
+        if (url.pathname === '/api/genres') return Response.json({ genres: [] });
+        if (url.pathname === '/api/books/3/genres') return Response.json({ genres: [] });
+        return answer(url);
+      },
+      SIGNED_IN,
+    );
+  };
+
+  it('takes "The title cannot be empty." away once a title is typed', async () => {
+    renderDetails(() => refuse(404, ''));
+    const title = screen.getByLabelText('Title');
+    await userEvent.clear(title);
+    await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+    expect(alertText()).toBe('The title cannot be empty.');
+    await userEvent.type(screen.getByLabelText('Summary'), 'A summary');
+    expect(alertText()).toBe('The title cannot be empty.');
+    await userEvent.type(title, 'E');
+    expect(alertText()).toBeNull();
+  });
+
+  it('takes a taken title away once the title changes', async () => {
+    renderDetails(() => refuse(409, 'You already have a book with this title'));
+    await userEvent.type(screen.getByLabelText('Title'), ' II');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+    await waitFor(() => expect(alertText()).toBe('You already have a book with this title.'));
+    await userEvent.type(screen.getByLabelText('Title'), 'I');
+    expect(alertText()).toBeNull();
+  });
+});
+
+describe('new book', () => {
+  it('takes "You already have a book with this title." away once a new title is typed', async () => {
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <AddBookForm titles={['Emma']} />
+      </QueryClientProvider>,
+    );
+    const input = screen.getByLabelText('New book title');
+    await userEvent.type(input, 'emma');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Book' }));
+    expect(screen.getByRole('status').textContent).toBe('You already have a book with this title.');
+    await userEvent.type(input, 'P');
+    expect(screen.getByRole('status').textContent).toBe('');
+  });
+});
+
+describe('delete modal', () => {
+  it('takes "could not be deleted" away once the confirmation text changes', async () => {
+    // jsdom has no showModal: open the <dialog> as a browser would.
+    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+      this.setAttribute('open', '');
+    };
+    const onConfirm = vi.fn().mockRejectedValue(new Error('offline'));
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <TypedDeleteModal
+        target={{ kind: 'book', title: 'Emma' }}
+        onClose={() => {}}
+        onConfirm={onConfirm}
+      />,
+    );
+    const field = screen.getByLabelText('Type the book title to confirm');
+    await userEvent.type(field, 'Emma');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(alertText()).toBe('The book could not be deleted. Please try again.'),
+    );
+    await userEvent.type(field, '{Backspace}');
+    expect(alertText()).toBeNull();
+    delete (HTMLDialogElement.prototype as Partial<HTMLDialogElement>).showModal;
+  });
+});
+
+describe('import', () => {
+  it("takes the server's refusal away once another file is chosen", async () => {
+    renderRoutes(
+      [{ path: '/', element: <ImportPage /> }],
+      '/',
+      (url, init) =>
+        url.pathname === '/api/imports' && init?.method === 'POST'
+          ? refuse(413, 'The file is too large: at most 20 MB')
+          : Response.json({ imports: [] }),
+      SIGNED_IN,
+    );
+    const picker = screen.getByLabelText('Story file');
+    await userEvent.upload(picker, new File(['x'], 'huge.txt', { type: 'text/plain' }));
+    // jsdom cannot tell a `required` file input has a file set by userEvent: submit directly.
+    fireEvent.submit(screen.getByRole('button', { name: 'Import' }).closest('form')!);
+    await waitFor(() => expect(alertText()).toBe('The file is too large: at most 20 MB'));
+    await userEvent.upload(picker, new File(['# Story'], 'story.md', { type: 'text/markdown' }));
+    expect(alertText()).toBeNull();
+  });
+});
