@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions }
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { createDb } from './db/kysely.ts';
+import { createDb, isPostgres, type Db } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
 import { authorsRoutes } from './modules/authors/authors.routes.ts';
@@ -60,6 +60,24 @@ export interface BuiltApp {
   ctx: AppContext;
 }
 
+/**
+ * Brings the schema up to date. A migration may build an index for minutes on a large library:
+ * on PostgreSQL it runs on a connection of its own, without the pool's statement timeout.
+ */
+async function migrate(db: Db, config: Config): Promise<void> {
+  if (!isPostgres(db)) return migrateToLatest(db);
+  const migrations = createDb(config.DATABASE_URL, {
+    size: 1,
+    waitMs: config.DB_POOL_WAIT_MS,
+    statementTimeoutMs: 0,
+  });
+  try {
+    await migrateToLatest(migrations);
+  } finally {
+    await migrations.destroy();
+  }
+}
+
 /** Builds the whole server on a migrated database. Tests call this; main.ts adds listen and signals. */
 export async function buildApp(
   config: Config,
@@ -70,9 +88,9 @@ export async function buildApp(
   const db = createDb(config.DATABASE_URL, {
     size: config.DB_POOL_SIZE,
     waitMs: config.DB_POOL_WAIT_MS,
-    statementTimeoutMs: 0,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
   });
-  await migrateToLatest(db);
+  await migrate(db, config);
   const search = createSearchEngine(db, config);
 
   // Visitors' public reads are answered from memory until something changes (decision 0013).

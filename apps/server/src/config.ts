@@ -62,6 +62,9 @@ const EnvSchema = z.object({
    * waits for one before it answers 503 with Retry-After. */
   DB_POOL_SIZE: z.coerce.number().int().positive().default(10),
   DB_POOL_WAIT_MS: z.coerce.number().int().positive().default(2_000),
+  /** Longest a statement on those connections may run before PostgreSQL cancels it (503): a
+   * runaway query must not hold a connection. 0 for no limit. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   /** Search's own PostgreSQL connections, so that searches never hold the other reads' ones,
    * and the longest a search statement may run before PostgreSQL cancels it (503). */
   SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),

@@ -81,3 +81,18 @@ describe('slow searches', () => {
     expect((await slowSearch()).json().books.map((b: { id: number }) => b.id)).toEqual([bookId]);
   });
 });
+
+describe('any other statement', () => {
+  it('is cut off by the pool statement timeout, so a runaway query cannot hold a connection', async () => {
+    const other = await createTestApp({ DB_STATEMENT_TIMEOUT_MS: '300' });
+    try {
+      await expect(sql`select pg_sleep(2)`.execute(other.ctx.db)).rejects.toMatchObject({
+        code: '57014',
+      });
+      // The pool keeps serving.
+      expect((await sql`select 1 as one`.execute(other.ctx.db)).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await other.close();
+    }
+  });
+});
