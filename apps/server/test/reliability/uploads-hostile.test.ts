@@ -48,9 +48,28 @@ interface Answer {
 /**
  * Streams `size` bytes of multipart body (the file part: `head`, then filler) without holding it
  * in memory, and stops sending as soon as the server answers: a server that refuses early must not
- * have to read the rest.
+ * have to read the rest. When the server closes the connection right after its answer, the
+ * client's next write can fail (EPIPE, ECONNRESET) before the answer is read: a race of the
+ * transport on a busy machine, not a refusal without an answer, so the upload is tried again.
  */
-function streamUpload(
+async function streamUpload(
+  url: string,
+  head: Buffer,
+  size: number,
+  headers: Record<string, string>,
+  options: { declareLength?: boolean } = {},
+): Promise<Answer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await streamUploadOnce(url, head, size, headers, options);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (attempt === 3 || (code !== 'EPIPE' && code !== 'ECONNRESET')) throw error;
+    }
+  }
+}
+
+function streamUploadOnce(
   url: string,
   head: Buffer,
   size: number,
