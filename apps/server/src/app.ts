@@ -151,7 +151,7 @@ export async function buildApp(
 
   await app.register(errors);
   await app.register(requestId);
-  await app.register(metrics, { base, bus: live.bus, frontDoor });
+  await app.register(metrics, { base, bus: live.bus, frontDoor, token: config.METRICS_TOKEN });
   await app.register(readCache, {
     cache: answers,
     frontDoor,

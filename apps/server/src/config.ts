@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** A connection idle this long (nothing received or sent) is closed; open sockets are not affected. */
   CONNECTION_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** Serves `/metrics` to scrapers that send it as a bearer token; unset, `/metrics` is not served. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Pin the home page picks instead of computing them: usernames. */
   HOME_AUTHOR_OF_THE_MONTH: z.string().optional(),
   HOME_RISING_AUTHOR: z.string().optional(),

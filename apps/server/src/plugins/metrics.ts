@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { notFound, unauthorized } from '../lib/errors.ts';
 import type { EventBus } from '../realtime/events.ts';
 import type { FrontDoor } from './read-cache.ts';
 
@@ -17,6 +19,11 @@ export interface MetricsOptions {
   bus: EventBus;
   /** Answers sent from the answer cache never reach Fastify's hooks; they are counted here. */
   frontDoor?: FrontDoor;
+  /**
+   * The bearer token a scraper must send; without one the endpoint is not served at all (404):
+   * its figures tell an outsider the site's load and routes.
+   */
+  token?: string;
 }
 
 /**
@@ -24,7 +31,10 @@ export interface MetricsOptions {
  * by endpoint, event-bus lag, and the process's own figures (memory, event loop, GC). Each app
  * has its own registry, so several apps in one process (tests) never mix their counts.
  */
-async function metricsPlugin(app: FastifyInstance, { base, bus, frontDoor }: MetricsOptions) {
+async function metricsPlugin(
+  app: FastifyInstance,
+  { base, bus, frontDoor, token }: MetricsOptions,
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -94,9 +104,19 @@ async function metricsPlugin(app: FastifyInstance, { base, bus, frontDoor }: Met
     });
   });
 
-  app.get(`${base}/metrics`, { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
-  );
+  app.get(`${base}/metrics`, { schema: { hide: true } }, async (request, reply) => {
+    if (!token) throw notFound();
+    if (!sameSecret(request.headers.authorization ?? '', `Bearer ${token}`))
+      throw unauthorized('Send the metrics token as a bearer token');
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}
+
+/** Compares in constant time, so the answer's timing tells nothing of the token. */
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
 export const metrics = fp(metricsPlugin, { name: 'inkwell-metrics' });

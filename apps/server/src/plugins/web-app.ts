@@ -15,7 +15,7 @@ export const WEB_CSP = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
-  "connect-src 'self' ws: wss:",
+  "connect-src 'self'",
   "font-src 'self' data:",
   "object-src 'none'",
   "base-uri 'self'",

@@ -6,8 +6,15 @@ import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
 let t: TestApp;
 let base: string;
+const METRICS_TOKEN = 'test-metrics-token-0123456789';
+const scrape = () =>
+  t.app.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ METRICS_TOKEN });
   base = await listen(t.app);
 });
 afterEach(() => closeAllSockets());
@@ -15,7 +22,7 @@ afterAll(() => t.close());
 
 /** One sample of the Prometheus text format: the value of `name` with exactly these labels. */
 async function sample(name: string, labels: Record<string, string>): Promise<number | undefined> {
-  const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+  const text = (await scrape()).body;
   for (const line of text.split('\n')) {
     const match = /^([a-z_:]+)\{(.*)\} (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
@@ -31,6 +38,29 @@ async function sample(name: string, labels: Record<string, string>): Promise<num
   }
   return undefined;
 }
+
+describe(`metrics are for the operator's scraper only (${testEngine()})`, () => {
+  it('answers only with the token, and not at all on a server that has none', async () => {
+    expect((await scrape()).statusCode).toBe(200);
+    const visitor = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.body).not.toContain('inkwell_');
+    const wrong = await t.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${METRICS_TOKEN}x` },
+    });
+    expect(wrong.statusCode).toBe(401);
+    const none = await createTestApp();
+    try {
+      const res = await none.app.inject({ method: 'GET', url: '/metrics' });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('inkwell_');
+    } finally {
+      await none.close();
+    }
+  });
+});
 
 describe(`health probes (${testEngine()})`, () => {
   it('answers liveness without asking anything, and readiness after asking the database', async () => {
@@ -111,7 +141,7 @@ describe('metrics', () => {
         le: '+Inf',
       }),
     ).toBe(3);
-    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = (await scrape()).body;
     expect(text).not.toContain(`/api/books/${books[0].id}"`);
     expect(text).not.toContain('/no/such/page');
     expect(text).toContain('process_resident_memory_bytes');

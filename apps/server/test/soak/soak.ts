@@ -39,6 +39,8 @@ const READER_THINK_MS = [500, 1_500] as const;
 const TARGET_P99_MS = 300;
 const TARGET_MEMORY_GROWTH = 0.2;
 const REDIS_URL = process.env.SOAK_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The soak reads each server's own latency histogram from /metrics. */
+const METRICS_TOKEN = 'soak-metrics-token-0123456789';
 /** Hard caps, whatever the clock says: no loop runs away. */
 const MAX_REQUESTS_PER_READER = Math.ceil((SECONDS * 1000) / READER_THINK_MS[0]) + 10;
 const MAX_ROUNDS_PER_AUTHOR = Math.ceil((SECONDS * 1000) / AUTOSAVE_MS) + 2;
@@ -319,6 +321,7 @@ async function main() {
       REDIS_URL,
       REDIS_PREFIX: prefix,
       LOG_LEVEL: 'warn',
+      METRICS_TOKEN,
     };
     // One after the other: each runs the migrations as it starts.
     world.servers.push(await startServer(serverEnv));
@@ -414,7 +417,9 @@ async function main() {
     generatorLag.disable();
     figures.generatorLagP99Ms = generatorLag.percentile(99) / 1e6;
     for (const s of world.servers)
-      figures.serverP99Ms.push(p99FromMetrics((await call(s.http, 'GET', '/metrics')).body));
+      figures.serverP99Ms.push(
+        p99FromMetrics((await call(s.http, 'GET', '/metrics', { token: METRICS_TOKEN })).body),
+      );
     // Let the last frames arrive.
     await sleep(2_000);
 

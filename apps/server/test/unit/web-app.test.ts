@@ -84,6 +84,8 @@ describe('web app pages', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toBe(WEB_CSP);
+    // Scripts may connect to this origin only (its own WebSockets included), nowhere else.
+    expect(WEB_CSP).toMatch(/(^|; )connect-src 'self'(;|$)/);
     expect(linksOf(res.body)).toEqual([
       '<link rel="preload" as="fetch" crossorigin href="/inkwell/api/chapters/345">',
       '<link rel="preload" as="fetch" crossorigin href="/inkwell/api/books/12">',
