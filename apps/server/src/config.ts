@@ -41,6 +41,13 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** A connection idle this long (nothing received or sent) is closed; open sockets are not affected. */
   CONNECTION_TIMEOUT_SECONDS: z.coerce.number().positive().default(60),
+  /** The site's public address (`https://books.example`, no path: BASE_PATH follows it), for
+   * absolute links in feeds; unset, links follow the request's host and feeds are not kept by
+   * shared caches. */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
   /** Serves `/metrics` to scrapers that send it as a bearer token; unset, `/metrics` is not served. */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** Pin the home page picks instead of computing them: usernames. */

@@ -159,6 +159,32 @@ describe('book feed', () => {
   });
 });
 
+describe('links and caching', () => {
+  it('builds links from PUBLIC_URL whatever the Host, and only then lets shared caches keep a feed', async () => {
+    const { book } = await publishedBook(author, ['Linked']);
+    const visitor = await as(t.app).get(`/api/books/${book.id}/feed.atom`);
+    expect(visitor.headers['cache-control']).toBe('private, max-age=300');
+
+    const configured = await createTestApp(
+      { PUBLIC_URL: 'https://books.example/', BASE_PATH: '/ink' },
+      { database: t.database },
+    );
+    try {
+      const feed = await configured.app.inject({
+        method: 'GET',
+        url: `/ink/api/books/${book.id}/feed.atom`,
+        headers: { host: 'evil.example' },
+      });
+      expect(feed.statusCode).toBe(200);
+      expect(feed.headers['cache-control']).toBe('public, max-age=300');
+      expect(feed.body).toContain(`href="https://books.example/ink/books/${book.id}"`);
+      expect(feed.body).not.toContain('evil.example');
+    } finally {
+      await configured.close();
+    }
+  });
+});
+
 describe('author feed', () => {
   it("lists new chapters across the author's published books, by id or username", async () => {
     const a = await publishedBook(second, ['A one', 'A two']);

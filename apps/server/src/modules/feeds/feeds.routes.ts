@@ -22,17 +22,29 @@ const atomDocs = {
   response: { 200: z.string().describe('An Atom 1.0 feed'), 404: ErrorBody },
 };
 
-/** The site's absolute root (scheme, host and BASE_PATH), as the client reached it. */
-function siteOf(request: FastifyRequest, base: string): service.Site {
-  return { root: `${request.protocol}://${request.host}${base}` };
-}
-
-function sendAtom(reply: FastifyReply, xml: string, cache: 'public' | 'private') {
-  return reply.type(ATOM).header('cache-control', `${cache}, max-age=300`).send(xml);
-}
-
 export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const base = ctx.config.BASE_PATH;
+  const publicUrl = ctx.config.PUBLIC_URL;
+
+  /**
+   * The site's absolute root (scheme, host and BASE_PATH) for a feed's links: PUBLIC_URL's, or
+   * else as this client reached the site.
+   */
+  const siteOf = (request: FastifyRequest): service.Site => ({
+    root: `${publicUrl ?? `${request.protocol}://${request.host}`}${base}`,
+  });
+
+  /**
+   * A public feed may be kept by shared caches only when its links come from PUBLIC_URL: links
+   * built from a request's Host would let one request poison the copy every reader gets.
+   */
+  const sendAtom = (reply: FastifyReply, xml: string, audience: 'everyone' | 'owner') => {
+    const shared = audience === 'everyone' && publicUrl !== undefined;
+    return reply
+      .type(ATOM)
+      .header('cache-control', `${shared ? 'public' : 'private'}, max-age=300`)
+      .send(xml);
+  };
 
   app.get(
     '/api/books/:id/feed.atom',
@@ -46,11 +58,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (request, reply) =>
-      sendAtom(
-        reply,
-        await service.bookFeed(ctx, siteOf(request, base), request.params.id),
-        'public',
-      ),
+      sendAtom(reply, await service.bookFeed(ctx, siteOf(request), request.params.id), 'everyone'),
   );
 
   app.get(
@@ -67,8 +75,8 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (request, reply) =>
       sendAtom(
         reply,
-        await service.authorFeed(ctx, siteOf(request, base), request.params.id),
-        'public',
+        await service.authorFeed(ctx, siteOf(request), request.params.id),
+        'everyone',
       ),
   );
 
@@ -86,8 +94,8 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (request, reply) =>
       sendAtom(
         reply,
-        await service.readerFeed(ctx, siteOf(request, base), request.params.token),
-        'private',
+        await service.readerFeed(ctx, siteOf(request), request.params.token),
+        'owner',
       ),
   );
 
@@ -119,7 +127,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (request, reply) =>
       reply
         .status(201)
-        .send(await service.rotateFeedToken(ctx, siteOf(request, base), requireViewer(request))),
+        .send(await service.rotateFeedToken(ctx, siteOf(request), requireViewer(request))),
   );
 
   app.delete(
