@@ -11,6 +11,9 @@ const csv = z
       .filter(Boolean),
   );
 
+/** Names proxy-addr gives to the usual private ranges. */
+const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
 /** Every environment variable Inkwell reads. Documented in README.md; keep the two in step. */
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -56,10 +59,34 @@ const EnvSchema = z.object({
   HOME_FEATURED_AUTHORS: csv,
   /** Cookie `Secure` flag: auto sets it when the request came over HTTPS (directly or via a proxy). */
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  /**
+   * Which proxies' `X-Forwarded-*` headers to believe: `false` (none), or the proxies' addresses
+   * and CIDR ranges, comma-separated (`loopback`, `linklocal` and `uniquelocal` name the usual
+   * ranges). Never "every hop": a client could then pick its own address (and so escape per-IP
+   * limits), host and scheme. A bare hop count cannot tell the proxy from a client that talks to
+   * the server directly, so Fastify ignores it; it is refused here rather than silently ignored.
+   */
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, issue): false | string => {
+      const value = v.trim();
+      if (value === 'false' || value === '') return false;
+      const entries = value.split(',').map((entry) => entry.trim());
+      const valid = (entry: string) =>
+        /^\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?$/.test(entry) || // IPv4
+        /^[0-9a-fA-F]*:[0-9a-fA-F:.]*(\/\d{1,3})?$/.test(entry) || // IPv6
+        TRUST_PROXY_KEYWORDS.has(entry);
+      if (entries.every(valid)) return entries.join(', ');
+      issue.addIssue({
+        code: 'custom',
+        message:
+          value === 'true'
+            ? "true would trust every hop: give the proxies' addresses (e.g. loopback, 10.0.0.0/8)"
+            : "give false, or the proxies' addresses and CIDR ranges, comma-separated",
+      });
+      return false;
+    }),
   /** `off`: every public read is computed anew (the answer cache is for visitors' reads). */
   READ_CACHE: z.enum(['on', 'off']).default('on'),
   /** Memory for kept answers, in MB; the oldest answers leave first. */

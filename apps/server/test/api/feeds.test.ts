@@ -123,7 +123,7 @@ describe('book feed', () => {
   });
 
   it('uses the proxy-given scheme and host for links when the proxy is trusted', async () => {
-    const behindProxy = await createTestApp({ TRUST_PROXY: 'true', BASE_PATH: '/ink' });
+    const behindProxy = await createTestApp({ TRUST_PROXY: 'loopback', BASE_PATH: '/ink' });
     try {
       const res = await behindProxy.app.inject({
         method: 'POST',

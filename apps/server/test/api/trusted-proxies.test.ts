@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import { createTestApp } from '../helpers/app.ts';
+
+// Issue 24 #3: TRUST_PROXY=true believed every hop of X-Forwarded-For, so a client chose its own
+// address and escaped the per-IP login limit.
+
+describe('TRUST_PROXY', () => {
+  it('takes the proxies\' addresses, and refuses "every hop" and hop counts', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).TRUST_PROXY).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).TRUST_PROXY).toBe(
+      '10.0.0.0/8, 127.0.0.1',
+    );
+    expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/every hop/);
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('counts a client behind a trusted proxy by the address that proxy saw, whatever it forges', async () => {
+    const t = await createTestApp({ TRUST_PROXY: 'loopback', LOGIN_MAX_FAILURES: '2' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/token',
+          // The client forges a new leftmost address each time; the proxy appends the real one.
+          headers: { 'x-forwarded-for': `6.6.6.${i}, 203.0.113.7` },
+          payload: { username: `nobody${i}`, password: 'wrong password here' },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses.slice(0, 2)).toEqual([401, 401]);
+      expect(statuses.slice(2)).toEqual([429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+});
