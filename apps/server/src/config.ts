@@ -26,6 +26,10 @@ const EnvSchema = z.object({
   REDIS_PREFIX: z.string().min(1).default('inkwell'),
   /** Interval between WebSocket pings; a socket that missed the previous pong is dropped. */
   WS_HEARTBEAT_MS: z.coerce.number().int().min(50).default(30_000),
+  /** Open WebSockets (notifications and chat together) a process allows per user and per
+   * client address; 0 for no cap. */
+  WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(0).default(20),
+  WS_MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(0).default(1_000),
   UPLOAD_DIR: z.string().default('./data/uploads'),
   BASE_PATH: z
     .string()

@@ -87,4 +87,9 @@ export const WS_CLOSE = {
   unauthorized: 4401,
   /** The chat room's author does not exist. */
   notFound: 4404,
+  /**
+   * Too many sockets open for this user or address, or too many chat joins in a short time:
+   * close one, or wait a little before reconnecting.
+   */
+  tooMany: 4429,
 } as const;

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
 import { sessionForToken, type LiveSession } from '../modules/accounts/accounts.service.ts';
 import type { SessionSockets } from './session-sockets.ts';
+import type { SocketQuota } from './socket-quota.ts';
 
 export interface Refusal {
   refusal: { code: number; reason: string };
@@ -35,10 +36,11 @@ export async function socketSession(
  * hands the decision to the socket handler, which must attach its listeners synchronously. A
  * refused socket is accepted and closed at once with the refusal's 44xx code and reason: unlike
  * an HTTP status on a refused upgrade, a close code reaches browser clients. An admitted socket
- * is tracked by its session, so that it closes when the session ends or expires.
+ * is tracked by its session, so that it closes when the session ends or expires, and counted
+ * against its user's and address's quota (4429 beyond it).
  */
 export function socketAdmission<T extends { session: LiveSession }>(
-  sessions: SessionSockets,
+  { sessions, quota }: { sessions: SessionSockets; quota: SocketQuota },
   admit: (request: FastifyRequest) => Promise<T | Refusal>,
 ) {
   const decisions = new WeakMap<FastifyRequest, T | Refusal>();
@@ -59,6 +61,11 @@ export function socketAdmission<T extends { session: LiveSession }>(
         return undefined;
       }
       const { viewer, expiresAt } = decision.session;
+      if (!quota.acquire(viewer.id, request.ip)) {
+        socket.close(WS_CLOSE.tooMany, 'Too many open connections');
+        return undefined;
+      }
+      socket.once('close', () => quota.release(viewer.id, request.ip));
       // The session may have ended while the upgrade completed.
       return sessions.track({ sessionId: viewer.sessionId, expiresAt }, socket)
         ? decision

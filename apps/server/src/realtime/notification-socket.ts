@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { socketAdmission, socketSession } from './admission.ts';
 import type { SessionSockets } from './session-sockets.ts';
+import type { SocketQuota } from './socket-quota.ts';
 import type { UserSockets } from './user-sockets.ts';
 
 /** `{base}/ws?token=`: the signed-in user's live notifications. The stream is one-way; client frames are ignored. */
@@ -9,8 +10,9 @@ export const notificationSocketRoutes: FastifyPluginAsync<{
   ctx: AppContext;
   users: UserSockets;
   sessions: SessionSockets;
-}> = async (app, { ctx, users, sessions }) => {
-  const admission = socketAdmission(sessions, async (request) => {
+  quota: SocketQuota;
+}> = async (app, { ctx, users, sessions, quota }) => {
+  const admission = socketAdmission({ sessions, quota }, async (request) => {
     const session = await socketSession(ctx, request);
     return 'refusal' in session ? session : { session };
   });

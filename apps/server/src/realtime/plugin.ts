@@ -9,6 +9,7 @@ import { ChatRooms } from './chat-rooms.ts';
 import { deliverEvents } from './delivery.ts';
 import { notificationSocketRoutes } from './notification-socket.ts';
 import { SessionSockets } from './session-sockets.ts';
+import { SocketQuota } from './socket-quota.ts';
 import { closeAllGoingAway, SOCKET_MAX_PAYLOAD, startHeartbeat } from './sockets.ts';
 import { UserSockets } from './user-sockets.ts';
 
@@ -23,6 +24,11 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
   const users = new UserSockets();
   const rooms = new ChatRooms();
   const sessions = new SessionSockets();
+  // One quota for both endpoints: a user's notification and chat sockets count together.
+  const quota = new SocketQuota({
+    perUser: ctx.config.WS_MAX_SOCKETS_PER_USER,
+    perAddress: ctx.config.WS_MAX_SOCKETS_PER_ADDRESS,
+  });
   let stopHeartbeat = () => {};
 
   await app.register(websocket, {
@@ -55,8 +61,15 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
     stopRecheck();
   });
 
-  await app.register(notificationSocketRoutes, { ctx, users, sessions, prefix: base });
-  await app.register(chatRoutes, { ctx, rooms, sessions, history: chatHistory, prefix: base });
+  await app.register(notificationSocketRoutes, { ctx, users, sessions, quota, prefix: base });
+  await app.register(chatRoutes, {
+    ctx,
+    rooms,
+    sessions,
+    quota,
+    history: chatHistory,
+    prefix: base,
+  });
 }
 
 export const realtime = fp(realtimePlugin, { name: 'inkwell-realtime' });

@@ -5,6 +5,7 @@ import { WebSocket } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { ChatRooms } from '../../realtime/chat-rooms.ts';
 import type { SessionSockets } from '../../realtime/session-sockets.ts';
+import type { SocketQuota } from '../../realtime/socket-quota.ts';
 import { sendFrame } from '../../realtime/sockets.ts';
 import type { ChatHistory } from './chat-history.ts';
 import { announcement, readIncoming, REFUSED, type ConnectionLimits } from './chat.service.ts';
@@ -15,6 +16,8 @@ export interface ChatDeps {
   history: ChatHistory;
   /** Where admitted sockets are tracked, so they close when their session ends. */
   sessions: SessionSockets;
+  /** Sockets per user and per address, shared with the notification endpoint. */
+  quota: SocketQuota;
 }
 
 interface Member {

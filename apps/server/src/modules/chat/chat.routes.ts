@@ -3,14 +3,19 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { refuse, socketAdmission, socketSession } from '../../realtime/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
-import { ChatLimiter, findRoom } from './chat.service.ts';
+import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
 
 /** `{base}/chat/{username}?token=`: the chat room of an author, for signed-in users. */
 export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
   const limiter = new ChatLimiter();
-  const admission = socketAdmission(deps.sessions, async (request) => {
+  const joins = new JoinLimiter();
+  const admission = socketAdmission(deps, async (request) => {
     const session = await socketSession(deps.ctx, request);
     if ('refusal' in session) return session;
+    // Each join replays the room's history and sends a note to every member: a connect/close
+    // loop must not turn into a flood.
+    if (!joins.allow(session.viewer.id))
+      return refuse(WS_CLOSE.tooMany, 'Joining too often: wait a little');
     const { username } = request.params as { username: string };
     try {
       return { session, room: await findRoom(deps.ctx, username) };

@@ -91,3 +91,27 @@ export class ChatLimiter {
     };
   }
 }
+
+/** Joins a user may make at once, and how fast the allowance comes back (one every 3 s). */
+const JOIN_BURST = 10;
+const JOINS_PER_SECOND = 1 / 3;
+/** Users remembered at most; the longest idle are forgotten first (their allowance is full). */
+const MAX_JOINERS = 10_000;
+
+/**
+ * Chat joins per user on this process, across connections: unlike the message rate, this must
+ * outlive a connection, since closing and reopening one is exactly what it limits.
+ */
+export class JoinLimiter {
+  private readonly users = new Map<number, TokenBucket>();
+
+  allow(userId: number): boolean {
+    let bucket = this.users.get(userId);
+    if (bucket) this.users.delete(userId);
+    else bucket = new TokenBucket(JOIN_BURST, JOINS_PER_SECOND);
+    // Most recently seen last: the map's order is who to forget first.
+    this.users.set(userId, bucket);
+    if (this.users.size > MAX_JOINERS) this.users.delete(this.users.keys().next().value!);
+    return bucket.take();
+  }
+}
