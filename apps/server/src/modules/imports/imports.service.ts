@@ -14,13 +14,18 @@ export interface Upload {
   fields: ImportFields;
 }
 
-/** Refuses a new import before its upload is read: too many of the user's own, or a full queue here. */
+/**
+ * Refuses a new import before its upload is read: too many of the user's own (jobs, and other
+ * uploads of theirs still arriving), or a full queue here.
+ */
 export async function checkCanImport(
   ctx: AppContext,
   runner: ImportRunner,
   viewer: Viewer,
+  otherUploadsArriving = 0,
 ): Promise<void> {
-  if ((await jobs.countActiveJobs(ctx.db, viewer.id)) >= IMPORT_MAX_ACTIVE_PER_USER) {
+  const active = (await jobs.countActiveJobs(ctx.db, viewer.id)) + otherUploadsArriving;
+  if (active >= IMPORT_MAX_ACTIVE_PER_USER) {
     throw new AppError(
       'rate_limited',
       `You already have ${IMPORT_MAX_ACTIVE_PER_USER} imports in progress; wait for one to finish`,
