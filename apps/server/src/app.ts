@@ -31,6 +31,7 @@ import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
 import { AnswerCache } from './lib/answer-cache.ts';
+import { urlForLog } from './lib/log-redaction.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
 import { createFrontDoor, readCache } from './plugins/read-cache.ts';
@@ -46,10 +47,10 @@ import { realtime } from './realtime/plugin.ts';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
 
-// WebSocket URLs carry the session token (`?token=`); it must not end up in the logs.
+// Secrets in URLs (socket tokens, private feed addresses) must not end up in the logs.
 const requestForLog = (request: FastifyRequest) => ({
   method: request.method,
-  url: request.url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]'),
+  url: urlForLog(request.url),
   host: request.host,
   remoteAddress: request.ip,
   remotePort: request.socket?.remotePort,
