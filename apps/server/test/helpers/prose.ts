@@ -4,6 +4,7 @@
  * a handful. Words are drawn from a Zipf distribution (exponent about 1, as in English) over
  * English function words followed by made-up content words; the same seed gives the same text.
  */
+import { seededRandom } from '../reliability/helpers/fuzz.ts';
 
 const FUNCTION_WORDS = (
   'the of and to a in that he was it his her i she had with as for on at by not be ' +
@@ -16,18 +17,6 @@ const SYLLABLES = (
   'ka lo mi ren tha vor el sa dun bri ost wen ca lum fer ash gol pri nes tor ul ve ' +
   'bar cin del fro gar hel ith jor kel mar nor pel quin ros sil tam und vel wyn yar zel'
 ).split(' ');
-
-/** A deterministic random source (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Prose {
   /** Words by rank: index 0 is the most frequent. */
