@@ -31,9 +31,10 @@ export function sqliteSearch(db: Db): SearchEngine {
         sql`cross join books b on b.id = r.book_id and b.is_published = 1`,
       );
     },
-    // One writer at a time: a small batch keeps autosaves from waiting behind a round (a
-    // chapter's FTS5 entry takes a few milliseconds to write).
-    indexBatch: 4,
+    // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
+    // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
+    // (autosaves above all) get in between (bench/README.md, 2026-11-25).
+    indexBatch: 1,
     indexPendingChapters: (batch) => indexPendingChapters(db, batch),
     countPendingChapters: () => countPendingChapters(db),
     async close() {},
