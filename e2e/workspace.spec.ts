@@ -24,6 +24,14 @@ test.describe('workspace', () => {
     await expect(page.getByRole('heading', { level: 2, name: 'My Books' })).toBeVisible();
     await expect(page.getByText('No books yet')).toBeVisible();
     await checkWorkspacePage(page, 'workspace-empty');
+    // Import sits where an author looks for it: beside Add Book, and in the empty workspace.
+    await expect(page.getByRole('link', { name: 'Import a book', exact: true })).toHaveAttribute(
+      'href',
+      app('/my/import'),
+    );
+    await expect(
+      page.getByRole('link', { name: 'import a book you have already written' }),
+    ).toHaveAttribute('href', app('/my/import'));
 
     const titleInput = page.getByLabel('New book title');
     const addBook = page.getByRole('button', { name: 'Add Book' });

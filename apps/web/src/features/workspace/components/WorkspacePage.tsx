@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query.ts';
 import { newBookTitle } from '../../../lib/titles.ts';
 import { createBook, deleteBook, myBooksQuery, refreshBooks } from '../api/workspace.ts';
@@ -125,7 +126,12 @@ export function WorkspacePage() {
   if (books.isPending) list = <Loading />;
   else if (books.isError) list = <Status kind="error">Could not load your books.</Status>;
   else if (books.data.length === 0)
-    list = <Status kind="empty">No books yet: give your first one a title above.</Status>;
+    list = (
+      <Status kind="empty">
+        No books yet. Two ways to begin: give your first one a title above, or{' '}
+        <Link to={paths.importBook}>import a book you have already written</Link>.
+      </Status>
+    );
   else
     list = (
       <ul className="workspace-books">
@@ -141,6 +147,11 @@ export function WorkspacePage() {
       <section aria-labelledby="my-books-title">
         <h2 id="my-books-title">My Books</h2>
         <AddBookForm titles={books.data?.map((b) => b.title)} />
+        {/* Where an author looks for it: beside Add Book, not only in the sidebar. */}
+        <p className="workspace-import">
+          Written elsewhere? <Link to={paths.importBook}>Import a book</Link> from EPUB, DOCX,
+          Markdown, HTML or text.
+        </p>
         {list}
       </section>
       <TypedDeleteModal
