@@ -15,7 +15,14 @@ export interface Corpus {
   books: Paragraph[][];
 }
 
-export const CORPUS_DIR = path.resolve(import.meta.dirname, '../../../shared/corpus');
+/**
+ * The optional corpus (README, "Optional real books"): public-domain EPUBs listed in a
+ * `books.json`. `INKWELL_CORPUS_DIR` names its folder; by default `shared/corpus` beside the
+ * checkout. Everything that reads it works without it (generated English, skipped tests).
+ */
+export const CORPUS_DIR = path.resolve(
+  process.env.INKWELL_CORPUS_DIR ?? path.join(import.meta.dirname, '../../../shared/corpus'),
+);
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 export const countWords = (text: string) => text.match(WORD)?.length ?? 0;
@@ -166,7 +173,7 @@ function generatedBook(random: () => number, paragraphs: number): Paragraph[] {
   return book;
 }
 
-/** The EPUBs of ../shared/corpus when present, else generated English. */
+/** The EPUBs of the optional corpus when present, else generated English. */
 export async function loadCorpus(random: () => number, dir = CORPUS_DIR): Promise<Corpus> {
   const files = fs.existsSync(dir)
     ? fs

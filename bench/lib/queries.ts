@@ -28,7 +28,7 @@ export function searchQueries(corpus: Corpus, count = 20): SearchQueries {
   const skip = Math.min(SKIP_MOST_FREQUENT, Math.floor(byFrequency.length / 3));
   const common = byFrequency.slice(skip, skip + count).map(([w]) => w);
   const seenTwice = byFrequency.filter(([w, n]) => n === 2 && w.length >= 7 && /^[a-z]+$/.test(w));
-  // The generated English used without ../shared/corpus has a small vocabulary, every word of it
+  // The generated English used without the optional corpus has a small vocabulary, every word of it
   // frequent: its rarest words stand in.
   const rareCandidates =
     seenTwice.length >= count ? seenTwice : byFrequency.slice(-Math.max(count, 1) * 5);

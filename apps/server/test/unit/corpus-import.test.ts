@@ -2,16 +2,16 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORPUS_DIR } from '../../../../bench/lib/corpus.ts';
 import { ZipArchive } from '../../src/modules/imports/parsers/zip.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 
 /**
- * Imports the real EPUBs of ../shared/corpus (when present) through the whole pipeline, once,
- * on SQLite, and checks the chapters against each book's own table of contents. Skipped as a
- * whole where the corpus is absent.
+ * Imports the real EPUBs of the optional corpus (README, "Optional real books"), when present,
+ * through the whole pipeline, once, on SQLite, and checks the chapters against each book's own
+ * table of contents. Skipped as a whole where the corpus is absent.
  */
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
-const corpusDir = path.resolve(repoRoot, '../shared/corpus');
+const corpusDir = CORPUS_DIR;
 const present = fs.existsSync(path.join(corpusDir, 'books.json'));
 
 interface CorpusBook {
