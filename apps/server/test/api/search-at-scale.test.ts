@@ -157,8 +157,6 @@ async function postgresFullScans(db: Db, statement: CompiledQuery) {
     }
     for (const child of node.Plans ?? []) walk(child);
   };
-  if (process.env.SHOW_PLANS)
-    console.log(JSON.stringify(rows[0]!['QUERY PLAN'][0]!.Plan).slice(0, 3000));
   walk(rows[0]!['QUERY PLAN'][0]!.Plan);
   return problems;
 }
@@ -169,7 +167,6 @@ async function sqliteFullScans(db: Db, statement: CompiledQuery) {
   );
   // "SCAN <table>" reads all of it (through an index too); "SEARCH" looks rows up, and the
   // full-text tables are scanned through their own index ("VIRTUAL TABLE INDEX").
-  if (process.env.SHOW_PLANS) console.log(rows.map((r) => r.detail).join('\n'));
   return rows
     .map((r) => r.detail)
     .filter((detail) => {

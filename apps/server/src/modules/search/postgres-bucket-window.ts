@@ -13,7 +13,7 @@ import type { SearchTerms } from './search-query.ts';
  * lexemes, word pairs and triples are also indexed hashed with its bucket of ids, so a query reads
  * only the matches of the buckets it asks for, newest first, and a phrase of up to three lexemes
  * is one key. On L (400,000 chapters) this held search's p99 under 50 ms at 10 clients; the cost
- * is two more GIN indexes (~7 GB on L) and a few milliseconds of indexing per chapter, paid by the
+ * is two more GIN indexes (9.6 and 4.3 GB on L) and a few milliseconds of indexing per chapter, paid by the
  * search indexer after the write (migration 0009).
  */
 

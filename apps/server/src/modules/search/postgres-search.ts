@@ -7,7 +7,7 @@ import {
   CHAPTER_WINDOW,
   countPendingChapters,
   DOCUMENT_WINDOW,
-  PENDING_LOOK_AHEAD,
+  oldestPendingChapters,
   rankedBookCards,
 } from './search.repository.ts';
 
@@ -113,11 +113,7 @@ async function indexPendingChapters(db: Db, batch: number): Promise<number | nul
       select pg_try_advisory_xact_lock(${INDEXER_LOCK}) as locked`.execute(trx);
     if (!locks[0]?.locked) return null;
     const { rows } = await sql<{ chapters: number }>`
-      with picked as (
-        select chapter_id from (select id, chapter_id from search_pending order by id
-                                 limit ${batch * PENDING_LOOK_AHEAD}) oldest
-         group by chapter_id order by min(id) limit ${batch}
-      ), claimed as (
+      with picked as (${oldestPendingChapters(batch)}), claimed as (
         delete from search_pending p using picked where p.chapter_id = picked.chapter_id
       ), published as (
         select c.id, c.book_id, c.content_text from chapters c

@@ -112,4 +112,13 @@ export async function countPendingChapters(db: Db): Promise<number> {
 }
 
 /** Queued changes a round looks through for its chapters (one chapter may have many). */
-export const PENDING_LOOK_AHEAD = 20;
+const PENDING_LOOK_AHEAD = 20;
+
+/**
+ * The ids of the `batch` chapters queued longest (migration 0009), as a subquery: one chapter
+ * saved many times is taken once, for all its queued changes.
+ */
+export const oldestPendingChapters = (batch: number) => sql<{ chapter_id: number }>`
+  select chapter_id from (select id, chapter_id from search_pending order by id
+                           limit ${batch * PENDING_LOOK_AHEAD}) oldest
+   group by chapter_id order by min(id) limit ${batch}`;

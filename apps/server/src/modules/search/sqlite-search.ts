@@ -7,7 +7,7 @@ import {
   CHAPTER_WINDOW,
   countPendingChapters,
   DOCUMENT_WINDOW,
-  PENDING_LOOK_AHEAD,
+  oldestPendingChapters,
   rankedBookCards,
 } from './search.repository.ts';
 
@@ -73,10 +73,7 @@ function sqliteHits(query: SearchTerms) {
  */
 async function indexPendingChapters(db: Db, batch: number): Promise<number> {
   return writeTransaction(db, async (trx) => {
-    const { rows: picked } = await sql<{ chapter_id: number }>`
-      select chapter_id from (select id, chapter_id from search_pending order by id
-                               limit ${batch * PENDING_LOOK_AHEAD}) oldest
-       group by chapter_id order by min(id) limit ${batch}`.execute(trx);
+    const { rows: picked } = await oldestPendingChapters(batch).execute(trx);
     if (picked.length === 0) return 0;
     const ids = picked.map((p) => p.chapter_id);
     const published = await trx
