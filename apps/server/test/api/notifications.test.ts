@@ -3,6 +3,7 @@ import { storeNotifications } from '../../src/modules/notifications/notification
 import type { DomainEvent } from '../../src/realtime/events.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { addChapter, createPublishedBook, follow, updateChapter } from '../helpers/live.ts';
+import { userRow } from '../helpers/rows.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -212,23 +213,9 @@ async function addFollowers(authorId: number, count: number) {
     const users = await t.ctx.db
       .insertInto('users')
       .values(
-        Array.from({ length: Math.min(500, count - start) }, (_, i) => {
-          const name = `crowd_${authorId}_${start + i}`;
-          return {
-            username: name,
-            username_lower: name,
-            password_hash: 'x',
-            first_name: '',
-            last_name: '',
-            biography: '',
-            email: '',
-            twitter_link: '',
-            facebook_link: '',
-            instagram_link: '',
-            created_at: now,
-            updated_at: now,
-          };
-        }),
+        Array.from({ length: Math.min(500, count - start) }, (_, i) =>
+          userRow(`crowd_${authorId}_${start + i}`, now),
+        ),
       )
       .returning('id')
       .execute();

@@ -3,6 +3,7 @@ import { createDb } from '../../src/db/kysely.ts';
 import { migrateTo } from '../../src/db/migrate.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { userRow } from '../helpers/rows.ts';
 import { searchIds } from '../helpers/search.ts';
 
 // A library made before chapter text was indexed after the write (migrations 0006 to 0009): its
@@ -18,20 +19,7 @@ beforeAll(async () => {
   const at = new Date().toISOString();
   const { id: userId } = await old
     .insertInto('users')
-    .values({
-      username: 'elder',
-      username_lower: 'elder',
-      password_hash: 'x',
-      first_name: '',
-      last_name: '',
-      biography: '',
-      email: '',
-      twitter_link: '',
-      facebook_link: '',
-      instagram_link: '',
-      created_at: at,
-      updated_at: at,
-    })
+    .values(userRow('elder', at))
     .returning('id')
     .executeTakeFirstOrThrow();
   ({ id: bookId } = await old

@@ -65,6 +65,24 @@ export async function insertPublishedChapters(
     .execute();
 }
 
+/** A users row with a username and nothing else set (no password that could sign in). */
+export function userRow(username: string, at: string = nowIso()) {
+  return {
+    username,
+    username_lower: username.toLowerCase(),
+    password_hash: 'x',
+    first_name: '',
+    last_name: '',
+    biography: '',
+    email: '',
+    twitter_link: '',
+    facebook_link: '',
+    instagram_link: '',
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 export async function insertRead(
   db: DbHandle,
   read: { userId: number; bookId: number; chapterId: number; readAt?: string },
