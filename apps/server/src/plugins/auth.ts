@@ -40,7 +40,9 @@ function isCrossSiteWrite(request: FastifyRequest, allowedOrigins: readonly stri
   if (origin) {
     if (allowedOrigins.includes(origin)) return false;
     try {
-      return new URL(origin).host !== request.headers.host;
+      // request.host follows X-Forwarded-Host from the proxies TRUST_PROXY names: behind one
+      // that rewrites Host, the browser's origin is the forwarded host.
+      return new URL(origin).host !== request.host;
     } catch {
       return true;
     }

@@ -37,4 +37,33 @@ describe('TRUST_PROXY', () => {
       await t.close();
     }
   });
+
+  it('takes the forwarded host for the cross-site check behind a trusted proxy that rewrites Host', async () => {
+    const t = await createTestApp({ TRUST_PROXY: 'loopback' });
+    try {
+      const headers = (origin: string) => ({
+        host: 'backend-1:3000',
+        'x-forwarded-host': 'books.example',
+        'x-forwarded-proto': 'https',
+        origin,
+      });
+      const payload = { username: 'proxied_reader', password: 'correct horse battery' };
+      const signedUp = await t.app.inject({
+        method: 'POST',
+        url: '/api/authors',
+        headers: headers('https://books.example'),
+        payload,
+      });
+      expect(signedUp.statusCode).toBe(201);
+      const elsewhere = await t.app.inject({
+        method: 'POST',
+        url: '/api/authors',
+        headers: headers('https://evil.example'),
+        payload: { ...payload, username: 'proxied_other' },
+      });
+      expect(elsewhere.statusCode).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
 });
