@@ -66,7 +66,7 @@ function withHead(html: string, elements: string[]): string {
  * would show as a broken image and be cached as if it existed; a missing asset (a chunk of an
  * older build) must fail to load, so the app can tell and reload.
  */
-export const NOT_PAGE_PREFIXES = ['/api/', '/uploads/', '/assets/'];
+const NOT_PAGE_PREFIXES = ['/api/', '/uploads/', '/assets/'];
 
 /**
  * Serves the built React app under BASE_PATH with a fallback to index.html for client routes.

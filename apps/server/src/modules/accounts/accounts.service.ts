@@ -34,7 +34,7 @@ export async function signup(ctx: AppContext, input: SignupBody) {
 }
 
 /** Usernames that could pass for the site itself (chat notes, staff): nobody may take them. */
-export const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['server', 'admin', 'inkwell']);
+const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['server', 'admin', 'inkwell']);
 
 export function refuseReservedUsername(username: string): void {
   if (RESERVED_USERNAMES.has(username.toLowerCase())) {
@@ -209,7 +209,7 @@ export async function accountOf(ctx: AppContext, viewer: Viewer) {
 }
 
 /** How often expired sessions' rows are deleted. */
-export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Deletes expired sessions now and then every `intervalMs` (an expired session is already
@@ -240,12 +240,11 @@ export function purgeExpiredSessionsEvery(
 }
 
 /** How long after signing in a session may change the password without the current one. */
-export const SUDO_WINDOW_MS = 10 * 60 * 1000;
+const SUDO_WINDOW_MS = 10 * 60 * 1000;
 
 export const PASSWORD_CHANGE_DETAIL = {
   wrongCurrent: 'Your current password is incorrect.',
-  signInAgain:
-    'To change your password, enter your current password, or sign out and sign in again: you signed in more than 10 minutes ago.',
+  signInAgain: `To change your password, enter your current password, or sign out and sign in again: you signed in more than ${SUDO_WINDOW_MS / 60_000} minutes ago.`,
 } as const;
 
 /**

@@ -31,7 +31,7 @@ export function notificationFor(event: DomainEvent): NotificationMessage | null 
 }
 
 /** The shortest time between two FOLLOW notifications of one follower to one author. */
-export const FOLLOW_NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+const FOLLOW_NOTICE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Writes the inbox rows of a notifying event and answers who got one. The event bus calls this
