@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { KeyedCounter } from '../../lib/keyed-counter.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { ImportRunner, type RunnerOptions } from './runner.ts';
 import * as service from './imports.service.ts';
@@ -49,34 +50,13 @@ async function readUpload(request: FastifyRequest): Promise<service.Upload> {
   return { ...file, fields: parsed.data };
 }
 
-/** Import uploads being received by this process, per user. */
-class UploadsInFlight {
-  private readonly byUser = new Map<number, number>();
-
-  /** Counts one more upload of the user's; answers the function that uncounts it. */
-  take(userId: number): () => void {
-    this.byUser.set(userId, this.ofUser(userId) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = this.ofUser(userId) - 1;
-      if (left > 0) this.byUser.set(userId, left);
-      else this.byUser.delete(userId);
-    };
-  }
-
-  ofUser(userId: number): number {
-    return this.byUser.get(userId) ?? 0;
-  }
-}
-
 export const importsRoutes: FastifyPluginAsyncZod<{
   ctx: AppContext;
   runner?: Partial<RunnerOptions>;
 }> = async (app, { ctx, runner: runnerOptions }) => {
   const runner = new ImportRunner(ctx, { ...runnerOptions, log: app.log });
-  const uploads = new UploadsInFlight();
+  // Import uploads this process is receiving, per user.
+  const uploads = new KeyedCounter<number>();
   await runner.start();
   // preClose, not onClose: the jobs in hand must be failed while the database is still open,
   // and the app's own onClose (which closes it) runs before a child plugin's.
@@ -108,13 +88,13 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       const viewer = requireViewer(request);
       // Counted before the upload is read: uploads still arriving are not jobs yet, and each
       // may buffer 20 MB.
-      const release = uploads.take(viewer.id);
+      uploads.increment(viewer.id);
       try {
-        await service.checkCanImport(ctx, runner, viewer, uploads.ofUser(viewer.id) - 1);
+        await service.checkCanImport(ctx, runner, viewer, uploads.count(viewer.id) - 1);
         const job = await service.startImport(ctx, runner, viewer, await readUpload(request));
         return reply.status(202).send(job);
       } finally {
-        release();
+        uploads.decrement(viewer.id);
       }
     },
   );
