@@ -11,6 +11,7 @@ import type { AppContext } from './context.ts';
 import { createDb, isPostgres, type Db } from './db/kysely.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { accountsRoutes } from './modules/accounts/accounts.routes.ts';
+import * as accounts from './modules/accounts/accounts.service.ts';
 import { authorsRoutes } from './modules/authors/authors.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 import { chaptersRoutes } from './modules/chapters/chapters.routes.ts';
@@ -175,7 +176,10 @@ export async function buildApp(
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
   await app.register(uploadGuard, { maxFileBytes: UPLOAD_LIMIT_BYTES });
-  await app.register(auth, { ctx });
+  await app.register(auth, {
+    ctx,
+    viewerForToken: (token) => accounts.viewerForToken(ctx, token),
+  });
   // After auth: a visitor hears 401 on (auth) routes whatever the text they sent.
   await app.register(textGuard);
   await app.register(openapi, { base });

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppContext, Viewer } from '../context.ts';
 import { AppError, unauthorized } from '../lib/errors.ts';
-import { viewerForToken } from '../modules/accounts/accounts.service.ts';
 
 export const SESSION_COOKIE = 'fastapi_token';
 
@@ -50,7 +49,13 @@ function isCrossSiteWrite(request: FastifyRequest, allowedOrigins: readonly stri
   return request.headers['sec-fetch-site'] === 'cross-site';
 }
 
-async function authPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export interface AuthOptions {
+  ctx: AppContext;
+  /** The accounts module's answer to "whose session is this token?" (null: none, or expired). */
+  viewerForToken: (token: string) => Promise<Viewer | null>;
+}
+
+async function authPlugin(app: FastifyInstance, { ctx, viewerForToken }: AuthOptions) {
   app.decorateRequest('viewer', null);
   app.decorateRequest('sessionToken', null);
 
@@ -60,7 +65,7 @@ async function authPlugin(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
       throw new AppError('forbidden', 'Cross-site request refused');
     }
     if (!found) return;
-    const viewer = await viewerForToken(ctx, found.token);
+    const viewer = await viewerForToken(found.token);
     if (viewer) {
       request.viewer = viewer;
       request.sessionToken = found.token;

@@ -1,8 +1,31 @@
 import type { Book } from '@inkwell/contract';
 import { fromFlag, fromJsonList } from '../lib/convert.ts';
-import type { BookRow } from '../modules/books/books.repository.ts';
+import type { Selectable } from 'kysely';
+import type { BooksTable } from '../db/schema.ts';
 
-export function toBook(row: BookRow): Book {
+/** What a book card is made of: the book, its author's public names, its genres and chapter count. */
+export interface BookCardRow extends Pick<
+  Selectable<BooksTable>,
+  | 'id'
+  | 'title'
+  | 'summary'
+  | 'cover'
+  | 'is_published'
+  | 'author_id'
+  | 'published_at'
+  | 'created_at'
+  | 'updated_at'
+> {
+  author_username: string;
+  author_first_name: string;
+  author_last_name: string;
+  /** A JSON array: parsed by the driver on PostgreSQL, text on SQLite. */
+  genres: string[] | string;
+  /** A scalar subquery's count: typed nullable by Kysely, never null in fact. */
+  chapter_count: number | null;
+}
+
+export function toBook(row: BookCardRow): Book {
   return {
     id: row.id,
     title: row.title,

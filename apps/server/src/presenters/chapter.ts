@@ -1,7 +1,31 @@
 import type { Chapter, ChapterSummary, ReadHistoryItem } from '@inkwell/contract';
 import { fromFlag } from '../lib/convert.ts';
-import type { ChapterRow, ChapterSummaryRow } from '../modules/chapters/chapters.repository.ts';
-import type { ReadHistoryRow } from '../modules/history/history.repository.ts';
+import type { Selectable } from 'kysely';
+import type { ChaptersTable } from '../db/schema.ts';
+
+/** A chapter's columns that a list shows. */
+export type ChapterSummaryRow = Pick<
+  Selectable<ChaptersTable>,
+  | 'id'
+  | 'book_id'
+  | 'title'
+  | 'chapter_order'
+  | 'is_published'
+  | 'word_count'
+  | 'version'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+/** One entry of a reader's history: the chapter and its book, with when it was read. */
+export interface ReadHistoryRow {
+  book_id: number;
+  book_title: string;
+  book_cover: string | null;
+  chapter_id: number;
+  chapter_title: string;
+  read_at: string;
+}
 
 /** A chapter in a list. Whitelists fields, so content never slips into a list by accident. */
 export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
@@ -19,7 +43,7 @@ export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
 }
 
 /** A whole chapter: any row with the summary's columns and the content (a read, or a save's RETURNING). */
-export function toChapter(row: ChapterSummaryRow & Pick<ChapterRow, 'content'>): Chapter {
+export function toChapter(row: ChapterSummaryRow & { content: string }): Chapter {
   return { ...toChapterSummary(row), content: row.content };
 }
 

@@ -1,5 +1,8 @@
 import type { Account, AuthorProfile } from '@inkwell/contract';
-import type { UserRow } from '../modules/accounts/accounts.repository.ts';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema.ts';
+
+type UserRow = Selectable<UsersTable>;
 
 type ProfileRow = Pick<
   UserRow,
@@ -30,7 +33,7 @@ export function toAuthorProfile(row: ProfileRow): AuthorProfile {
 }
 
 /** The signed-in user's own view of their account. */
-export function toAccount(row: UserRow): Account {
+export function toAccount(row: ProfileRow & Pick<UserRow, 'email' | 'created_at'>): Account {
   return { ...toAuthorProfile(row), email: row.email, created_at: row.created_at };
 }
 

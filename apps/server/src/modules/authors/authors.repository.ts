@@ -1,3 +1,4 @@
+import { publicChapter } from '../../access/visibility.ts';
 import type { Updateable } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { UsersTable } from '../../db/schema.ts';
@@ -113,8 +114,7 @@ export async function listRecentChapters(
       'chapters.updated_at',
     ])
     .where('books.author_id', '=', authorId)
-    .where('books.is_published', '=', 1)
-    .where('chapters.is_published', '=', 1)
+    .where(publicChapter())
     .orderBy('chapters.updated_at', 'desc')
     .orderBy('chapters.id', 'desc')
     .limit(page.limit)

@@ -1,6 +1,11 @@
-import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
+import {
+  bookVisibleTo,
+  chapterListedFor,
+  published,
+  publishedRowCheck,
+} from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
-import type { Schema } from '../../db/schema.ts';
 
 /** Whose drafts a query may see: a user id, or null for a visitor (published books only). */
 export type Visibility = { viewerId: number | null };
@@ -33,14 +38,7 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
         .select(eb.fn.countAll<number>().as('n'))
         .whereRef('chapters.book_id', '=', 'books.id')
         // The owner counts drafts too; everyone else only what they can open.
-        .where((w) =>
-          visibility.viewerId === null
-            ? w('chapters.is_published', '=', 1)
-            : w.or([
-                w('chapters.is_published', '=', 1),
-                w('books.author_id', '=', visibility.viewerId),
-              ]),
-        )
+        .where(chapterListedFor(visibility.viewerId))
         .as('chapter_count'),
     )
     .select(genreNames(db).as('genres'));
@@ -61,14 +59,6 @@ function genreNames(db: DbHandle): RawBuilder<string[] | string> {
 }
 
 export type BookRow = Awaited<ReturnType<ReturnType<typeof bookSelect>['executeTakeFirstOrThrow']>>;
-
-/** Published books, plus the viewer's own drafts. */
-function visibleTo(visibility: Visibility) {
-  return (eb: ExpressionBuilder<Schema, 'books'>) =>
-    visibility.viewerId === null
-      ? eb('books.is_published', '=', 1)
-      : eb.or([eb('books.is_published', '=', 1), eb('books.author_id', '=', visibility.viewerId)]);
-}
 
 const PUBLIC: Visibility = { viewerId: null };
 
@@ -95,7 +85,7 @@ export async function listPublishedBooks(db: DbHandle, page: { limit: number; of
   const pageIds = db
     .selectFrom('books')
     .select('id')
-    .where('is_published', '=', 1)
+    .where(published('books'))
     .orderBy('published_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
@@ -110,7 +100,7 @@ export async function listPublishedBooks(db: DbHandle, page: { limit: number; of
 export async function listBooksByAuthor(db: DbHandle, authorId: number, visibility: Visibility) {
   return bookSelect(db, visibility)
     .where('books.author_id', '=', authorId)
-    .where(visibleTo(visibility))
+    .where(bookVisibleTo(visibility.viewerId))
     .orderBy('books.created_at', 'desc')
     .orderBy('books.id', 'desc')
     .execute();
@@ -121,7 +111,7 @@ export async function listPublishedBooksInGenre(db: DbHandle, genreName: string)
     .innerJoin('book_genres', 'book_genres.book_id', 'books.id')
     .innerJoin('genres', 'genres.id', 'book_genres.genre_id')
     .where((eb) => eb(eb.fn('lower', ['genres.name']), '=', genreName.toLowerCase()))
-    .where('books.is_published', '=', 1)
+    .where(published('books'))
     .orderBy('books.published_at', 'desc')
     .orderBy('books.id', 'desc')
     .limit(200)
@@ -129,13 +119,14 @@ export async function listPublishedBooksInGenre(db: DbHandle, genreName: string)
 }
 
 /**
- * The query for published books as cards, for a caller that chooses and orders them itself (a
- * search joins its ranking). Unary plus: a check on each row the caller's join finds, not an
- * index to scan; without statistics SQLite took "is_published = 1" on books_popular_idx and
- * walked every published book.
+ * Published books with these ids, as cards, in no particular order. The publication is checked on
+ * each row the ids find, not used as an index to scan (see `publishedRowCheck`).
  */
-export function publishedBookCards(db: DbHandle) {
-  return bookSelect(db, PUBLIC).where(sql<number>`+books.is_published`, '=', 1);
+export async function findPublishedBooksByIds(db: DbHandle, ids: number[]) {
+  return bookSelect(db, PUBLIC)
+    .where('books.id', 'in', ids)
+    .where(publishedRowCheck('books'))
+    .execute();
 }
 
 export async function authorHasTitle(
@@ -199,7 +190,7 @@ export async function popularBooks(db: DbHandle, limit: number) {
   return db
     .selectFrom('books')
     .select(['id as book_id', 'title', 'cover', 'reader_count as readers'])
-    .where('is_published', '=', 1)
+    .where(published('books'))
     .where('reader_count', '>', 0)
     .orderBy('reader_count', 'desc')
     .orderBy('id', 'desc')

@@ -1,44 +1,27 @@
 import type { UpdateBookBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
-import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
+import { nowIso, toFlag } from '../../lib/convert.ts';
+import { conflict } from '../../lib/errors.ts';
 import { toBook } from '../../presenters/book.ts';
 import { refreshBookSearchDocument } from '../search/search.repository.ts';
 import * as books from './books.repository.ts';
-import type { BookRow } from './books.repository.ts';
 
 const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
 
-type BookAccess = Pick<BookRow, 'author_id' | 'is_published'>;
-
-/** Drafts of others answer 404, as if they did not exist. */
-export function assertVisible<T extends BookAccess>(row: T | undefined, viewer: Viewer | null): T {
-  if (!row || (!fromFlag(row.is_published) && row.author_id !== viewer?.id)) {
-    throw notFound('Book not found');
-  }
-  return row;
-}
-
-/** 404 when the book is not the viewer's to see, 403 when they see it but do not own it. */
-export function assertOwned<T extends BookAccess>(row: T | undefined, viewer: Viewer): T {
-  const visible = assertVisible(row, viewer);
-  if (visible.author_id !== viewer.id) throw forbidden('Only the author may change this book');
-  return visible;
-}
-
 /** A book the viewer may see, with its author's names and chapter count. */
 export async function getVisibleBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  return assertVisible(await books.findBookById(ctx.db, bookId, visibilityFor(viewer)), viewer);
+  return assertCanSeeBook(await books.findBookById(ctx.db, bookId, visibilityFor(viewer)), viewer);
 }
 
 /** The access facts of a book the viewer may see (for checks that need no names or counts). */
 export async function getVisibleBookAccess(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  return assertVisible(await books.findBookAccess(ctx.db, bookId), viewer);
+  return assertCanSeeBook(await books.findBookAccess(ctx.db, bookId), viewer);
 }
 
 /** The access facts of a book the viewer owns: 404 when not theirs to see, 403 when not theirs. */
 export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: number) {
-  return assertOwned(await books.findBookAccess(ctx.db, bookId), viewer);
+  return assertOwnsBook(await books.findBookAccess(ctx.db, bookId), viewer);
 }
 
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
@@ -60,6 +43,17 @@ export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
 /** An author's books as a visitor sees them: published only, drafts stay in the workspace. */
 export async function listAuthorBooks(ctx: AppContext, authorId: number) {
   return (await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null })).map(toBook);
+}
+
+/** Published books as cards, in the order of `ids` (a ranking); ids no longer published drop out. */
+export async function listPublishedBooksByIds(ctx: AppContext, ids: number[]) {
+  if (ids.length === 0) return [];
+  const rows = await books.findPublishedBooksByIds(ctx.db, ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toBook(row)] : [];
+  });
 }
 
 export async function listBooksInGenre(ctx: AppContext, genre: string) {
@@ -92,7 +86,7 @@ export async function updateBook(
     ) {
       throw conflict('You already have a book with this title');
     }
-    const publishing = input.is_published === true && !fromFlag(existing.is_published);
+    const publishing = input.is_published === true && !isPublicBook(existing);
     await books.updateBook(trx, bookId, {
       ...(input.title !== undefined && { title: input.title }),
       ...(input.summary != null && { summary: input.summary }),

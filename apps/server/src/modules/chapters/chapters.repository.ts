@@ -1,3 +1,4 @@
+import { ownedBy, published } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 import type { Flag } from '../../db/schema.ts';
 
@@ -54,7 +55,7 @@ export async function listChapters(
     .selectFrom('chapters')
     .select(SUMMARY_COLUMNS)
     .where('chapters.book_id', '=', bookId);
-  if (!options.includeDrafts) query = query.where('chapters.is_published', '=', 1);
+  if (!options.includeDrafts) query = query.where(published('chapters'));
   return query.orderBy('chapters.chapter_order').orderBy('chapters.id').execute();
 }
 
@@ -168,7 +169,7 @@ export async function updateOwnedChapter(
           .selectFrom('books')
           .select('books.id')
           .where('books.id', '=', chapter.bookId)
-          .where('books.author_id', '=', chapter.authorId),
+          .where(ownedBy(chapter.authorId)),
       ),
     )
     .$if(chapter.version !== undefined, (query) => query.where('version', '=', chapter.version!))

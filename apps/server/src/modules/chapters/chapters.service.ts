@@ -16,27 +16,23 @@ import {
   sanitizeContentWithText,
   textOfSanitized,
 } from '../../html/sanitize.ts';
-import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
+import {
+  assertCanSeeChapter,
+  assertOwnsBook,
+  isAuthorOf,
+  isPublicBook,
+} from '../../access/policy.ts';
+import { nowIso, toFlag } from '../../lib/convert.ts';
 import { type AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
-import { assertOwned, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
+import { getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import * as chapters from './chapters.repository.ts';
-import type { ChapterRow, ContentColumns } from './chapters.repository.ts';
-
-type ChapterAccess = Pick<ChapterRow, 'author_id' | 'is_published' | 'book_is_published'>;
-
-/** Anyone may open a published chapter of a published book; drafts only their author. */
-export function canSeeChapter(chapter: ChapterAccess, viewer: Viewer | null): boolean {
-  if (viewer !== null && chapter.author_id === viewer.id) return true;
-  return fromFlag(chapter.book_is_published) && fromFlag(chapter.is_published);
-}
+import type { ContentColumns } from './chapters.repository.ts';
 
 /** A chapter the viewer may open. Anything else answers 404, so drafts look like nothing at all. */
 export async function getVisibleChapter(ctx: AppContext, viewer: Viewer | null, chapterId: number) {
-  const row = await chapters.findChapter(ctx.db, chapterId);
-  if (!row || !canSeeChapter(row, viewer)) throw notFound('Chapter not found');
-  return row;
+  return assertCanSeeChapter(await chapters.findChapter(ctx.db, chapterId), viewer);
 }
 
 export async function getChapter(
@@ -54,7 +50,7 @@ async function listAll(db: DbHandle, bookId: number): Promise<ChapterSummary[]> 
 /** The reader's list: published chapters of a visible book; its author also sees the drafts. */
 export async function listBookChapters(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   const book = await getVisibleBookAccess(ctx, viewer, bookId);
-  const includeDrafts = book.author_id === viewer?.id;
+  const includeDrafts = isAuthorOf(book, viewer);
   return (await chapters.listChapters(ctx.db, bookId, { includeDrafts })).map(toChapterSummary);
 }
 
@@ -77,7 +73,7 @@ async function writeChaptersOf<T>(
   work: (trx: DbHandle) => Promise<T>,
 ): Promise<T> {
   return writeTransaction(ctx.db, async (trx) => {
-    assertOwned(await chapters.lockBook(trx, bookId), viewer);
+    assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
     return work(trx);
   });
 }
@@ -188,7 +184,7 @@ async function refusedUpdate(
   bookId: number,
   chapterId: number,
 ): Promise<AppError> {
-  assertOwned(await chapters.lockBook(trx, bookId), viewer);
+  assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
   const current = await chapters.findChapterHead(trx, chapterId);
   if (!current || current.book_id !== bookId) return notFound('Chapter not found');
   return conflict('This chapter was changed elsewhere');
@@ -228,7 +224,7 @@ export async function updateChapter(
     if (!updated) throw await refusedUpdate(trx, viewer, bookId, chapterId);
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
-    return { chapter: updated, announce: first && fromFlag(book.is_published) ? book : null };
+    return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
   });
   // Only a first publication in a published book is news; edits and re-publishing are not.
   if (announce) {
@@ -251,7 +247,7 @@ export async function deleteChapter(
   chapterId: number,
 ): Promise<void> {
   const chapter = await getVisibleChapter(ctx, viewer, chapterId);
-  if (chapter.author_id !== viewer.id) throw forbidden('Only the author may change this chapter');
+  if (!isAuthorOf(chapter, viewer)) throw forbidden('Only the author may change this chapter');
   await writeChaptersOf(ctx, viewer, chapter.book_id, async (trx) => {
     const order = await chapters.deleteChapter(trx, chapterId, chapter.book_id);
     if (order === undefined) throw notFound('Chapter not found');

@@ -1,3 +1,4 @@
+import { published } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 
 /** A book's chapters with their content, in reading order; drafts only when asked for. */
@@ -10,6 +11,6 @@ export async function chapterContents(
     .selectFrom('chapters')
     .select(['id', 'title', 'content', 'updated_at'])
     .where('book_id', '=', bookId);
-  if (!options.includeDrafts) query = query.where('is_published', '=', 1);
+  if (!options.includeDrafts) query = query.where(published('chapters'));
   return query.orderBy('chapter_order').orderBy('id').execute();
 }

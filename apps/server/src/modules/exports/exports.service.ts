@@ -1,3 +1,4 @@
+import { isAuthorOf } from '../../access/policy.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -56,7 +57,7 @@ const later = (a: string, b: string) => (a > b ? a : b);
  */
 export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   const book = await getVisibleBook(ctx, viewer, bookId);
-  const includeDrafts = viewer !== null && book.author_id === viewer.id;
+  const includeDrafts = isAuthorOf(book, viewer);
   const chapters = await exportsRepo.chapterContents(ctx.db, bookId, { includeDrafts });
   const creator =
     `${book.author_first_name} ${book.author_last_name}`.trim() || book.author_username;

@@ -1,3 +1,4 @@
+import { publicChapter } from '../../access/visibility.ts';
 import { FEED_MAX_ENTRIES } from '@inkwell/contract';
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
@@ -11,8 +12,7 @@ function publishedChapters(db: DbHandle) {
     .selectFrom('chapters')
     .innerJoin('books', 'books.id', 'chapters.book_id')
     .innerJoin('users', 'users.id', 'books.author_id')
-    .where('books.is_published', '=', 1)
-    .where('chapters.is_published', '=', 1)
+    .where(publicChapter())
     .select([
       'chapters.id',
       'chapters.title',

@@ -1,3 +1,4 @@
+import { chapterVisibleTo } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 
 /**
@@ -57,12 +58,7 @@ export async function listReads(
       'read_history.read_at',
     ])
     .where('read_history.user_id', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('books.is_published', '=', 1), eb('chapters.is_published', '=', 1)]),
-        eb('books.author_id', '=', userId),
-      ]),
-    )
+    .where(chapterVisibleTo(userId))
     .orderBy('read_history.read_at', 'desc')
     .orderBy('read_history.id', 'desc')
     .limit(page.limit)

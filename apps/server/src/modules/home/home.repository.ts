@@ -1,3 +1,4 @@
+import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 
@@ -28,14 +29,14 @@ export async function risingAuthors(
     .selectFrom('read_history')
     .innerJoin('books', 'books.id', 'read_history.book_id')
     .select(['books.author_id', sql<number>`count(distinct read_history.user_id)`.as('readers')])
-    .where('books.is_published', '=', 1)
+    .where(published('books'))
     .where('read_history.read_at', '>=', options.readSince)
     .whereRef('read_history.user_id', '!=', 'books.author_id')
     .where('books.author_id', 'in', (eb) =>
       eb
         .selectFrom('books as debut')
         .select('debut.author_id')
-        .where('debut.is_published', '=', 1)
+        .where(published('debut'))
         .groupBy('debut.author_id')
         .having((h) => h.fn.min('debut.published_at'), '>=', options.debutSince),
     )

@@ -1,3 +1,4 @@
+import { bookVisibleTo, chapterVisibleTo, published } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { Flag, LibraryEntriesTable } from '../../db/schema.ts';
 
@@ -19,11 +20,9 @@ function entrySelect(db: DbHandle, userId: number) {
       join.onRef('rp.book_id', '=', 'books.id').on('rp.user_id', '=', userId),
     )
     .leftJoin('chapters as pc', (join) =>
-      join
-        .onRef('pc.id', '=', 'rp.chapter_id')
-        .on((eb) => eb.or([eb('pc.is_published', '=', 1), eb('books.author_id', '=', userId)])),
+      join.onRef('pc.id', '=', 'rp.chapter_id').on(chapterVisibleTo(userId, 'pc')),
     )
-    .where((eb) => eb.or([eb('books.is_published', '=', 1), eb('books.author_id', '=', userId)]))
+    .where(bookVisibleTo(userId))
     .select([
       'books.id',
       'books.title',
@@ -49,7 +48,7 @@ function entrySelect(db: DbHandle, userId: number) {
         .selectFrom('chapters')
         .select(eb.fn.countAll<number>().as('n'))
         .whereRef('chapters.book_id', '=', 'books.id')
-        .where('chapters.is_published', '=', 1)
+        .where(published('chapters'))
         .as('total_chapters'),
       // read_history holds one row per reader and chapter, so counting rows counts distinct chapters.
       eb
@@ -58,7 +57,7 @@ function entrySelect(db: DbHandle, userId: number) {
         .select(eb.fn.countAll<number>().as('n'))
         .whereRef('read_history.book_id', '=', 'books.id')
         .where('read_history.user_id', '=', userId)
-        .where('rc.is_published', '=', 1)
+        .where(published('rc'))
         .as('chapters_read'),
       eb
         .selectFrom('read_history')

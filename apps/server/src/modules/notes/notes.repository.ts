@@ -1,3 +1,4 @@
+import { bookVisibleTo, chapterVisibleTo } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 
@@ -24,15 +25,8 @@ function noteSelect(db: DbHandle, userId: number) {
       'notes.updated_at',
     ])
     .where('notes.user_id', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb('books.author_id', '=', userId),
-        eb.and([
-          eb('books.is_published', '=', 1),
-          eb.or([eb('notes.chapter_id', 'is', null), eb('chapters.is_published', '=', 1)]),
-        ]),
-      ]),
-    );
+    .where(bookVisibleTo(userId))
+    .where((eb) => eb.or([eb('notes.chapter_id', 'is', null), chapterVisibleTo(userId)]));
 }
 
 export type NoteRow = Awaited<ReturnType<ReturnType<typeof noteSelect>['executeTakeFirstOrThrow']>>;

@@ -1,3 +1,4 @@
+import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
 import { newestMatchingChapterBooks, phraseTsQuery } from './postgres-bucket-window.ts';
@@ -8,7 +9,7 @@ import {
   countPendingChapters,
   DOCUMENT_WINDOW,
   oldestPendingChapters,
-  rankedBookCards,
+  rankedBookIds,
 } from './search.repository.ts';
 
 /**
@@ -27,18 +28,18 @@ export function postgresSearch(options: {
   const { db, queryDb } = options;
   const chapterWindow = options.bucketKeys ? newestMatchingChapterBooks : plainChapterWindow;
   return {
-    async searchBooks(q, page) {
+    async searchBookIds(q, page) {
       const query = parseSearchQuery(q);
       if (query.loose.length === 0 && query.phrases.length === 0) return [];
       const chapterBooks = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
       // A LATERAL subquery keeps the ranked books the outer loop of the publication check
       // (OFFSET 0 keeps the planner from merging it into a join).
-      return rankedBookCards(
+      return rankedBookIds(
         queryDb,
         hits(query, chapterBooks),
         page,
         sql`cross join lateral (select 1 from books b
-                                 where b.id = r.book_id and b.is_published = 1 offset 0) published`,
+                                 where b.id = r.book_id and ${published('b')} offset 0) published`,
       );
     },
     // Nothing a request waits for is locked by a round.
@@ -117,7 +118,7 @@ async function indexPendingChapters(db: Db, batch: number): Promise<number | nul
         delete from search_pending p using picked where p.chapter_id = picked.chapter_id
       ), published as (
         select c.id, c.book_id, c.content_text from chapters c
-         where c.id in (select chapter_id from picked) and c.is_published = 1
+         where c.id in (select chapter_id from picked) and ${published('c')}
       ), removed as (
         delete from chapter_search s
          where s.chapter_id in (select chapter_id from picked)

@@ -1,6 +1,5 @@
 import type { Config } from '../../config.ts';
 import { createDb, isPostgres, type Db } from '../../db/kysely.ts';
-import type { BookRow } from '../books/books.repository.ts';
 import { postgresSearch } from './postgres-search.ts';
 import { sqliteSearch } from './sqlite-search.ts';
 import type { SearchPage } from './search.repository.ts';
@@ -13,8 +12,8 @@ import type { SearchPage } from './search.repository.ts';
  * sqlite-search.ts and postgres-search.ts.
  */
 export interface SearchEngine {
-  /** Published books matching the text, best first; any text answers a list, never an error. */
-  searchBooks(q: string, page: SearchPage): Promise<BookRow[]>;
+  /** Ids of published books matching the text, best first; any text answers a list, never an error. */
+  searchBookIds(q: string, page: SearchPage): Promise<number[]>;
   /**
    * Indexes the oldest pending chapters, `batch` of them in one transaction: how many it took,
    * 0 when none is pending, null when another process has the turn.

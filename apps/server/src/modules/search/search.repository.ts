@@ -1,6 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
-import { publishedBookCards, type BookRow } from '../books/books.repository.ts';
 
 /**
  * Rebuilds the one search document of a book from its title, summary, author names and genres.
@@ -69,37 +68,31 @@ export const DOCUMENT_WINDOW = 300;
 export type SearchPage = { limit: number; offset: number };
 
 /**
- * A page of published books, best first, with all a book card shows, from `hits`: rows of
- * (book_id, document relevance, chapter count). Books with a document match come first, by
- * relevance; then books matching in their chapters only, by how many of the chapter window's
- * matches are theirs; ties go to the newer book. One statement: search costs its round trips to
- * the database as much as its work.
+ * The ids of a page of published books, best first, from `hits`: rows of (book_id, document
+ * relevance, chapter count). Books with a document match come first, by relevance; then books
+ * matching in their chapters only, by how many of the chapter window's matches are theirs; ties
+ * go to the newer book. The cards are the books module's (search.service.ts).
  *
  * The hits are ranked per book first; then each book, best first, is checked for publication by
  * id until the page is full (a few hundred books hit, a page needs twenty): hashing every
  * published book instead costs time in proportion to the library. `publishedCheck` is the
  * engine's way of keeping the ranked books the outer loop of that check.
  */
-export function rankedBookCards(
+export async function rankedBookIds(
   db: DbHandle,
   hits: RawBuilder<unknown>,
   page: SearchPage,
   publishedCheck: RawBuilder<unknown>,
-): Promise<BookRow[]> {
-  const ranking = sql<{ book_id: number; document: number; chapters: number }>`(
-    select r.book_id, r.document, r.chapters
+): Promise<number[]> {
+  const { rows } = await sql<{ book_id: number }>`
+    select r.book_id
       from (select hits.book_id, max(hits.document) as document, max(hits.chapters) as chapters
               from (${hits}) hits
              group by hits.book_id
              order by 2 desc, 3 desc, 1 desc) r ${publishedCheck}
      order by r.document desc, r.chapters desc, r.book_id desc
-     limit ${page.limit} offset ${page.offset})`;
-  return publishedBookCards(db)
-    .innerJoin(ranking.as('ranking'), 'ranking.book_id', 'books.id')
-    .orderBy('ranking.document', 'desc')
-    .orderBy('ranking.chapters', 'desc')
-    .orderBy('books.id', 'desc')
-    .execute();
+     limit ${page.limit} offset ${page.offset}`.execute(db);
+  return rows.map((row) => Number(row.book_id));
 }
 
 /** How many chapter changes wait for the search indexer (migration 0009's queue). */

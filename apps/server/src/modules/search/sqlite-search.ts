@@ -1,3 +1,4 @@
+import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { phraseGrams } from './phrase-grams.ts';
@@ -8,7 +9,7 @@ import {
   countPendingChapters,
   DOCUMENT_WINDOW,
   oldestPendingChapters,
-  rankedBookCards,
+  rankedBookIds,
 } from './search.repository.ts';
 
 /**
@@ -20,15 +21,15 @@ import {
  */
 export function sqliteSearch(db: Db): SearchEngine {
   return {
-    async searchBooks(q, page) {
+    async searchBookIds(q, page) {
       const hits = sqliteHits(parseSearchQuery(q));
       if (!hits) return [];
       // CROSS JOIN keeps the ranked books the outer loop (SQLite never reorders it).
-      return rankedBookCards(
+      return rankedBookIds(
         db,
         hits,
         page,
-        sql`cross join books b on b.id = r.book_id and b.is_published = 1`,
+        sql`cross join books b on b.id = r.book_id and ${published('b')}`,
       );
     },
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
@@ -61,7 +62,7 @@ function sqliteHits(query: SearchTerms) {
         from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
                order by rowid desc limit ${CHAPTER_WINDOW}) w
         join chapters c indexed by chapters_id_book_published_idx
-          on c.id = w.id and c.is_published = 1
+          on c.id = w.id and ${published('c')}
        group by c.book_id`;
 }
 
@@ -76,14 +77,14 @@ async function indexPendingChapters(db: Db, batch: number): Promise<number> {
     const { rows: picked } = await oldestPendingChapters(batch).execute(trx);
     if (picked.length === 0) return 0;
     const ids = picked.map((p) => p.chapter_id);
-    const published = await trx
+    const stillPublished = await trx
       .selectFrom('chapters')
       .select(['id', 'content_text'])
       .where('id', 'in', ids)
-      .where('is_published', '=', 1)
+      .where(published('chapters'))
       .execute();
     for (const id of ids) await sql`delete from chapter_fts where rowid = ${id}`.execute(trx);
-    for (const chapter of published) {
+    for (const chapter of stillPublished) {
       await sql`insert into chapter_fts (rowid, content_text, phrase_grams)
         values (${chapter.id}, ${chapter.content_text}, ${phraseGrams(chapter.content_text)})`.execute(
         trx,

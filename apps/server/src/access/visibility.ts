@@ -1,0 +1,78 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
+
+/**
+ * Who may see what, as SQL. The rule of the product: a visitor sees published chapters of
+ * published books; an author also sees everything of their own. Every query that filters on
+ * publication builds its condition here (lint forbids comparing `is_published` anywhere else), so
+ * a new read cannot leak a draft by writing the rule out again slightly wrong.
+ *
+ * Each helper takes the aliases its query gave the tables ('books', 'chapters' by default) and
+ * answers an expression usable in `where`, `on`, `eb.and/or` and raw `sql` templates. The flag is
+ * compared with a literal 1, so PostgreSQL can use partial indexes declared `where is_published = 1`.
+ */
+
+/** A signed-in viewer's id, or null for a visitor. */
+export type ViewerId = number | null;
+
+const column = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
+
+/** The book or chapter row under `alias` is published (on its own: see `publicChapter`). */
+export function published(alias: string): Expression<SqlBool> {
+  return sql<SqlBool>`${column(alias, 'is_published')} = 1`;
+}
+
+/** The row under `alias` is a draft. */
+export function unpublished(alias: string): Expression<SqlBool> {
+  return sql<SqlBool>`${column(alias, 'is_published')} = 0`;
+}
+
+/**
+ * `published`, written so that SQLite's planner checks it on each row a join already found
+ * instead of choosing an index on the flag to walk (the unary plus hides the column from index
+ * selection; PostgreSQL reads it as the plain comparison).
+ */
+export function publishedRowCheck(alias: string): Expression<SqlBool> {
+  return sql<SqlBool>`+${column(alias, 'is_published')} = 1`;
+}
+
+/** The book under `books` is the viewer's own. */
+export function ownedBy(viewerId: number, books = 'books'): Expression<SqlBool> {
+  return sql<SqlBool>`${column(books, 'author_id')} = ${viewerId}`;
+}
+
+/** Books the viewer may see: published ones, and their own. */
+export function bookVisibleTo(viewerId: ViewerId, books = 'books'): Expression<SqlBool> {
+  return viewerId === null
+    ? published(books)
+    : sql<SqlBool>`(${published(books)} or ${ownedBy(viewerId, books)})`;
+}
+
+/** A chapter anyone may read: published, in a published book. */
+export function publicChapter(chapters = 'chapters', books = 'books'): Expression<SqlBool> {
+  return sql<SqlBool>`(${published(books)} and ${published(chapters)})`;
+}
+
+/** Chapters the viewer may open: public ones, and every chapter of their own books. */
+export function chapterVisibleTo(
+  viewerId: ViewerId,
+  chapters = 'chapters',
+  books = 'books',
+): Expression<SqlBool> {
+  return viewerId === null
+    ? publicChapter(chapters, books)
+    : sql<SqlBool>`(${publicChapter(chapters, books)} or ${ownedBy(viewerId, books)})`;
+}
+
+/**
+ * Chapters of a book the viewer already may see that they may open: published ones, and for the
+ * book's author all of them. (The book's own publication is checked by the caller's book filter.)
+ */
+export function chapterListedFor(
+  viewerId: ViewerId,
+  chapters = 'chapters',
+  books = 'books',
+): Expression<SqlBool> {
+  return viewerId === null
+    ? published(chapters)
+    : sql<SqlBool>`(${published(chapters)} or ${ownedBy(viewerId, books)})`;
+}
