@@ -98,7 +98,8 @@ export function openSqliteWriter(file: string): BulkWriter {
       db.exec(`insert into chapter_fts (rowid, content_text, phrase_grams)
                  select id, content_text, inkwell_phrase_grams(content_text) from chapters
                   where is_published = 1 order by id;
-               delete from search_pending;`);
+               delete from search_pending;
+               delete from search_pending_books;`);
     },
     async close() {
       // Statistics for the planner, as the server's own `PRAGMA optimize` keeps them.
@@ -204,7 +205,7 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
         );
         idle.push(client);
       });
-      await clients[0]!.query('truncate search_pending');
+      await clients[0]!.query('truncate search_pending, search_pending_books');
     },
     async close() {
       await Promise.all(inFlight);

@@ -342,7 +342,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       Array.from({ length: GENRE_COUNT }, (_, i) => i + 1),
     ).slice(0, intBetween(random, 1, 3));
     for (const g of genres) genreRows.push([id, g]);
-    // The document refreshBookSearchDocument would write: title, summary, author names, genres.
+    // The document the search indexer would write (refreshPendingBookDocuments): title, summary, author names, genres.
     const name = authorNames.get(author)!;
     const document = [
       title,
@@ -452,7 +452,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await restoreIndexes();
   const chapterSeconds = (performance.now() - chaptersStarted) / 1000;
 
-  // Book search documents, as refreshBookSearchDocument writes them (title, summary, author, genres).
+  // Book search documents, as the search indexer writes them (title, summary, author, genres).
   await add('book_search', searchColumns, searchRows);
   await writer.flush();
 

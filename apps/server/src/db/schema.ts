@@ -104,6 +104,12 @@ export interface SearchPendingTable {
   chapter_id: number;
 }
 
+/** Books whose search document (title, summary, author names, genres) changed (migration 0011). */
+export interface SearchPendingBooksTable {
+  id: Generated<number>;
+  book_id: number;
+}
+
 /** The inbox: one row per recipient and notification (CHAPTER or FOLLOW). */
 export interface NotificationsTable {
   id: Generated<number>;
@@ -193,6 +199,7 @@ export interface Schema {
   follows: FollowsTable;
   book_search: BookSearchTable;
   search_pending: SearchPendingTable;
+  search_pending_books: SearchPendingBooksTable;
   notifications: NotificationsTable;
   library_entries: LibraryEntriesTable;
   reading_positions: ReadingPositionsTable;

@@ -1,3 +1,4 @@
+import { searchIds } from '../helpers/search.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   as,
@@ -275,10 +276,8 @@ describe('renaming and passwords', () => {
   it("lets search find a book by the author's new names and username", async () => {
     const user = await signup(t.app);
     const book = await createBook(t.app, user, 'A Quiet Harbour', { published: true });
-    const search = async (q: string) =>
-      (await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}`))
-        .json()
-        .books.map((b: { id: number }) => b.id);
+    // Book documents are indexed a moment after the write (migration 0011): searchIds waits.
+    const search = (q: string) => searchIds(t, q);
     expect(await search('Zebediah')).toEqual([]);
 
     const res = await as(t.app, user).put(`/api/authors/${user.id}`, {

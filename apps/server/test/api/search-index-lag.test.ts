@@ -9,8 +9,9 @@ import {
 } from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
 
-// Chapter text reaches the search index after the save (migration 0009): the save answers without
-// indexing, and search catches up within a bound (README: about SEARCH_INDEX_INTERVAL_MS).
+// Chapter text (migration 0009) and book documents (0011) reach the search index after the write:
+// the write answers without indexing, and search catches up within a bound (README: about
+// SEARCH_INDEX_INTERVAL_MS).
 
 /** What the README promises with the default interval (1 s), with room for a busy machine. */
 const LAG_BOUND_MS = 5_000;
@@ -53,6 +54,26 @@ describe('with the default indexing interval', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(await found(t, 'marrowfen', book.id)).toBe(false);
+  });
+
+  it(`finds a book by its new title and its author's new name within ${LAG_BOUND_MS / 1000} s`, async () => {
+    const writer = await signup(t.app);
+    const book = await createBook(t.app, writer, 'Plain Harbour', { published: true });
+    const changed = performance.now();
+    expect(
+      (await as(t.app, writer).put(`/api/books/${book.id}`, { title: 'Brinewhistle' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await as(t.app, writer).put(`/api/authors/${writer.id}`, { last_name: 'Kelpmorrow' }))
+        .statusCode,
+    ).toBe(200);
+    for (const word of ['brinewhistle', 'kelpmorrow'])
+      while (!(await found(t, word, book.id))) {
+        expect(performance.now() - changed, `search still lacks ${word}`).toBeLessThan(
+          LAG_BOUND_MS,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
   });
 });
 
@@ -99,6 +120,35 @@ describe('the save itself', () => {
     expect(pending.map((p) => p.chapter_id)).toEqual(Array(5).fill(published.id));
     await t.ctx.searchIndexer.flush();
     expect(await t.ctx.db.selectFrom('search_pending').select('id').execute()).toEqual([]);
+  });
+
+  it("queues a book when its title, summary, genres or author's names change, and for nothing else", async () => {
+    const writer = await signup(t.app);
+    const book = await createBook(t.app, writer, 'Queued Harbour', { published: true });
+    await t.ctx.searchIndexer.flush();
+    const queued = async () =>
+      (await t.ctx.db.selectFrom('search_pending_books').select('book_id').execute()).map(
+        (row) => row.book_id,
+      );
+    const put = async (path: string, body: object) =>
+      expect((await as(t.app, writer).put(path, body)).statusCode).toBe(200);
+
+    await put(`/api/books/${book.id}`, { is_published: false });
+    await put(`/api/authors/${writer.id}`, { biography: 'Writes about harbours.' });
+    expect(await queued()).toEqual([]);
+
+    await put(`/api/books/${book.id}`, { title: 'Saltgrass Quay' });
+    await put(`/api/books/${book.id}`, { summary: 'Gulls and rope.' });
+    await as(t.app, writer).post(`/api/books/${book.id}/genres`, { genre_id: 3 });
+    await put(`/api/authors/${writer.id}`, { first_name: 'Ottoline' });
+    expect(await queued()).toEqual([book.id, book.id, book.id, book.id]);
+    expect(await found(t, 'saltgrass', book.id)).toBe(false);
+
+    await put(`/api/books/${book.id}`, { is_published: true });
+    await t.ctx.searchIndexer.flush();
+    expect(await queued()).toEqual([]);
+    for (const word of ['saltgrass', 'gulls', 'ottoline'])
+      expect(await found(t, word, book.id)).toBe(true);
   });
 
   it('takes an unpublished or deleted chapter out of search at once, without the indexer', async () => {

@@ -21,7 +21,6 @@ import {
 } from '../accounts/accounts.service.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { listAuthorBooks } from '../books/books.service.ts';
-import { refreshAuthorSearchDocuments } from '../search/search.repository.ts';
 import * as authors from './authors.repository.ts';
 import type { ProfileRow, UserChanges } from './authors.repository.ts';
 
@@ -105,10 +104,6 @@ export async function updateAuthor(
   // Hashing is deliberately slow; do it before the transaction, not while holding it.
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const changes = profileChanges(input, passwordHash);
-  const namesChanged =
-    (changes.username !== undefined && changes.username !== author.username) ||
-    (changes.first_name !== undefined && changes.first_name !== author.first_name) ||
-    (changes.last_name !== undefined && changes.last_name !== author.last_name);
 
   const usernameTaken = () =>
     changes.username !== undefined &&
@@ -125,7 +120,6 @@ export async function updateAuthor(
       await authors.updateUser(trx, viewer.id, changes);
       if (passwordHash !== undefined)
         endedSessions = await authors.deleteOtherSessions(trx, viewer.id, viewer.sessionId);
-      if (namesChanged) await refreshAuthorSearchDocuments(trx, viewer.id);
     });
   } catch (error) {
     // Two users racing for one name: the unique index decides, and the loser hears 409.

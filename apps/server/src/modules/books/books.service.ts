@@ -4,7 +4,6 @@ import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/pol
 import { nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
 import { toBook } from '../../presenters/book.ts';
-import { refreshBookSearchDocument } from '../search/search.repository.ts';
 import * as books from './books.repository.ts';
 
 const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
@@ -65,9 +64,7 @@ export async function createBook(ctx: AppContext, viewer: Viewer, title: string)
     if (await books.authorHasTitle(trx, viewer.id, title)) {
       throw conflict('You already have a book with this title');
     }
-    const bookId = await books.insertBook(trx, { authorId: viewer.id, title, now: nowIso() });
-    await refreshBookSearchDocument(trx, bookId);
-    return bookId;
+    return books.insertBook(trx, { authorId: viewer.id, title, now: nowIso() });
   });
   return getBook(ctx, viewer, id);
 }
@@ -95,7 +92,6 @@ export async function updateBook(
       ...(publishing && existing.published_at === null && { published_at: nowIso() }),
       updated_at: nowIso(),
     });
-    await refreshBookSearchDocument(trx, bookId);
   });
   return getBook(ctx, viewer, bookId);
 }

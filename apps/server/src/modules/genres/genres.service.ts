@@ -1,7 +1,6 @@
 import type { AppContext, Viewer } from '../../context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { getOwnedBook, getVisibleBook } from '../books/books.service.ts';
-import { refreshBookSearchDocument } from '../search/search.repository.ts';
 import * as genres from './genres.repository.ts';
 
 export const listGenres = (ctx: AppContext) => genres.listGenres(ctx.db);
@@ -19,12 +18,9 @@ export async function addBookGenre(
 ) {
   await getOwnedBook(ctx, viewer, bookId);
   if (!(await genres.findGenre(ctx.db, genreId))) throw notFound('Genre not found');
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await genres.attachGenre(trx, bookId, genreId))) {
-      throw conflict('The book already has this genre');
-    }
-    await refreshBookSearchDocument(trx, bookId);
-  });
+  if (!(await genres.attachGenre(ctx.db, bookId, genreId))) {
+    throw conflict('The book already has this genre');
+  }
   return genres.listBookGenres(ctx.db, bookId);
 }
 
@@ -35,11 +31,8 @@ export async function removeBookGenre(
   genreId: number,
 ) {
   await getOwnedBook(ctx, viewer, bookId);
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await genres.detachGenre(trx, bookId, genreId))) {
-      throw notFound('The book does not have this genre');
-    }
-    await refreshBookSearchDocument(trx, bookId);
-  });
+  if (!(await genres.detachGenre(ctx.db, bookId, genreId))) {
+    throw notFound('The book does not have this genre');
+  }
   return genres.listBookGenres(ctx.db, bookId);
 }

@@ -12,7 +12,6 @@ import {
 } from '../books/books.repository.ts';
 import { insertChapter, lockBook, type ContentColumns } from '../chapters/chapters.repository.ts';
 import { contentColumns, uniqueTitle } from '../chapters/chapters.service.ts';
-import { refreshBookSearchDocument } from '../search/search.repository.ts';
 import { clampTitle } from './parsers/chapters.ts';
 import { ImportFileError, type ParsedBook } from './parsers/index.ts';
 
@@ -75,7 +74,6 @@ export async function saveParsedBook(
     const unique = uniqueTitle(baseTitle, taken);
     const id = await insertBook(trx, { authorId: userId, title: unique, now: nowIso() });
     if (summary) await updateBook(trx, id, { summary });
-    await refreshBookSearchDocument(trx, id);
     return { bookId: id, title: unique };
   });
   try {

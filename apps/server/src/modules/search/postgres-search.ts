@@ -6,10 +6,11 @@ import type { SearchEngine } from './search-engine.ts';
 import { parseSearchQuery, type SearchTerms } from './search-query.ts';
 import {
   CHAPTER_WINDOW,
-  countPendingChapters,
+  countPendingChanges,
   DOCUMENT_WINDOW,
   oldestPendingChapters,
   rankedBookIds,
+  refreshPendingBookDocuments,
 } from './search.repository.ts';
 
 /**
@@ -44,8 +45,8 @@ export function postgresSearch(options: {
     },
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,
-    indexPendingChapters: (batch) => indexPendingChapters(db, batch),
-    countPendingChapters: () => countPendingChapters(db),
+    indexPending: (batch) => indexPending(db, batch),
+    countPending: () => countPendingChanges(db),
     close: options.close ?? (async () => {}),
   };
 }
@@ -100,7 +101,8 @@ async function plainChapterWindow(db: DbHandle, query: SearchTerms, window: numb
 const INDEXER_LOCK = 7_246_001;
 
 /**
- * Indexes the oldest pending chapters with their current text, or takes them out when they are
+ * Rebuilds the pending book documents, then indexes the oldest pending chapters with their
+ * current text, or takes them out when they are
  * no longer published; null when another process's indexer holds the turn. One statement, so it
  * reads the queue and the chapters in one snapshot: a change committed after it began keeps its
  * queue row for the next round. The queue rows it takes are deleted by chapter (a chapter saved
@@ -108,11 +110,12 @@ const INDEXER_LOCK = 7_246_001;
  * from two snapshots. Saves append to the queue and never touch chapter_search, so they never
  * wait for a round.
  */
-async function indexPendingChapters(db: Db, batch: number): Promise<number | null> {
+async function indexPending(db: Db, batch: number): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
     const { rows: locks } = await sql<{ locked: boolean }>`
       select pg_try_advisory_xact_lock(${INDEXER_LOCK}) as locked`.execute(trx);
     if (!locks[0]?.locked) return null;
+    const books = await refreshPendingBookDocuments(trx, batch);
     const { rows } = await sql<{ chapters: number }>`
       with picked as (${oldestPendingChapters(batch)}), claimed as (
         delete from search_pending p using picked where p.chapter_id = picked.chapter_id
@@ -130,6 +133,6 @@ async function indexPendingChapters(db: Db, batch: number): Promise<number | nul
           set book_id = excluded.book_id, content_tsv = excluded.content_tsv
       )
       select count(*) as chapters from picked`.execute(trx);
-    return rows[0]?.chapters ?? 0;
+    return books + Number(rows[0]?.chapters ?? 0);
   });
 }

@@ -5,23 +5,26 @@ import { sqliteSearch } from './sqlite-search.ts';
 import type { SearchPage } from './search.repository.ts';
 
 /**
- * What the rest of the server knows of search: a query, and the indexing of chapters whose text
- * or publication changed (their ids are queued by triggers, migration 0009; SearchIndexer calls
- * this on a timer). Book documents are rebuilt by `refreshBookSearchDocument` inside the write
- * that changes them. One implementation per engine, chosen once at start (app.ts):
- * sqlite-search.ts and postgres-search.ts.
+ * What the rest of the server knows of search: a query, and the indexing of what changed. One
+ * indexing path for books and chapters alike (decision 0022): triggers queue a chapter whose text
+ * or publication changed (migration 0009) and a book whose title, summary, author names or genres
+ * changed (0011); SearchIndexer calls `indexPending` on a timer. No other module writes the index.
+ * One implementation per engine, chosen once at start (app.ts): sqlite-search.ts and
+ * postgres-search.ts.
  */
 export interface SearchEngine {
   /** Ids of published books matching the text, best first; any text answers a list, never an error. */
   searchBookIds(q: string, page: SearchPage): Promise<number[]>;
   /**
-   * Indexes the oldest pending chapters, `batch` of them in one transaction: how many it took,
-   * 0 when none is pending, null when another process has the turn.
+   * Rebuilds the documents of pending books and indexes the oldest pending chapters, `batch` of
+   * each in one transaction: how many queued changes it took, 0 when none is pending, null when
+   * another process has the turn.
    */
-  indexPendingChapters(batch: number): Promise<number | null>;
+  indexPending(batch: number): Promise<number | null>;
   /** Chapters per transaction that suits the engine. */
   readonly indexBatch: number;
-  countPendingChapters(): Promise<number>;
+  /** Queued changes of books and chapters not yet in the index. */
+  countPending(): Promise<number>;
   /** Releases what the engine holds of its own (search's pool). */
   close(): Promise<void>;
 }

@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SearchEngine } from './search-engine.ts';
 
 /**
- * Indexes chapter text after the write (migration 0009, decision 0021): every `intervalMs` it
- * takes the pending chapters, a batch per transaction, until none is left. Search therefore lags
- * a published chapter's text by at most about one interval plus the time to index what is queued;
- * a chapter autosaved a hundred times in between is indexed once. On PostgreSQL every process runs
+ * Indexes after the write (decisions 0021, 0022): every `intervalMs` it takes the pending books
+ * and chapters, a batch per transaction, until none is left. Search therefore lags a change by at
+ * most about one interval plus the time to index what is queued; a chapter autosaved a hundred
+ * times in between is indexed once. On PostgreSQL every process runs
  * one, and an advisory lock gives one of them the turn at a time.
  */
 export class SearchIndexer {
@@ -27,7 +27,7 @@ export class SearchIndexer {
   async flush(): Promise<void> {
     for (;;) {
       await this.round();
-      if ((await this.engine.countPendingChapters()) === 0) return;
+      if ((await this.engine.countPending()) === 0) return;
       // Another process holds the turn (PostgreSQL); it is working on the queue.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -49,7 +49,7 @@ export class SearchIndexer {
   private async drain(): Promise<void> {
     try {
       for (;;) {
-        const taken = await this.engine.indexPendingChapters(this.engine.indexBatch);
+        const taken = await this.engine.indexPending(this.engine.indexBatch);
         if (!taken || this.stopped) return;
         // Let requests in between two transactions.
         await new Promise((resolve) => setImmediate(resolve));

@@ -1,54 +1,75 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
 
+/** Queued book changes one round takes (one book may be queued many times). */
+const BOOK_ROUND_LOOK_AHEAD = 20;
+
 /**
- * Rebuilds the one search document of a book from its title, summary, author names and genres.
- * Called whenever any of those change; chapter text is indexed per chapter by the search indexer.
+ * Rebuilds the search documents (title, summary, author names, genres) of the books queued
+ * longest (migration 0011). Queue rows are deleted by their own ids before the books are read,
+ * so a change committed meanwhile keeps its row and is seen by the next round. On PostgreSQL the
+ * caller holds the indexer's advisory lock: two processes writing one book's document could
+ * otherwise leave the older text last.
  */
-export async function refreshBookSearchDocument(db: DbHandle, bookId: number): Promise<void> {
-  const book = await db
+export async function refreshPendingBookDocuments(db: DbHandle, batch: number): Promise<number> {
+  const picked = await db
+    .selectFrom('search_pending_books')
+    .select(['id', 'book_id'])
+    .orderBy('id')
+    .limit(batch * BOOK_ROUND_LOOK_AHEAD)
+    .execute();
+  if (picked.length === 0) return 0;
+  await db
+    .deleteFrom('search_pending_books')
+    .where(
+      'id',
+      'in',
+      picked.map((p) => p.id),
+    )
+    .execute();
+  const bookIds = [...new Set(picked.map((p) => p.book_id))];
+  const books = await db
     .selectFrom('books')
     .innerJoin('users', 'users.id', 'books.author_id')
     .select([
+      'books.id',
       'books.title',
       'books.summary',
       'users.username',
       'users.first_name',
       'users.last_name',
     ])
-    .where('books.id', '=', bookId)
-    .executeTakeFirst();
-  if (!book) return;
+    .where('books.id', 'in', bookIds)
+    .execute();
+  if (books.length === 0) return picked.length;
   const genres = await db
     .selectFrom('book_genres')
     .innerJoin('genres', 'genres.id', 'book_genres.genre_id')
-    .select('genres.name')
-    .where('book_genres.book_id', '=', bookId)
+    .select(['book_genres.book_id', 'genres.name'])
+    .where('book_genres.book_id', 'in', bookIds)
+    .orderBy('genres.id')
     .execute();
-  const document = [
-    book.title,
-    book.summary,
-    book.username,
-    book.first_name,
-    book.last_name,
-    ...genres.map((g) => g.name),
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const documents = books.map((book) => ({
+    book_id: book.id,
+    document: [
+      book.title,
+      book.summary,
+      book.username,
+      book.first_name,
+      book.last_name,
+      ...genres.filter((g) => g.book_id === book.id).map((g) => g.name),
+    ]
+      .filter(Boolean)
+      .join('\n'),
+  }));
   await db
     .insertInto('book_search')
-    .values({ book_id: bookId, document })
-    .onConflict((oc) => oc.column('book_id').doUpdateSet({ document }))
+    .values(documents)
+    .onConflict((oc) =>
+      oc.column('book_id').doUpdateSet((eb) => ({ document: eb.ref('excluded.document') })),
+    )
     .execute();
-}
-
-export async function refreshAuthorSearchDocuments(db: DbHandle, authorId: number): Promise<void> {
-  const books = await db
-    .selectFrom('books')
-    .select('id')
-    .where('author_id', '=', authorId)
-    .execute();
-  for (const { id } of books) await refreshBookSearchDocument(db, id);
+  return picked.length;
 }
 
 /**
@@ -95,13 +116,16 @@ export async function rankedBookIds(
   return rows.map((row) => Number(row.book_id));
 }
 
-/** How many chapter changes wait for the search indexer (migration 0009's queue). */
-export async function countPendingChapters(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('search_pending')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+/** How many changes wait for the search indexer: chapters (migration 0009) and books (0011). */
+export async function countPendingChanges(db: Db): Promise<number> {
+  const count = async (table: 'search_pending' | 'search_pending_books') => {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  };
+  return (await count('search_pending')) + (await count('search_pending_books'));
 }
 
 /** Queued changes a round looks through for its chapters (one chapter may have many). */

@@ -6,10 +6,11 @@ import type { SearchEngine } from './search-engine.ts';
 import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
 import {
   CHAPTER_WINDOW,
-  countPendingChapters,
+  countPendingChanges,
   DOCUMENT_WINDOW,
   oldestPendingChapters,
   rankedBookIds,
+  refreshPendingBookDocuments,
 } from './search.repository.ts';
 
 /**
@@ -36,8 +37,8 @@ export function sqliteSearch(db: Db): SearchEngine {
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
     // (autosaves above all) get in between (bench/README.md, 2026-11-25).
     indexBatch: 1,
-    indexPendingChapters: (batch) => indexPendingChapters(db, batch),
-    countPendingChapters: () => countPendingChapters(db),
+    indexPending: (batch) => indexPending(db, batch),
+    countPending: () => countPendingChanges(db),
     async close() {},
   };
 }
@@ -72,10 +73,11 @@ function sqliteHits(query: SearchTerms) {
  * its chapters alone. The word pairs are computed here, by the function that splits a reader's
  * phrase, so the two always agree.
  */
-async function indexPendingChapters(db: Db, batch: number): Promise<number> {
+async function indexPending(db: Db, batch: number): Promise<number> {
   return writeTransaction(db, async (trx) => {
+    const books = await refreshPendingBookDocuments(trx, batch);
     const { rows: picked } = await oldestPendingChapters(batch).execute(trx);
-    if (picked.length === 0) return 0;
+    if (picked.length === 0) return books;
     const ids = picked.map((p) => p.chapter_id);
     const stillPublished = await trx
       .selectFrom('chapters')
@@ -91,6 +93,6 @@ async function indexPendingChapters(db: Db, batch: number): Promise<number> {
       );
     }
     await trx.deleteFrom('search_pending').where('chapter_id', 'in', ids).execute();
-    return ids.length;
+    return books + ids.length;
   });
 }
