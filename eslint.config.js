@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { serverBoundaries } from './eslint/server-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'bench/results', 'coverage'] },
@@ -15,4 +16,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...serverBoundaries,
 );

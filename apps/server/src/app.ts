@@ -40,7 +40,7 @@ import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
 import { uploadGuard } from './plugins/upload-guard.ts';
-import { createFolderUploadStore } from './plugins/upload-store.ts';
+import { createFolderUploadStore } from './lib/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './realtime/live.ts';
 import { realtime } from './realtime/plugin.ts';

@@ -3,7 +3,7 @@ import type { Db } from './db/kysely.ts';
 import type { SearchEngine } from './modules/search/search-engine.ts';
 import type { SearchIndexer } from './modules/search/search-indexer.ts';
 import type { EventBus } from './realtime/events.ts';
-import type { UploadStore } from './plugins/upload-store.ts';
+import type { UploadStore } from './lib/upload-store.ts';
 
 /** What services need from the outside world; built once in buildApp and handed to every route. */
 export interface AppContext {

@@ -1,5 +1,5 @@
 import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
-import { isStorableText } from '../plugins/text-guard.ts';
+import { isStorableText } from './storable-text.ts';
 import { badRequest } from './errors.ts';
 
 /**

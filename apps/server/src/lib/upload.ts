@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from './errors.ts';
 import { processImage, type ImageKind } from './images.ts';
-import type { UploadStore } from '../plugins/upload-store.ts';
+import type { UploadStore } from './upload-store.ts';
 
 export const IMAGE_FIELD = 'image';
 

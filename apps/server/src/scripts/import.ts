@@ -10,7 +10,7 @@ import { findUserByUsername } from '../modules/accounts/accounts.repository.ts';
 import { queueImport } from '../modules/imports/imports.service.ts';
 import { ImportRunner } from '../modules/imports/runner.ts';
 import type { ImportDeps } from '../modules/imports/save-book.ts';
-import { createFolderUploadStore } from '../plugins/upload-store.ts';
+import { createFolderUploadStore } from '../lib/upload-store.ts';
 
 /**
  * `npm run import -- --user NAME [--keep-front-matter] [--format FMT] FILE...`

@@ -38,6 +38,33 @@ export async function findAuthor(db: DbHandle, ref: string | number): Promise<Pr
   return row;
 }
 
+function inOrder<T>(
+  rows: readonly ProfileRow[],
+  keys: readonly T[],
+  keyOf: (row: ProfileRow) => T,
+): AuthorProfile[] {
+  const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+  return keys.flatMap((key) => byKey.get(key) ?? []).map(toAuthorProfile);
+}
+
+/** Public profiles of these usernames (any case), in the order given; unknown names are left out. */
+export async function profilesByUsernames(
+  db: DbHandle,
+  usernames: readonly string[],
+): Promise<AuthorProfile[]> {
+  const wanted = usernames.map((username) => username.toLowerCase());
+  const rows = await authors.listProfilesByUsernames(db, wanted);
+  return inOrder(rows, wanted, (row) => row.username.toLowerCase());
+}
+
+/** Public profiles of these users, in the order given; unknown ids are left out. */
+export async function profilesByIds(
+  db: DbHandle,
+  ids: readonly number[],
+): Promise<AuthorProfile[]> {
+  return inOrder(await authors.listProfilesByIds(db, ids), ids, (row) => row.id);
+}
+
 export async function getAuthor(ctx: AppContext, ref: string): Promise<AuthorProfile> {
   return toAuthorProfile(await findAuthor(ctx.db, ref));
 }

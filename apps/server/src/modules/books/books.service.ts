@@ -83,7 +83,7 @@ export async function updateBook(
     ) {
       throw conflict('You already have a book with this title');
     }
-    const publishing = input.is_published === true && !isPublicBook(existing);
+    const publishing = Boolean(input.is_published) && !isPublicBook(existing);
     await books.updateBook(trx, bookId, {
       ...(input.title !== undefined && { title: input.title }),
       ...(input.summary != null && { summary: input.summary }),

@@ -218,7 +218,7 @@ export async function updateChapter(
   // autosave. Only publishing reads the book first (under its lock, the order every chapter write
   // takes locks in), for the news; only a refusal reads more, to tell which rule refused.
   const { chapter, announce } = await writeTransaction(ctx.db, async (trx) => {
-    const book = input.is_published === true ? await chapters.lockBook(trx, bookId) : undefined;
+    const book = input.is_published ? await chapters.lockBook(trx, bookId) : undefined;
     const target = { id: chapterId, bookId, authorId: viewer.id, version: input.version };
     const updated = await chapters.updateOwnedChapter(trx, target, changes);
     if (!updated) throw await refusedUpdate(trx, viewer, bookId, chapterId);

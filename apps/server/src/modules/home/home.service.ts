@@ -2,12 +2,7 @@ import type { AuthorProfile, HomePicks } from '@inkwell/contract';
 import type { AppContext } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { daysAgoIso } from '../../lib/convert.ts';
-import { toAuthorProfile } from '../../presenters/user.ts';
-import {
-  listProfilesByIds,
-  listProfilesByUsernames,
-  type ProfileRow,
-} from '../authors/authors.repository.ts';
+import { profilesByIds, profilesByUsernames } from '../authors/authors.service.ts';
 import * as home from './home.repository.ts';
 
 export const NEW_FOLLOWERS_DAYS = 30;
@@ -15,27 +10,14 @@ export const NEW_READERS_DAYS = 30;
 export const RISING_DEBUT_DAYS = 90;
 export const FEATURED_AUTHORS_LIMIT = 6;
 
-function inOrder<T>(
-  rows: readonly ProfileRow[],
-  keys: readonly T[],
-  keyOf: (row: ProfileRow) => T,
-): ProfileRow[] {
-  const byKey = new Map(rows.map((row) => [keyOf(row), row]));
-  return keys.flatMap((key) => byKey.get(key) ?? []);
-}
-
 /**
  * The pinned usernames that exist, in the order given; when none of them do (or none are pinned),
  * the computed ranking instead, so a typo in the configuration never empties the home page.
  */
 async function pick(db: DbHandle, pinned: readonly string[], computeIds: () => Promise<number[]>) {
-  const wanted = pinned.map((username) => username.toLowerCase());
-  const found = inOrder(await listProfilesByUsernames(db, wanted), wanted, (row) =>
-    row.username.toLowerCase(),
-  );
-  if (found.length > 0) return found.map(toAuthorProfile);
-  const ids = await computeIds();
-  return inOrder(await listProfilesByIds(db, ids), ids, (row) => row.id).map(toAuthorProfile);
+  const found = await profilesByUsernames(db, pinned);
+  if (found.length > 0) return found;
+  return profilesByIds(db, await computeIds());
 }
 
 const first = (profiles: AuthorProfile[]) => profiles[0] ?? null;
