@@ -35,7 +35,7 @@ import { AnswerCache } from './lib/answer-cache.ts';
 import { urlForLog } from './lib/log-redaction.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
-import { createFrontDoor, readCache } from './plugins/read-cache.ts';
+import { readCache } from './plugins/read-cache.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
@@ -100,10 +100,8 @@ export async function buildApp(
     maxBytes: config.READ_CACHE === 'on' ? config.READ_CACHE_MB * 1024 * 1024 : 0,
     maxAgeMs: config.READ_CACHE_MAX_AGE_SECONDS * 1000,
   });
-  const frontDoor = createFrontDoor(answers);
 
   const app = Fastify({
-    serverFactory: frontDoor.serverFactory,
     logger:
       options.logger === false
         ? false
@@ -153,13 +151,7 @@ export async function buildApp(
 
   await app.register(errors);
   await app.register(requestId);
-  await app.register(metrics, { base, bus: live.bus, frontDoor, token: config.METRICS_TOKEN });
-  await app.register(readCache, {
-    cache: answers,
-    frontDoor,
-    bus: live.bus,
-    crossProcess: Boolean(config.REDIS_URL),
-  });
+  await app.register(metrics, { base, bus: live.bus, token: config.METRICS_TOKEN });
   const readiness = [
     databaseCheck(db),
     ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : []),
@@ -182,6 +174,9 @@ export async function buildApp(
   });
   // After auth: a visitor hears 401 on (auth) routes whatever the text they sent.
   await app.register(textGuard);
+  // After auth, whose onSend marks personal answers no-store: a public read then says what
+  // caches may do with it.
+  await app.register(readCache, { cache: answers, bus: live.bus });
   await app.register(openapi, { base });
 
   await app.register(fastifyStatic, {

@@ -6,7 +6,6 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { WebSocket, WebSocketServer } from 'ws';
 import { notFound, unauthorized } from '../lib/errors.ts';
 import type { EventBus } from '../realtime/events.ts';
-import type { FrontDoor } from './read-cache.ts';
 
 /** Requests that matched no route share one label, so probing random URLs cannot grow the series. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -17,8 +16,6 @@ const LAG_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 export interface MetricsOptions {
   base: string;
   bus: EventBus;
-  /** Answers sent from the answer cache never reach Fastify's hooks; they are counted here. */
-  frontDoor?: FrontDoor;
   /**
    * The bearer token a scraper must send; without one the endpoint is not served at all (404):
    * its figures tell an outsider the site's load and routes.
@@ -31,10 +28,7 @@ export interface MetricsOptions {
  * by endpoint, event-bus lag, and the process's own figures (memory, event loop, GC). Each app
  * has its own registry, so several apps in one process (tests) never mix their counts.
  */
-async function metricsPlugin(
-  app: FastifyInstance,
-  { base, bus, frontDoor, token }: MetricsOptions,
-) {
+async function metricsPlugin(app: FastifyInstance, { base, bus, token }: MetricsOptions) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -76,11 +70,6 @@ async function metricsPlugin(
     };
     requests.inc(labels);
     latency.observe(labels, reply.elapsedTime / 1000);
-  });
-  frontDoor?.onServed((served, seconds) => {
-    const labels = { method: 'GET', route: served.route, status_code: String(served.statusCode) };
-    requests.inc(labels);
-    latency.observe(labels, seconds);
   });
 
   const stopLag = bus.subscribe((event, envelope) => {

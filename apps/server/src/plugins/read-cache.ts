@@ -1,32 +1,42 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  FastifyServerFactory,
-} from 'fastify';
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AnswerCache } from '../lib/answer-cache.ts';
-import type { EventBus } from '../realtime/events.ts';
+import type { AnswerCache, CachedAnswer } from '../lib/answer-cache.ts';
+import type { DomainEvent, EventBus } from '../realtime/events.ts';
 import { SESSION_COOKIE } from './auth.ts';
-import { REQUEST_ID_HEADER, requestIdFor } from './request-id.ts';
+import { REQUEST_ID_HEADER } from './request-id.ts';
 
 /**
- * The answer cache's two doors (docs/decisions/0013-answer-cache-for-public-reads.md):
- * - the front door, a node:http handler in front of Fastify, answers a visitor's GET from the
- *   cache when it can, before any routing, hook or database work;
- * - the back door, `keepAnswer`, called by public reads (plugins/public-read.ts) as their
- *   answer goes out, keeps what a visitor was sent.
- * Any write request that may have changed what readers see empties the cache, on this process
- * at once and on the others through the event bus.
+ * Public reads and the answer cache (docs/decisions/0013-answer-cache-for-public-reads.md).
+ *
+ * A route declares `config: { publicRead: true }` (plugins/public-read.ts) when its answer to a
+ * visitor is the same for every visitor. Its 200 answers then carry a weak ETag, answer
+ * If-None-Match with 304, say how caches may keep them, and are gzipped from 1 KB. A visitor's
+ * answer is also kept in memory and sent again to the next visitor who asks, from the first hook
+ * of the request, until a domain event says that something visitors see changed (`book.changed`,
+ * `author.changed`, `chapter.published`) here or on another process, or until it is
+ * READ_CACHE_MAX_AGE_SECONDS old. Rankings that move with reading and following (popular books,
+ * home authors) are therefore at most that old.
  */
 
-/** The cache generation when the request reached the front door; absent for injected requests. */
-const ARRIVAL = Symbol('answer cache generation at arrival');
-type ArrivedRequest = IncomingMessage & { [ARRIVAL]?: number };
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The answer to a visitor is the same for every visitor: ETag, 304, gzip and the answer cache. */
+    publicRead?: boolean;
+  }
+  interface FastifyInstance {
+    answerCache: AnswerCache | null;
+  }
+}
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Events after which a visitor may see something else. */
+const CHANGES_WHAT_VISITORS_SEE: ReadonlySet<DomainEvent['type']> = new Set([
+  'book.changed',
+  'author.changed',
+  'chapter.published',
+]);
+
 /** Headers that belong to one response, never to a kept answer. */
 const PER_RESPONSE_HEADERS = new Set([
   REQUEST_ID_HEADER,
@@ -38,13 +48,17 @@ const PER_RESPONSE_HEADERS = new Set([
   'keep-alive',
   'transfer-encoding',
 ]);
+
+/** Answers of at least this many bytes go gzipped to clients that accept it. */
+const COMPRESS_FROM_BYTES = 1024;
+
 const SESSION_COOKIE_PREFIX = `${SESSION_COOKIE}=`;
 
 /**
- * A visitor's plain read: no token of any kind, and no Origin (cross-origin answers carry
- * CORS headers that depend on it). Anyone else goes through the whole app.
+ * A visitor's plain read: no token of any kind, and no Origin (cross-origin answers carry CORS
+ * headers that depend on it). Anyone else is answered afresh.
  */
-function isVisitorRead(request: IncomingMessage): boolean {
+function isVisitorRead(request: FastifyRequest): boolean {
   const { headers } = request;
   return (
     request.method === 'GET' &&
@@ -54,102 +68,64 @@ function isVisitorRead(request: IncomingMessage): boolean {
   );
 }
 
-export const acceptsGzip = (request: IncomingMessage): boolean =>
+const acceptsGzip = (request: FastifyRequest): boolean =>
   /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 
-/** Answers of at least this many bytes go gzipped to clients that accept it. */
-export const COMPRESS_FROM_BYTES = 1024;
-
-/** Told of every answer the front door sends (metrics, logs). */
-export type ServedListener = (
-  answer: { route: string; statusCode: number; requestId: string; url: string },
-  seconds: number,
-) => void;
-
-export interface FrontDoor {
-  serverFactory: FastifyServerFactory;
-  onServed(listener: ServedListener): void;
+/** The query parameters a route reads, from its querystring schema (zod object), sorted. */
+const queryKeysBySchema = new WeakMap<object, readonly string[]>();
+function knownQueryKeys(request: FastifyRequest): readonly string[] {
+  const schema = request.routeOptions.schema?.querystring as
+    { shape?: Record<string, unknown> } | undefined;
+  if (!schema) return [];
+  let keys = queryKeysBySchema.get(schema);
+  if (!keys) {
+    keys = Object.keys(schema.shape ?? {}).sort();
+    queryKeysBySchema.set(schema, keys);
+  }
+  return keys;
 }
 
 /**
- * A node:http server whose handler sends kept answers itself and hands everything else to
- * Fastify. It applies Fastify's own server settings (timeouts, keep-alive), as Fastify does for
- * the server it would have made.
+ * What a kept answer is filed under: the path and the parameters the route reads, in one order.
+ * A parameter the route ignores changes nothing in the answer, so it makes no new entry (else
+ * anyone could fill the cache, or miss it on purpose, with `?x=1`, `?x=2`, ...).
  */
-export function createFrontDoor(cache: AnswerCache): FrontDoor {
-  const listeners: ServedListener[] = [];
-
-  function sendKept(request: IncomingMessage, response: ServerResponse): boolean {
-    const answer = cache.get(request.url ?? '');
-    if (!answer) return false;
-    const started = performance.now();
-    const requestId = requestIdFor(request);
-    let statusCode = 200;
-    if (request.headers['if-none-match'] === answer.etag) {
-      statusCode = 304;
-      response.writeHead(304, [...answer.headers, REQUEST_ID_HEADER, requestId]);
-      response.end();
-    } else {
-      const gzip = answer.body.length >= COMPRESS_FROM_BYTES && acceptsGzip(request);
-      const body = gzip ? cache.gzipped(answer) : answer.body;
-      const headers = [
-        ...answer.headers,
-        REQUEST_ID_HEADER,
-        requestId,
-        'content-length',
-        String(body.length),
-      ];
-      if (gzip) headers.push('content-encoding', 'gzip');
-      response.writeHead(200, headers);
-      response.end(body);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const served = { route: answer.route, statusCode, requestId, url: answer.key };
-    for (const listener of listeners) listener(served, seconds);
-    return true;
-  }
-
-  const serverFactory: FastifyServerFactory = (handler, options) => {
-    const server = http.createServer(
-      (options.http ?? {}) as http.ServerOptions,
-      (request: ArrivedRequest, response) => {
-        if (request.method === 'GET' && cache.enabled) {
-          request[ARRIVAL] = cache.generation;
-          if (isVisitorRead(request) && sendKept(request, response)) return;
-        }
-        handler(request, response);
-      },
-    );
-    server.keepAliveTimeout = options.keepAliveTimeout as number;
-    server.requestTimeout = options.requestTimeout as number;
-    server.setTimeout(options.connectionTimeout as number);
-    if ((options.maxRequestsPerSocket as number) > 0)
-      server.maxRequestsPerSocket = options.maxRequestsPerSocket as number;
-    return server;
-  };
-
-  return { serverFactory, onServed: (listener) => listeners.push(listener) };
+function answerKey(request: FastifyRequest): string {
+  const url = request.raw.url ?? request.url;
+  const mark = url.indexOf('?');
+  const path = (mark === -1 ? url : url.slice(0, mark)).replace(/(.)\/+$/, '$1');
+  const query = request.query as Record<string, unknown>;
+  const parts = knownQueryKeys(request)
+    .filter((key) => query[key] !== undefined)
+    .map((key) => `${key}=${encodeURIComponent(JSON.stringify(query[key]))}`);
+  return parts.length > 0 ? `${path}?${parts.join('&')}` : path;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    answerCache: AnswerCache | null;
-  }
-}
+/** The cache generation when a visitor's public read arrived: its answer is kept only if still current. */
+const arrivals = new WeakMap<FastifyRequest, number>();
+/** Requests answered from the cache: their answer is already final. */
+const servedKept = new WeakSet<FastifyRequest>();
 
-/**
- * Keeps a public read's answer, when a visitor asked through the front door and nothing
- * about the answer is personal. `headers` are the answer's final headers.
- */
-export function keepAnswer(
+function sendKept(
+  cache: AnswerCache,
   request: FastifyRequest,
   reply: FastifyReply,
-  body: string,
-  etag: string,
-): void {
-  const cache = request.server.answerCache;
-  const arrival = (request.raw as ArrivedRequest)[ARRIVAL];
-  if (!cache || arrival === undefined || request.viewer || !isVisitorRead(request.raw)) return;
+  answer: CachedAnswer,
+) {
+  servedKept.add(request);
+  for (let i = 0; i < answer.headers.length; i += 2)
+    reply.header(answer.headers[i]!, answer.headers[i + 1]);
+  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+  if (answer.body.length >= COMPRESS_FROM_BYTES && acceptsGzip(request)) {
+    reply.header('content-encoding', 'gzip');
+    return reply.send(cache.gzipped(answer));
+  }
+  return reply.send(answer.body);
+}
+
+function keep(cache: AnswerCache, request: FastifyRequest, reply: FastifyReply, body: string) {
+  const arrival = arrivals.get(request);
+  if (arrival === undefined || request.viewer) return;
   const headers: string[] = [];
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value === undefined) continue;
@@ -159,96 +135,72 @@ export function keepAnswer(
   }
   cache.set(
     {
-      key: request.raw.url ?? request.url,
+      key: answerKey(request),
       route: request.routeOptions.url ?? request.url,
       headers,
       body: Buffer.from(body),
-      etag,
+      etag: String(reply.getHeader('etag')),
     },
     arrival,
   );
 }
 
-/** Write requests whose route found that readers see nothing new (a draft's autosave). */
-const invisibleWrites = new WeakSet<FastifyRequest>();
-
-/**
- * For a write that changed nothing a visitor can see, such as an author's autosave of a draft
- * chapter (the most frequent write of all): the kept answers stay. The route decides, by the
- * rules of its domain; when in doubt it says nothing and the cache is emptied.
- */
-export function leavesPublicReadsUnchanged(request: FastifyRequest): void {
-  invisibleWrites.add(request);
-}
-
 export interface ReadCacheOptions {
   cache: AnswerCache;
-  frontDoor: FrontDoor;
   bus: EventBus;
-  /** Whether other processes share the database (Redis bus): tell them about our writes. */
-  crossProcess: boolean;
 }
 
-async function readCachePlugin(
-  app: FastifyInstance,
-  { cache, frontDoor, bus, crossProcess }: ReadCacheOptions,
-) {
+async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOptions) {
   app.decorate('answerCache', cache.enabled ? cache : null);
-  if (!cache.enabled) return;
 
-  let announceScheduled = false;
-  const announce = () => {
-    announceScheduled = false;
-    void bus.publish({ type: 'reads.changed' });
-  };
-  const changed = () => {
-    cache.invalidate();
-    // One announcement per turn of the event loop, however many writes it finished.
-    if (crossProcess && !announceScheduled) {
-      announceScheduled = true;
-      setImmediate(announce);
+  if (cache.enabled) {
+    const changed = (event: DomainEvent) => {
+      if (CHANGES_WHAT_VISITORS_SEE.has(event.type)) cache.invalidate();
+    };
+    // A write here empties the cache before its author hears back; other processes hear of it
+    // through the bus (their own writes they have already seen).
+    const stopObserving = bus.observe(changed);
+    const stopListening = bus.subscribe((event, envelope) => {
+      if (envelope.origin !== bus.origin) changed(event);
+    });
+    app.addHook('onClose', async () => {
+      stopObserving();
+      stopListening();
+    });
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.routeOptions.config?.publicRead || !isVisitorRead(request)) return;
+      arrivals.set(request, cache.generation);
+      const answer = cache.get(answerKey(request));
+      if (answer) return sendKept(cache, request, reply, answer);
+    });
+  }
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.routeOptions.config?.publicRead || servedKept.has(request)) return payload;
+    if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const etag = `W/"${crypto.hash('sha1', payload, 'base64url')}"`;
+    reply.header('etag', etag);
+    // Any cache may keep a visitor's answer but must revalidate it (a chapter may be edited at
+    // any moment); a signed-in viewer's, which may hold their drafts, only their browser.
+    reply.header('cache-control', request.viewer ? 'private, no-cache' : 'public, no-cache');
+    const vary = reply.getHeader('vary');
+    reply.header(
+      'vary',
+      `${vary ? `${String(vary)}, ` : ''}Authorization, Cookie, Accept-Encoding`,
+    );
+    if (cache.enabled) keep(cache, request, reply, payload);
+    if (request.headers['if-none-match'] === etag) {
+      reply.code(304);
+      return '';
     }
-  };
-
-  // onSend runs before the answer leaves, even when the client has gone: once a writer hears
-  // back, no process of ours that has heard of it still answers from before the write. A 4xx
-  // changed nothing; any other outcome may have (a 5xx after a commit).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const status = reply.statusCode;
-    if (
-      !SAFE_METHODS.has(request.method) &&
-      (status < 400 || status >= 500) &&
-      !invisibleWrites.has(request)
-    )
-      changed();
-    done(null, payload);
+    // A chapter is ~16 KB of JSON and a third of that gzipped; on a phone's link that is most of the wait.
+    if (payload.length >= COMPRESS_FROM_BYTES && acceptsGzip(request)) {
+      reply.header('content-encoding', 'gzip');
+      return zlib.gzipSync(payload, { level: 6 });
+    }
+    return payload;
   });
-
-  const stop = bus.subscribe((event, envelope) => {
-    if (event.type === 'reads.changed' && envelope.origin !== bus.origin) cache.invalidate();
-  });
-  app.addHook('onClose', async () => {
-    stop();
-  });
-
-  logServedAnswers(frontDoor, app.log);
-}
-
-/** Kept answers are logged like the app's own ("request completed"), when info is on. */
-function logServedAnswers(frontDoor: FrontDoor, log: FastifyBaseLogger) {
-  if (!['info', 'debug', 'trace'].includes(log.level)) return;
-  frontDoor.onServed((served, seconds) =>
-    log.info(
-      {
-        reqId: served.requestId,
-        req: { method: 'GET', url: served.url },
-        res: { statusCode: served.statusCode },
-        responseTime: seconds * 1000,
-        cache: 'hit',
-      },
-      'request completed',
-    ),
-  );
 }
 
 export const readCache = fp(readCachePlugin, { name: 'inkwell-read-cache' });

@@ -16,6 +16,7 @@ export interface EventBusOptions {
 export function createEventBus({ transport, beforeSend, log }: EventBusOptions): EventBus {
   const origin = crypto.randomUUID();
   const handlers = new Set<EventHandler>();
+  const observers = new Set<(event: DomainEvent) => void>();
   const resumeHandlers = new Set<() => void>();
   const inFlight = new Set<Promise<void>>();
   let closed = false;
@@ -52,6 +53,13 @@ export function createEventBus({ transport, beforeSend, log }: EventBusOptions):
         log.warn({ event: event.type }, 'event published after the bus closed; dropped');
         return Promise.resolve();
       }
+      for (const observer of observers) {
+        try {
+          observer(event);
+        } catch (error) {
+          log.error({ err: error, event: event.type }, 'event observer failed');
+        }
+      }
       const task = deliver(event);
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
@@ -60,6 +68,10 @@ export function createEventBus({ transport, beforeSend, log }: EventBusOptions):
     subscribe(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);
+    },
+    observe(handler) {
+      observers.add(handler);
+      return () => observers.delete(handler);
     },
     onResume(handler) {
       resumeHandlers.add(handler);
@@ -70,6 +82,7 @@ export function createEventBus({ transport, beforeSend, log }: EventBusOptions):
       // A shutdown must not lose an inbox write that a request already started.
       await Promise.all(inFlight);
       handlers.clear();
+      observers.clear();
       resumeHandlers.clear();
       await transport.close();
     },

@@ -26,11 +26,13 @@ export type DomainEvent =
    */
   | { type: 'sessions.ended'; sessionIds: number[] }
   /**
-   * Something public readers see may have changed on the sending process: other processes drop
-   * their cached answers (plugins/read-cache.ts). Carries nothing; it is sent at most once per
-   * turn of the event loop, whatever the number of writes.
+   * Something visitors see of a book changed: its title, summary, cover or genres, its
+   * publication, or a published chapter of it (text, title, order, publication, deletion).
+   * Drafts changing inside a draft book publish nothing.
    */
-  | { type: 'reads.changed' };
+  | { type: 'book.changed'; bookId: number }
+  /** An author's public profile changed: names, username, biography, links or avatar. */
+  | { type: 'author.changed'; authorId: number };
 
 /** What the bus carries between processes. */
 export interface Envelope {
@@ -58,6 +60,12 @@ export interface EventBus {
    */
   publish(event: DomainEvent): Promise<void>;
   subscribe(handler: EventHandler): () => void;
+  /**
+   * Runs `handler` on this process, synchronously, whenever a service here publishes, before
+   * the event leaves it: for state that must change before the writer hears back (the answer
+   * cache), where `subscribe` would wait for the transport's round trip.
+   */
+  observe(handler: (event: DomainEvent) => void): () => void;
   /**
    * Runs `handler` whenever the bus comes back after an outage (Redis unreachable): events sent
    * meanwhile are lost, so whoever keeps state from events re-reads it from the database.

@@ -147,6 +147,86 @@ describe('the answer cache', () => {
     expect(await titleOf(base, url)).toBe('Unmoved');
   });
 
+  it('files answers by the parameters the route reads, so unknown ones neither miss nor fill it', async () => {
+    const { book, chapter } = await publishedChapter(t, author, 'Filed');
+    const url = `/api/chapters/${chapter.id}`;
+    await get(base, url);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
+    for (const variant of [`${url}?x=1`, `${url}?x=2&y=3`, `${url}/`])
+      expect(await titleOf(base, variant), variant).toBe('Filed');
+    expect(t.app.answerCache!.size).toBe(1);
+
+    // Parameters the route reads are part of the key, in any order.
+    const list = `/api/books?limit=5&offset=0`;
+    const first = (await get(base, list)).text;
+    expect((await get(base, `/api/books?offset=0&junk=1&limit=5`)).text).toBe(first);
+    expect(t.app.answerCache!.size).toBe(2);
+    await get(base, `/api/books?limit=6`);
+    expect(t.app.answerCache!.size).toBe(3);
+    expect(book.id).toBeGreaterThan(0);
+  });
+
+  it('keeps its answers through private writes: a sign-in, a progress save, a read, a follow', async () => {
+    const { book, chapter } = await publishedChapter(t, author, 'Private writes');
+    const reader = await signup(t.app);
+    const url = `/api/chapters/${chapter.id}`;
+    await get(base, url);
+    await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
+    const send = (method: string, path: string, body?: object) =>
+      fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${reader.token}`,
+          ...(body && { 'content-type': 'application/json' }),
+        },
+        ...(body && { body: JSON.stringify(body) }),
+      });
+    const signIn = await fetch(`${base}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: reader.username, password: reader.password }),
+    });
+    expect(signIn.status).toBe(200);
+    expect(
+      (
+        await send('PUT', `/api/my/progress/${book.id}`, {
+          chapter_id: chapter.id,
+          paragraph: 1,
+          offset: 0,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await send('POST', `/api/books/${book.id}/chapters/${chapter.id}/history`)).status,
+    ).toBeLessThan(300);
+    expect((await send('POST', '/api/follows', { author_id: author.id })).status).toBeLessThan(300);
+    expect(await titleOf(base, url)).toBe('Private writes');
+  });
+
+  it("drops its answers when an author's public profile changes", async () => {
+    const { book } = await publishedChapter(t, author, 'Renamed author');
+    const url = `/api/books/${book.id}`;
+    const before = JSON.parse((await get(base, url)).text);
+    const renamed = await fetch(`${base}/api/authors/${author.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${author.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ first_name: `${before.author_first_name}x` }),
+    });
+    expect(renamed.status).toBe(200);
+    expect(JSON.parse((await get(base, url)).text).author_first_name).toBe(
+      `${before.author_first_name}x`,
+    );
+  });
+
+  it('keeps the home page picks', async () => {
+    const url = '/api/home/authors';
+    expect((await get(base, url)).status).toBe(200);
+    const kept = t.app.answerCache!.size;
+    expect((await get(base, url)).status).toBe(200);
+    expect(t.app.answerCache!.size).toBe(kept);
+    expect([...keysOf(t.app)]).toContain(url);
+  });
+
   it('answers If-None-Match with 304 and gzips for clients that accept it', async () => {
     const long = `<p>${'a long paragraph of a chapter '.repeat(100)}</p>`;
     const book = await createBook(t.app, author, 'Long', { published: true });
@@ -275,6 +355,11 @@ describe('the answer cache across processes', () => {
     expect(seen).toBe('After');
   });
 });
+
+/** The keys of the kept answers (test-only view of the cache). */
+function keysOf(app: FastifyInstance): string[] {
+  return app.answerCache!.keys();
+}
 
 /** Resolves once `to` has received everything `from` had announced before the call. */
 function announcementsSettled(from: EventBus, to: EventBus): Promise<void> {

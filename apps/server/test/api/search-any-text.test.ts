@@ -13,6 +13,8 @@ beforeAll(async () => {
   t = await createTestApp();
   const author = await signup(t.app);
   bookId = (await createBook(t.app, author, 'Marmalade Lighthouse', { published: true })).id;
+  // The book's title reaches search a moment after the write (migration 0011).
+  await t.ctx.searchIndexer.flush();
 });
 afterAll(() => t.close());
 

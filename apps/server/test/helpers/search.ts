@@ -18,6 +18,6 @@ export async function searchIds(
   // Statistics as autovacuum would leave them after a load: plans must hold with them.
   await sql`analyze`.execute(t.ctx.db);
   const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}${page}`);
-  expect(res.statusCode).toBe(200);
+  expect(res.statusCode, res.body).toBe(200);
   return res.json<{ books: { id: number }[] }>().books.map((b) => b.id);
 }

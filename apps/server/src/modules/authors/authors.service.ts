@@ -109,9 +109,14 @@ function profileChanges(input: UpdateAuthorBody, passwordHash: string | undefine
   return changes;
 }
 
+/** Tells every process that an author's public profile changed (the answer cache listens). */
+function announceAuthorChanged(ctx: AppContext, authorId: number): void {
+  void ctx.events.publish({ type: 'author.changed', authorId });
+}
+
 /**
  * Updates the viewer's own profile. A new password ends the viewer's other sessions; a change of
- * username or names refreshes the search documents of their books in the same transaction.
+ * username or names reaches their books' search documents through the search queue (0011).
  */
 export async function updateAuthor(
   ctx: AppContext,
@@ -156,11 +161,13 @@ export async function updateAuthor(
     throw error;
   }
   await sessionsEnded(ctx, endedSessions);
+  announceAuthorChanged(ctx, viewer.id);
   return toAccount(await accountOf(ctx, viewer));
 }
 
 export async function setAvatar(ctx: AppContext, viewer: Viewer, href: string) {
   await authors.updateUser(ctx.db, viewer.id, { avatar: href, updated_at: nowIso() });
+  announceAuthorChanged(ctx, viewer.id);
 }
 
 /** Stored settings over the defaults; anything unreadable in storage falls back to the defaults. */

@@ -8,6 +8,15 @@ import * as books from './books.repository.ts';
 
 const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
 
+/**
+ * Tells every process that visitors may see something else of this book: its fields, cover,
+ * genres, publication or published chapters (the answer cache listens). Published after the
+ * write commits; a failed delivery is logged by the bus, and cached answers expire anyway.
+ */
+export function announceBookChanged(ctx: AppContext, bookId: number): void {
+  void ctx.events.publish({ type: 'book.changed', bookId });
+}
+
 /** A book the viewer may see, with its author's names and chapter count. */
 export async function getVisibleBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   return assertCanSeeBook(await books.findBookById(ctx.db, bookId, visibilityFor(viewer)), viewer);
@@ -93,17 +102,20 @@ export async function updateBook(
       updated_at: nowIso(),
     });
   });
+  announceBookChanged(ctx, bookId);
   return getBook(ctx, viewer, bookId);
 }
 
 export async function deleteBook(ctx: AppContext, viewer: Viewer, bookId: number) {
   await getOwnedBook(ctx, viewer, bookId);
   await books.deleteBook(ctx.db, bookId);
+  announceBookChanged(ctx, bookId);
 }
 
 export async function setCover(ctx: AppContext, viewer: Viewer, bookId: number, href: string) {
   await getOwnedBook(ctx, viewer, bookId);
   await books.updateBook(ctx.db, bookId, { cover: href, updated_at: nowIso() });
+  announceBookChanged(ctx, bookId);
 }
 
 export async function popularBooks(ctx: AppContext, limit: number) {

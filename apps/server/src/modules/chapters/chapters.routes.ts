@@ -14,7 +14,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { fastAnswer, publicRead } from '../../plugins/public-read.ts';
-import { leavesPublicReadsUnchanged } from '../../plugins/read-cache.ts';
 import * as service from './chapters.service.ts';
 
 const TAG = { tags: ['chapters'] };
@@ -129,24 +128,20 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         response: { 200: Chapter, 409: ErrorBody, ...errors },
       },
     },
-    async (request) => {
-      const chapter = await service.updateChapter(
+    async (request) =>
+      service.updateChapter(
         ctx,
         requireViewer(request),
         request.params.bookId,
         request.params.chapterId,
         request.body,
-      );
-      if (!service.changesWhatReadersSee(request.body, chapter))
-        leavesPublicReadsUnchanged(request);
-      return chapter;
-    },
+      ),
   );
 
   app.delete(
     '/api/chapters/:id',
     {
-      ...publicRead,
+      ...fastAnswer,
       schema: {
         ...TAG,
         ...auth,

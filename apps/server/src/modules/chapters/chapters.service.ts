@@ -26,7 +26,7 @@ import { nowIso, toFlag } from '../../lib/convert.ts';
 import { type AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
-import { getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
+import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
 
@@ -133,6 +133,8 @@ export async function createChapter(
     await chapters.shiftChapters(trx, bookId, order, 1);
     return chapters.insertChapter(trx, { ...content, bookId, title, order, now: nowIso() });
   });
+  // A draft is invisible, but inserting it before others renumbers the published ones.
+  announceBookChanged(ctx, bookId);
   return getChapter(ctx, viewer, id);
 }
 
@@ -170,6 +172,7 @@ export async function reorderChapters(
       if (current.get(id) !== index + 1) await chapters.setChapterOrder(trx, id, index + 1);
     }
   });
+  announceBookChanged(ctx, bookId);
   return listAll(ctx.db, bookId);
 }
 
@@ -195,7 +198,7 @@ async function refusedUpdate(
  * any edit of a published chapter. Editing a draft does not (drafts are never public, and no
  * public answer counts them), so its many autosaves leave the public answers as they were.
  */
-export function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): boolean {
+function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): boolean {
   return input.is_published !== undefined || updated.is_published;
 }
 
@@ -226,6 +229,8 @@ export async function updateChapter(
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
     return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
   });
+  const answer = toChapter(chapter);
+  if (changesWhatReadersSee(input, answer)) announceBookChanged(ctx, bookId);
   // Only a first publication in a published book is news; edits and re-publishing are not.
   if (announce) {
     await ctx.events.publish({
@@ -238,7 +243,7 @@ export async function updateChapter(
       chapterTitle: chapter.title,
     });
   }
-  return toChapter(chapter);
+  return answer;
 }
 
 export async function deleteChapter(
@@ -253,4 +258,5 @@ export async function deleteChapter(
     if (order === undefined) throw notFound('Chapter not found');
     await chapters.shiftChapters(trx, chapter.book_id, order + 1, -1);
   });
+  announceBookChanged(ctx, chapter.book_id);
 }

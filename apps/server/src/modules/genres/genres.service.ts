@@ -1,6 +1,6 @@
 import type { AppContext, Viewer } from '../../context.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { getOwnedBook, getVisibleBook } from '../books/books.service.ts';
+import { announceBookChanged, getOwnedBook, getVisibleBook } from '../books/books.service.ts';
 import * as genres from './genres.repository.ts';
 
 export const listGenres = (ctx: AppContext) => genres.listGenres(ctx.db);
@@ -21,6 +21,7 @@ export async function addBookGenre(
   if (!(await genres.attachGenre(ctx.db, bookId, genreId))) {
     throw conflict('The book already has this genre');
   }
+  announceBookChanged(ctx, bookId);
   return genres.listBookGenres(ctx.db, bookId);
 }
 
@@ -34,5 +35,6 @@ export async function removeBookGenre(
   if (!(await genres.detachGenre(ctx.db, bookId, genreId))) {
     throw notFound('The book does not have this genre');
   }
+  announceBookChanged(ctx, bookId);
   return genres.listBookGenres(ctx.db, bookId);
 }

@@ -1,12 +1,16 @@
 import { HomePicks } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { publicRead } from '../../plugins/public-read.ts';
 import * as service from './home.service.ts';
 
 export const homeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/home/authors',
     {
+      // The same for every visitor; rankings that move with reads and follows are kept for at
+      // most READ_CACHE_MAX_AGE_SECONDS.
+      ...publicRead,
       schema: {
         tags: ['home'],
         summary:
