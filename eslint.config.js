@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { webBoundaries } from './eslint/web-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'bench/results', 'coverage'] },
@@ -15,4 +16,6 @@ export default tseslint.config(
       ],
     },
   },
+  // Import boundaries between layers (docs/architecture.md), one self-contained block per app.
+  webBoundaries,
 );
