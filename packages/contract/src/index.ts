@@ -1,5 +1,6 @@
 export * from './ids.ts';
 export * from './search-text.ts';
+export * from './constants.ts';
 export * from './common.ts';
 export * from './accounts.ts';
 export * from './authors.ts';

@@ -1,8 +1,8 @@
 import type { AuthorProfile, Book, FollowedAuthors, RecentChapter } from '@inkwell/contract';
+import { RECENT_CHAPTERS_PAGE_SIZE } from '@inkwell/contract/constants';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
-import { RECENT_CHAPTERS_PAGE_SIZE } from '../../../lib/constants.ts';
 import { keys } from '../../../lib/query.ts';
 
 export const authorQuery = (username: string) =>

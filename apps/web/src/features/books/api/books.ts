@@ -1,8 +1,8 @@
 import type { Book, Genre, ReadHistoryItem } from '@inkwell/contract';
+import { BOOK_PAGE_SIZE, SEARCH_PAGE_SIZE } from '@inkwell/contract/constants';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
-import { BOOK_PAGE_SIZE, SEARCH_PAGE_SIZE } from '../../../lib/constants.ts';
 import { keys } from '../../../lib/query.ts';
 
 export { bookChaptersQuery, bookQuery } from '../../../lib/query.ts';

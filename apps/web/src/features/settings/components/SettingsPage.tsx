@@ -1,4 +1,5 @@
 import type { UpdateAuthorBody } from '@inkwell/contract';
+import { IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOAD_TYPES } from '@inkwell/contract/constants';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
@@ -7,7 +8,7 @@ import { PageTitle } from '../../../components/Page.tsx';
 import { Loading } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { UPLOAD_TYPES } from '../../../lib/constants.ts';
+import { megabytes } from '../../../lib/format.ts';
 import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
@@ -67,13 +68,13 @@ function AvatarForm() {
             {upload.isPending ? 'Uploading...' : 'Choose an image'}
             <input
               type="file"
-              accept={UPLOAD_TYPES.join(',')}
+              accept={IMAGE_UPLOAD_TYPES.join(',')}
               onChange={onPick}
               disabled={upload.isPending}
               className="visually-hidden"
             />
           </label>
-          <p className="field-help">PNG or JPEG, up to 5 MB.</p>
+          <p className="field-help">PNG or JPEG, up to {megabytes(IMAGE_UPLOAD_MAX_BYTES)}.</p>
         </div>
       </div>
     </section>

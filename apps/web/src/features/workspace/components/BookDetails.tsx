@@ -1,4 +1,10 @@
 import type { Book, Genre, UpdateBookBody } from '@inkwell/contract';
+import {
+  IMAGE_UPLOAD_MAX_BYTES,
+  IMAGE_UPLOAD_TYPES,
+  SUMMARY_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+} from '@inkwell/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   useEffect,
@@ -15,7 +21,8 @@ import { Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { useFormError } from '../../../lib/formError.ts';
-import { SUMMARY_MIN_HEIGHT, UPLOAD_TYPES } from '../../../lib/constants.ts';
+import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
+import { megabytes } from '../../../lib/format.ts';
 import { keys } from '../../../lib/query.ts';
 import {
   addBookGenre,
@@ -106,7 +113,7 @@ function DetailsForm({ book }: { book: Book }) {
           <input
             id="book-title"
             value={title}
-            maxLength={200}
+            maxLength={TITLE_MAX_LENGTH}
             onChange={(e) => {
               setTitle(e.target.value);
               error.changed('title');
@@ -119,7 +126,7 @@ function DetailsForm({ book }: { book: Book }) {
           <AutoGrowTextarea
             id="book-summary"
             value={summary}
-            maxLength={10_000}
+            maxLength={SUMMARY_MAX_LENGTH}
             onChange={(e) => {
               setSummary(e.target.value);
               error.changed('summary');
@@ -189,7 +196,7 @@ function CoverEditor({ book }: { book: Book }) {
     const chosen = e.target.files?.[0];
     e.target.value = '';
     if (!chosen) return;
-    if (!(UPLOAD_TYPES as readonly string[]).includes(chosen.type)) {
+    if (!(IMAGE_UPLOAD_TYPES as readonly string[]).includes(chosen.type)) {
       setProblem('Choose a PNG or JPEG image.');
       return;
     }
@@ -220,13 +227,13 @@ function CoverEditor({ book }: { book: Book }) {
             Choose Image
             <input
               type="file"
-              accept={UPLOAD_TYPES.join(',')}
+              accept={IMAGE_UPLOAD_TYPES.join(',')}
               onChange={pick}
               disabled={upload.isPending}
               className="visually-hidden"
             />
           </label>
-          <p className="field-help">PNG or JPEG, up to 5 MB.</p>
+          <p className="field-help">PNG or JPEG, up to {megabytes(IMAGE_UPLOAD_MAX_BYTES)}.</p>
           {problem && (
             <p className="form-error" role="alert">
               {problem}

@@ -1,4 +1,5 @@
 import type { Book } from '@inkwell/contract';
+import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -59,7 +60,7 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
               // A new title is a new attempt: the last one's note goes.
               setNote('');
             }}
-            maxLength={200}
+            maxLength={TITLE_MAX_LENGTH}
             placeholder="Untitled Book"
             autoComplete="off"
           />
