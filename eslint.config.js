@@ -17,5 +17,5 @@ export default tseslint.config(
     },
   },
   // Import boundaries between layers (docs/architecture.md), one self-contained block per app.
-  webBoundaries,
+  ...webBoundaries,
 );

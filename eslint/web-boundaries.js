@@ -23,7 +23,7 @@ export const SHARED_IMPORTS_UP =
   'Shared web code (components/, lib/) never imports app/ or a feature.';
 
 /** @type {import('eslint').Linter.Config} */
-export const webBoundaries = {
+const layers = {
   name: 'inkwell/web-boundaries',
   files: ['apps/web/src/**/*.{ts,tsx}'],
   plugins: { 'import-x': importX },
@@ -49,3 +49,47 @@ export const webBoundaries = {
     ],
   },
 };
+
+export const KEY_OUTSIDE_LIST = 'Query keys come from the one list, lib/query-keys.ts (keys.*).';
+export const MUTATION_OUTSIDE_API =
+  "A mutation lives in its feature's api/, next to the queries whose cache it updates.";
+
+/**
+ * Data access (docs/architecture.md): every query key from the one list, every mutation in a
+ * feature's api/ (lib/appearance.tsx, the app-wide reader settings, keeps its own beside its query).
+ */
+/** @type {import('eslint').Linter.Config[]} */
+const dataAccess = [
+  {
+    name: 'inkwell/web-query-keys',
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Property[key.name='queryKey'] > ArrayExpression", message: KEY_OUTSIDE_LIST },
+      ],
+    },
+  },
+  {
+    name: 'inkwell/web-mutations',
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/features/*/api/**', 'apps/web/src/lib/appearance.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@tanstack/react-query',
+              importNames: ['useMutation'],
+              message: MUTATION_OUTSIDE_API,
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+/** The web app's rules, one block for eslint.config.js to spread. */
+export const webBoundaries = [layers, ...dataAccess];

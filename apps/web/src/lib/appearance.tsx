@@ -16,7 +16,7 @@ import {
   type ReactNode,
 } from 'react';
 import { api } from './api.ts';
-import { keys } from './query.ts';
+import { keys } from './query-keys.ts';
 import { useSession } from './session.tsx';
 
 /**

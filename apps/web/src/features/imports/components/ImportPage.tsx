@@ -7,7 +7,7 @@ import { Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime, megabytes } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 import { importJobQuery, importsQuery, isFinished, startImport } from '../api/imports.ts';
 
 const workspaceBook = (bookId: number) => `${paths.workspace}/books/${bookId}`;
@@ -22,7 +22,7 @@ function ImportProgress({ jobId }: { jobId: number }) {
     // Once finished, the new book belongs in the workspace list and the job in the list below.
     if (!finished) return;
     void client.invalidateQueries({ queryKey: keys.myBooks });
-    void client.invalidateQueries({ queryKey: importsQuery().queryKey, exact: true });
+    void client.invalidateQueries({ queryKey: keys.imports, exact: true });
   }, [finished, client]);
   if (job.isPending) return <Status kind="loading">Uploading...</Status>;
   if (job.isError) return <Status kind="error">Could not follow the import.</Status>;

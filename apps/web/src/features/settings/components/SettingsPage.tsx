@@ -1,6 +1,4 @@
-import type { UpdateAuthorBody } from '@inkwell/contract';
 import { IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOAD_TYPES } from '@inkwell/contract/constants';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
@@ -12,7 +10,7 @@ import { megabytes } from '../../../lib/format.ts';
 import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { updateProfile, uploadAvatar } from '../api/settings.ts';
+import { useUpdateProfile, useUploadAvatar } from '../api/settings.ts';
 
 export const TEXTS = {
   avatarOk: 'Updated profile avatar.',
@@ -45,8 +43,7 @@ function AvatarForm() {
   const session = useSession();
   const account = session.state.account!;
   const { push } = useToasts();
-  const upload = useMutation({
-    mutationFn: uploadAvatar,
+  const upload = useUploadAvatar({
     onSuccess: async () => {
       push(TEXTS.avatarOk, { type: 'SUCCESS' });
       await session.refresh();
@@ -85,17 +82,15 @@ function ProfileForm() {
   const session = useSession();
   const account = session.state.account!;
   const { push } = useToasts();
-  const client = useQueryClient();
   const [done, setDone] = useState(false);
   const error = useFormError();
 
-  const save = useMutation({
-    mutationFn: (body: UpdateAuthorBody) => updateProfile(account.id, body),
+  // The author views are asked again once the session has the new account.
+  const save = useUpdateProfile(account.id, {
     onSuccess: async () => {
       push(TEXTS.profileOk, { type: 'SUCCESS' });
       setDone(true);
       await session.refresh();
-      void client.invalidateQueries({ queryKey: ['authors'] });
     },
     onError: (err) => {
       push(TEXTS.profileFailed, { type: 'ERROR' });

@@ -1,11 +1,11 @@
-import type { Book, Genre, UpdateBookBody } from '@inkwell/contract';
+import type { Book } from '@inkwell/contract';
 import {
   IMAGE_UPLOAD_MAX_BYTES,
   IMAGE_UPLOAD_TYPES,
   SUMMARY_MAX_LENGTH,
   TITLE_MAX_LENGTH,
 } from '@inkwell/contract/constants';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   useEffect,
   useLayoutEffect,
@@ -23,16 +23,14 @@ import { isApiError } from '../../../lib/api.ts';
 import { useFormError } from '../../../lib/formError.ts';
 import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
 import { megabytes } from '../../../lib/format.ts';
-import { keys } from '../../../lib/query.ts';
+import { genresQuery } from '../../../lib/query.ts';
 import {
-  addBookGenre,
-  allGenresQuery,
   bookGenresQuery,
-  refreshBooks,
-  removeBookGenre,
   selectableGenres,
-  updateBook,
-  uploadCover,
+  useAddBookGenre,
+  useRemoveBookGenre,
+  useUpdateBook,
+  useUploadCover,
 } from '../api/workspace.ts';
 import { useWorkspaceBook } from './BookWorkspace.tsx';
 
@@ -71,20 +69,14 @@ const TITLE_EMPTY = 'The title cannot be empty.';
 const TITLE_TAKEN = 'You already have a book with this title.';
 
 function DetailsForm({ book }: { book: Book }) {
-  const client = useQueryClient();
   const { push } = useToasts();
   const [title, setTitle] = useState(book.title);
   const [summary, setSummary] = useState(book.summary);
   const [published, setPublished] = useState(book.is_published);
   const error = useFormError();
 
-  const save = useMutation({
-    mutationFn: (body: UpdateBookBody) => updateBook(book.id, body),
-    onSuccess: (updated) => {
-      push(TEXTS.detailsOk, { type: 'SUCCESS' });
-      client.setQueryData(keys.book(book.id), updated);
-      refreshBooks(client);
-    },
+  const save = useUpdateBook(book.id, {
+    onSuccess: () => push(TEXTS.detailsOk, { type: 'SUCCESS' }),
     onError: (err) => {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
@@ -175,19 +167,15 @@ function useObjectUrl(file: File | null): string | null {
 
 /** Cover upload (PNG or JPEG): the chosen image shows as a preview until it is uploaded. */
 function CoverEditor({ book }: { book: Book }) {
-  const client = useQueryClient();
   const { push } = useToasts();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState('');
   const preview = useObjectUrl(file);
 
-  const upload = useMutation({
-    mutationFn: (image: File) => uploadCover(book.id, image),
-    onSuccess: ({ href }) => {
+  const upload = useUploadCover(book.id, {
+    onSuccess: () => {
       push(TEXTS.coverOk, { type: 'SUCCESS' });
       setFile(null);
-      client.setQueryData<Book>(keys.book(book.id), (old) => old && { ...old, cover: href });
-      refreshBooks(client);
     },
     onError: () => push(TEXTS.coverFailed, { type: 'ERROR' }),
   });
@@ -267,29 +255,20 @@ function CoverEditor({ book }: { book: Book }) {
 
 /** Genres: add one not attached yet, remove attached ones. */
 function GenreEditor({ bookId }: { bookId: number }) {
-  const client = useQueryClient();
   const { push } = useToasts();
-  const all = useQuery(allGenresQuery());
+  const all = useQuery(genresQuery());
   const attached = useQuery(bookGenresQuery(bookId));
   const [choice, setChoice] = useState('');
   const options = selectableGenres(all.data ?? [], attached.data ?? []);
 
-  const settle = (genres: Genre[]) => {
-    client.setQueryData(bookGenresQuery(bookId).queryKey, { genres });
-    refreshBooks(client);
-  };
-  const add = useMutation({
-    mutationFn: (genreId: number) => addBookGenre(bookId, genreId),
-    onSuccess: ({ genres }) => {
+  const add = useAddBookGenre(bookId, {
+    onSuccess: () => {
       push(TEXTS.genreAdded, { type: 'INFO' });
       setChoice('');
-      settle(genres);
     },
     onError: () => push(TEXTS.genreFailed, { type: 'ERROR' }),
   });
-  const remove = useMutation({
-    mutationFn: (genre: Genre) => removeBookGenre(bookId, genre.id),
-    onSuccess: ({ genres }) => settle(genres),
+  const remove = useRemoveBookGenre(bookId, {
     onError: (_error, genre) => push(TEXTS.genreRemoveFailed(genre.name), { type: 'ERROR' }),
   });
 
