@@ -81,6 +81,19 @@ export async function findBookAccess(db: DbHandle, id: number) {
     .executeTakeFirst();
 }
 
+/** The books among `ids` the viewer may see, as cards, in no particular order. */
+export async function findVisibleBooksByIds(
+  db: DbHandle,
+  ids: readonly number[],
+  visibility: Visibility,
+) {
+  if (ids.length === 0) return [];
+  return bookSelect(db, visibility)
+    .where('books.id', 'in', ids)
+    .where(visibleTo(visibility))
+    .execute();
+}
+
 /** A book by id regardless of publication; callers decide visibility (to answer 404 vs 403). */
 export async function findBookById(db: DbHandle, id: number, visibility: Visibility) {
   return bookSelect(db, visibility).where('books.id', '=', id).executeTakeFirst();

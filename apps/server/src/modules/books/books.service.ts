@@ -1,4 +1,4 @@
-import type { UpdateBookBody } from '@inkwell/contract';
+import type { Book, UpdateBookBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict, forbidden, notFound } from '../../lib/errors.ts';
@@ -43,6 +43,15 @@ export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: numb
 
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   return toBook(await getVisibleBook(ctx, viewer, bookId));
+}
+
+/** The books among `ids` the viewer may see, as cards (others are left out), in no set order. */
+export async function listVisibleBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  ids: readonly number[],
+): Promise<Book[]> {
+  return (await books.findVisibleBooksByIds(ctx.db, ids, visibilityFor(viewer))).map(toBook);
 }
 
 export async function listBooks(ctx: AppContext, page: { limit: number; offset: number }) {
