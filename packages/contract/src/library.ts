@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { Id, Timestamp } from './common.ts';
 import { SHELF_STATUSES } from './constants.ts';
 
-export type ShelfStatus = (typeof SHELF_STATUSES)[number];
 
 /** A reading status as the API speaks it: a shelf, or 'none' for "on no shelf". */
 export const ReadingStatus = z.enum([...SHELF_STATUSES, 'none']);

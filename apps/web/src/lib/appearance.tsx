@@ -24,17 +24,17 @@ import { useSession } from './session.tsx';
  * who picks dark reads a dark app. Signed in, they are kept in the account; otherwise in local
  * storage. public/theme-init.js applies the stored theme before the first paint.
  */
-export const STORAGE_KEY = 'inkwell.reader-settings';
+const STORAGE_KEY = 'inkwell.reader-settings';
 
 const prefersDark = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches;
 
-export function defaultSettings(): ReaderSettings {
+function defaultSettings(): ReaderSettings {
   return { font_size: 18, line_width: 'medium', theme: prefersDark() ? 'dark' : 'light' };
 }
 
 /** Settings read from storage or the server, with anything missing or out of range replaced. */
-export function normalizeSettings(raw: unknown): ReaderSettings {
+function normalizeSettings(raw: unknown): ReaderSettings {
   const base = defaultSettings();
   if (!raw || typeof raw !== 'object') return base;
   const r = raw as Partial<Record<keyof ReaderSettings, unknown>>;

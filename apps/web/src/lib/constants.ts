@@ -27,7 +27,7 @@ export const SUMMARY_MIN_HEIGHT = 22;
  * The genre palette: 23 colours assigned by position. Each is dark enough for white text
  * (contrast of at least 4.5:1) so the boxes read well in every theme.
  */
-export const GENRE_PALETTE = [
+const GENRE_PALETTE = [
   '#b3261e',
   '#a4373a',
   '#8e24aa',

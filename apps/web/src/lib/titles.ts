@@ -4,7 +4,7 @@
  */
 import { DEFAULT_CHAPTER_TITLE } from '@inkwell/contract/constants';
 
-export const DEFAULT_BOOK_TITLE = 'Untitled Book';
+const DEFAULT_BOOK_TITLE = 'Untitled Book';
 
 const fold = (title: string) => title.trim().toLocaleLowerCase();
 

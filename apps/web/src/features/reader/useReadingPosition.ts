@@ -4,7 +4,7 @@ import { placeAtTop } from '../../lib/paragraphs.ts';
 import { READING_LINE_PX } from './restorePosition.ts';
 
 /** Quiet time after scrolling before the position is saved: one request per pause, not per frame. */
-export const POSITION_SAVE_DELAY_MS = 2000;
+const POSITION_SAVE_DELAY_MS = 2000;
 
 interface Options {
   bookId: number;

@@ -14,9 +14,9 @@ import { fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
 import { confirmHint, problemFields, signupProblem, type SignupFields } from '../validation.ts';
 import { AuthCard } from './AuthCard.tsx';
 
-export const SIGNUP_FAILED = 'Could not create user account.';
-export const LOGIN_AFTER_SIGNUP_FAILED = 'Could not log in';
-export const SIGNUP_DONE = 'Created user! Redirecting...';
+const SIGNUP_FAILED = 'Could not create user account.';
+const LOGIN_AFTER_SIGNUP_FAILED = 'Could not log in';
+const SIGNUP_DONE = 'Created user! Redirecting...';
 
 export function SignupPage() {
   const session = useSession();

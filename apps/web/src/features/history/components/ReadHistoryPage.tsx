@@ -9,8 +9,8 @@ import { paths } from '../../../lib/paths.ts';
 import { historyQuery } from '../../../lib/query.ts';
 import { useDeleteHistoryItem } from '../api/history.ts';
 
-export const DELETED = 'Deleted read history item.';
-export const DELETE_FAILED = 'Could not delete read history item';
+const DELETED = 'Deleted read history item.';
+const DELETE_FAILED = 'Could not delete read history item';
 
 export function ReadHistoryPage() {
   const history = useQuery(historyQuery());

@@ -6,7 +6,7 @@ import { POPULAR_BOOKS_SHOWN, RECENT_BOOKS_SHOWN } from '../../../lib/constants.
 import { keys } from '../../../lib/query-keys.ts';
 
 /** Recent books: the first 10 that have a cover. */
-export const pickRecent = (books: readonly Book[]): Book[] =>
+const pickRecent = (books: readonly Book[]): Book[] =>
   books.filter((b) => b.cover).slice(0, RECENT_BOOKS_SHOWN);
 
 export const recentBooksQuery = () =>

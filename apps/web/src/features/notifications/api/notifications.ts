@@ -4,7 +4,7 @@ import { api } from '../../../lib/api.ts';
 import { paths } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
-export const INBOX_SIZE = 20;
+const INBOX_SIZE = 20;
 
 export const inboxQuery = () =>
   queryOptions({

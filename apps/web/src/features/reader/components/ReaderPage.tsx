@@ -20,7 +20,7 @@ const PositionSaver = lazy(() =>
 import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
 
 /** The chapters before and after this one in reading order. */
-export function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
+function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
   const i = chapters?.findIndex((c) => c.id === chapterId) ?? -1;
   if (!chapters || i < 0) return { previous: undefined, next: undefined };
   return { previous: chapters[i - 1], next: chapters[i + 1] };
@@ -54,7 +54,7 @@ export interface ReaderNotesProps {
 }
 
 /** A paragraph index from "?paragraph=n" (a "Continue reading" link), or null. */
-export function paragraphParam(value: string | null): number | null {
+function paragraphParam(value: string | null): number | null {
   if (value === null || !/^\d+$/.test(value)) return null;
   return Number(value);
 }
