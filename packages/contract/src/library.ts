@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { Id, Timestamp } from './common.ts';
 import { SHELF_STATUSES } from './constants.ts';
 
-
 /** A reading status as the API speaks it: a shelf, or 'none' for "on no shelf". */
 export const ReadingStatus = z.enum([...SHELF_STATUSES, 'none']);
 export type ReadingStatus = z.infer<typeof ReadingStatus>;
