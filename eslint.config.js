@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { serverBoundaries } from './eslint/server-boundaries.js';
+import { webBoundaries } from './eslint/web-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules', '**/dist', 'data', 'bench/results', 'coverage'] },
@@ -16,5 +17,7 @@ export default tseslint.config(
       ],
     },
   },
+  // Import boundaries between layers (docs/architecture.md), one self-contained block per app.
   ...serverBoundaries,
+  ...webBoundaries,
 );

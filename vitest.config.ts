@@ -21,7 +21,12 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['apps/server/test/unit/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
+          include: [
+            'apps/server/test/unit/**/*.test.ts',
+            'packages/*/test/**/*.test.ts',
+            // The lint rules' own tests (import boundaries).
+            'eslint/test/**/*.test.ts',
+          ],
         },
       },
       {

@@ -4,6 +4,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
+import { IMAGE_UPLOAD_MAX_BYTES } from '@inkwell/contract/constants';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -45,8 +46,7 @@ import { webApp } from './plugins/web-app.ts';
 import { createLive } from './realtime/live.ts';
 import { realtime } from './realtime/plugin.ts';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-export const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 // Secrets in URLs (socket tokens, private feed addresses) must not end up in the logs.
 const requestForLog = (request: FastifyRequest) => ({
@@ -165,9 +165,9 @@ export async function buildApp(
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(multipart, {
-    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+    limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
-  await app.register(uploadGuard, { maxFileBytes: UPLOAD_LIMIT_BYTES });
+  await app.register(uploadGuard, { maxFileBytes: IMAGE_UPLOAD_MAX_BYTES });
   await app.register(auth, {
     ctx,
     viewerForToken: (token) => accounts.viewerForToken(ctx, token),

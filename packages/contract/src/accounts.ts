@@ -1,13 +1,19 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
-
-export const USERNAME_RULE = /^[A-Za-z0-9_.-]{3,30}$/;
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_RULE,
+} from './constants.ts';
 
 export const Username = z
   .string({ error: 'username is required' })
-  .regex(USERNAME_RULE, 'username must be 3-30 characters: letters, digits, _, - or .');
+  .regex(
+    USERNAME_RULE,
+    `username must be ${USERNAME_MIN_LENGTH}-${USERNAME_MAX_LENGTH} characters: letters, digits, _, - or .`,
+  );
 
 export const Password = z
   .string({ error: 'password is required' })

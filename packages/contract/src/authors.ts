@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { Password, PASSWORD_MAX_LENGTH, USERNAME_RULE, Username } from './accounts.ts';
+import { Password, Username } from './accounts.ts';
+import {
+  BIOGRAPHY_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  RECENT_CHAPTERS_PAGE_SIZE,
+  USERNAME_RULE,
+} from './constants.ts';
 import { parseId } from './ids.ts';
 import { Timestamp } from './common.ts';
 
@@ -37,9 +44,6 @@ export const AuthorRefParams = z.object({
     .string()
     .refine((ref) => parseId(ref) !== undefined || USERNAME_RULE.test(ref), 'no such author'),
 });
-
-export const NAME_MAX_LENGTH = 100;
-export const BIOGRAPHY_MAX_LENGTH = 10_000;
 
 /** A profile link is an http(s) address or empty; anything else (javascript:, data:, ...) is refused. */
 const link = (field: string) =>
@@ -93,7 +97,7 @@ export type RecentChapter = z.infer<typeof RecentChapter>;
 export const RecentChapterList = z.array(RecentChapter);
 
 export const RecentChaptersQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  limit: z.coerce.number().int().min(1).max(100).default(RECENT_CHAPTERS_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 

@@ -1,9 +1,12 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
+import {
+  BOOK_PAGE_SIZE,
+  SEARCH_PAGE_SIZE,
+  SUMMARY_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+} from './constants.ts';
 import { normalizeSearchText } from './search-text.ts';
-
-export const TITLE_MAX_LENGTH = 200;
-export const SUMMARY_MAX_LENGTH = 10_000;
 
 /**
  * A book as every list and detail call answers it. The spec's client reads the author's names
@@ -46,12 +49,9 @@ export const UpdateBookBody = z.object({
 export type UpdateBookBody = z.infer<typeof UpdateBookBody>;
 
 export const BookListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(10),
+  limit: z.coerce.number().int().min(1).max(100).default(BOOK_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
-
-/** Search answers a page of SEARCH_PAGE_SIZE books unless `limit` asks for more (decision 0015). */
-export const SEARCH_PAGE_SIZE = 20;
 
 /**
  * `q` is never refused (issue 23 §5): any text, repeated or not, is made into a query by

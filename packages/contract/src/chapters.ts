@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { Id, PathId, Timestamp } from './common.ts';
-import { TITLE_MAX_LENGTH } from './books.ts';
-
-export const DEFAULT_CHAPTER_CONTENT = '<p>Edit Me!</p>';
-export const DEFAULT_CHAPTER_TITLE = 'Untitled Chapter';
-/** Upper bound on one chapter's HTML: far above any real chapter, well under the 1 MB body limit. */
-export const CONTENT_MAX_LENGTH = 900_000;
-/** A book never holds more chapters than this; also bounds a reorder request. */
-export const MAX_CHAPTERS_PER_BOOK = 10_000;
+import { CONTENT_MAX_LENGTH, MAX_CHAPTERS_PER_BOOK, TITLE_MAX_LENGTH } from './constants.ts';
 
 const ChapterOrder = z.number().int().min(1).max(1_000_000);
 

@@ -63,6 +63,3 @@ export type Href = z.infer<typeof Href>;
 
 /** Timestamps travel as ISO-8601 strings in UTC. */
 export const Timestamp = z.string();
-
-/** Trimmed plain text with a length cap; titles and names read back exactly as typed otherwise. */
-export const plainText = (max: number) => z.string().max(max);

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.ts';
 
-/** Largest file POST /api/imports accepts; larger answers 413. */
-export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 /** Imports one user may have queued or running at once, across all server processes. */
 export const IMPORT_MAX_ACTIVE_PER_USER = 3;
 

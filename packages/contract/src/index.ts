@@ -1,5 +1,7 @@
 export * from './ids.ts';
 export * from './search-text.ts';
+export * from './constants.ts';
+export * from './html.ts';
 export * from './common.ts';
 export * from './accounts.ts';
 export * from './authors.ts';

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common.ts';
-
-/** The shelves a book can be on; a book is on at most one of them. */
-export const SHELF_STATUSES = ['reading', 'want_to_read', 'finished', 'dropped'] as const;
-export type ShelfStatus = (typeof SHELF_STATUSES)[number];
+import { SHELF_STATUSES } from './constants.ts';
 
 /** A reading status as the API speaks it: a shelf, or 'none' for "on no shelf". */
 export const ReadingStatus = z.enum([...SHELF_STATUSES, 'none']);

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { Id, Timestamp } from './common.ts';
-
-export const NOTE_BODY_MAX_LENGTH = 10_000;
-export const NOTE_QUOTE_MAX_LENGTH = 2_000;
+import { NOTE_BODY_MAX_LENGTH, NOTE_QUOTE_MAX_LENGTH } from './constants.ts';
 
 /**
  * A private note: on a book (chapter_id null) or on a paragraph of a chapter, with the quoted

@@ -1,9 +1,5 @@
 import { z } from 'zod';
-
-export const FONT_SIZE_MIN = 12;
-export const FONT_SIZE_MAX = 32;
-export const LINE_WIDTHS = ['narrow', 'medium', 'wide'] as const;
-export const READER_THEMES = ['light', 'dark', 'sepia'] as const;
+import { FONT_SIZE_MAX, FONT_SIZE_MIN, LINE_WIDTHS, READER_THEMES } from './constants.ts';
 
 const fontSize = z
   .number({ error: `font_size must be a whole number from ${FONT_SIZE_MIN} to ${FONT_SIZE_MAX}` })

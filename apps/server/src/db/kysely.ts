@@ -47,9 +47,8 @@ export function createDb(
   if (isPostgresUrl(databaseUrl)) {
     const pool = new pg.Pool({
       connectionString: databaseUrl,
-      // Requests are short and many: a parallel plan's workers take ~7 ms to start (seen on a
-      // search probe whose estimate crossed the threshold on L: 0.3 ms of work, 9.9 ms in all),
-      // and JIT compiles for tens of ms when an estimate is large. Neither pays off here.
+      // Requests are short and many: starting a parallel plan's workers, or JIT-compiling a plan
+      // whose estimate is large, takes longer than such a request's work (decision 0019).
       options: `-c max_parallel_workers_per_gather=0 -c jit=off -c statement_timeout=${poolOptions.statementTimeoutMs}`,
       max: poolOptions.size,
       connectionTimeoutMillis: poolOptions.waitMs,
@@ -157,8 +156,8 @@ class GroupCommit {
       // setImmediate runs after the poll phase, so every request read from the sockets in this
       // turn has had its chance to join the batch. The batch then waits one more turn: under load
       // the requests that arrived while this turn's were being handled (the writers answered by
-      // the previous commit) join it too, and about twice as many writes share each fsync. An
-      // idle server loses one empty turn of the loop (decision 0014).
+      // the previous commit) join it too, so more writes share each fsync. An idle server loses
+      // one empty turn of the loop (decision 0014).
       setImmediate(() => setImmediate(() => void this.flush()));
     });
   }

@@ -13,12 +13,12 @@ const REMEMBERED_PER_CONNECTION = 2048;
 /**
  * Sends a statement text this connection has run before as a named prepared statement
  * (docs/decisions/0019-fewer-round-trips-and-prepared-statements.md). PostgreSQL parses and plans
- * every unnamed statement anew: for a search's statements 0.5–0.65 ms of parse and plan each,
- * as much as running them. A named statement is parsed once per connection, and PostgreSQL
- * reuses a generic plan once it estimates that plan no dearer than planning each time for the
- * values at hand (`plan_cache_mode = auto`); otherwise it keeps planning with the values.
- * Statements without parameters (transaction control, migrations' DDL, several statements in
- * one string) keep the simple protocol.
+ * every unnamed statement anew, which for a search's statements costs as much as running them.
+ * A named statement is parsed once per connection, and PostgreSQL reuses a generic plan once it
+ * estimates that plan no dearer than planning each time for the values at hand
+ * (`plan_cache_mode = auto`); otherwise it keeps planning with the values. Statements without
+ * parameters (transaction control, migrations' DDL, several statements in one string) keep the
+ * simple protocol.
  */
 export function prepareRepeatedStatements(
   client: pg.PoolClient,

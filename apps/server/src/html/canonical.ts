@@ -19,7 +19,7 @@
  * what this path lets through is safe by construction; a unit test also compares it with
  * sanitize-html on the Big List of Naughty Strings, XSS vectors and generated markup.
  */
-import { CONTAINER_ELEMENTS, LINE_ENDING_ELEMENTS } from './allowlist.ts';
+import { CONTAINER_ELEMENTS, LINE_ENDING_ELEMENTS, VOID_ELEMENTS } from '@inkwell/contract/html';
 import { WordCounter } from './words.ts';
 
 /** What an opening tag does in the grammar. */
@@ -58,7 +58,7 @@ const OPENING_TAGS = new Map<string, TagRule>(
     },
   ]),
 );
-for (const name of ['br', 'hr']) {
+for (const name of VOID_ELEMENTS) {
   const rule = {
     closedBy: null,
     written: `<${name} />`,

@@ -1,20 +1,25 @@
 import sanitizeHtml from 'sanitize-html';
-import { ALLOWED_TAGS, LINE_ENDING_ELEMENTS } from './allowlist.ts';
+import {
+  ALLOWED_TAGS,
+  LINE_ENDING_ELEMENTS,
+  LINK_ATTRIBUTES,
+  LINK_ELEMENT,
+} from '@inkwell/contract/html';
 import { readCanonicalContent } from './canonical.ts';
 import { countWords } from './words.ts';
 
 export { countWords };
 
 /**
- * The allowlist (allowlist.ts) equals the editor's schema: anything the editor cannot produce is
- * dropped. Applied on every write of chapter content, biography and chat messages; the web app
- * also runs DOMPurify on display. canonical.ts recognizes this configuration's output without
- * parsing it: a change to the rules below (attributes, schemes, renamed tags) needs one there
- * (the unit test that compares the two fails otherwise).
+ * The allowlist (`@inkwell/contract/html`) equals the editor's schema: anything the editor cannot
+ * produce is dropped. Applied on every write of chapter content, biography and chat messages; the
+ * web app also runs DOMPurify, with the same list, on display. canonical.ts recognizes this
+ * configuration's output without parsing it: a change to the rules below (attributes, schemes,
+ * renamed tags) needs one there (the unit test that compares the two fails otherwise).
  */
 const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...ALLOWED_TAGS],
-  allowedAttributes: { a: ['href', 'rel'] },
+  allowedAttributes: { [LINK_ELEMENT]: [...LINK_ATTRIBUTES] },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,

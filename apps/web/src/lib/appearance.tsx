@@ -1,4 +1,10 @@
 import type { ReaderSettings } from '@inkwell/contract';
+import {
+  FONT_SIZE_MAX,
+  FONT_SIZE_MIN,
+  LINE_WIDTHS,
+  READER_THEMES,
+} from '@inkwell/contract/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   createContext,
@@ -10,7 +16,7 @@ import {
   type ReactNode,
 } from 'react';
 import { api } from './api.ts';
-import { keys } from './query.ts';
+import { keys } from './query-keys.ts';
 import { useSession } from './session.tsx';
 
 /**
@@ -18,21 +24,17 @@ import { useSession } from './session.tsx';
  * who picks dark reads a dark app. Signed in, they are kept in the account; otherwise in local
  * storage. public/theme-init.js applies the stored theme before the first paint.
  */
-export const FONT_SIZE_MIN = 12;
-export const FONT_SIZE_MAX = 32;
-export const LINE_WIDTHS = ['narrow', 'medium', 'wide'] as const;
-export const THEMES = ['light', 'dark', 'sepia'] as const;
-export const STORAGE_KEY = 'inkwell.reader-settings';
+const STORAGE_KEY = 'inkwell.reader-settings';
 
 const prefersDark = () =>
   typeof window !== 'undefined' && window.matchMedia?.('(prefers-color-scheme: dark)').matches;
 
-export function defaultSettings(): ReaderSettings {
+function defaultSettings(): ReaderSettings {
   return { font_size: 18, line_width: 'medium', theme: prefersDark() ? 'dark' : 'light' };
 }
 
 /** Settings read from storage or the server, with anything missing or out of range replaced. */
-export function normalizeSettings(raw: unknown): ReaderSettings {
+function normalizeSettings(raw: unknown): ReaderSettings {
   const base = defaultSettings();
   if (!raw || typeof raw !== 'object') return base;
   const r = raw as Partial<Record<keyof ReaderSettings, unknown>>;
@@ -42,7 +44,9 @@ export function normalizeSettings(raw: unknown): ReaderSettings {
     line_width: LINE_WIDTHS.includes(r.line_width as never)
       ? (r.line_width as ReaderSettings['line_width'])
       : base.line_width,
-    theme: THEMES.includes(r.theme as never) ? (r.theme as ReaderSettings['theme']) : base.theme,
+    theme: READER_THEMES.includes(r.theme as never)
+      ? (r.theme as ReaderSettings['theme'])
+      : base.theme,
   };
 }
 

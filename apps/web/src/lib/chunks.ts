@@ -1,7 +1,7 @@
 import { CHUNK_LOAD_TIMEOUT_MS } from './constants.ts';
 
 /** A lazily loaded script that did not arrive: it failed, or took longer than the chunk timeout. */
-export class ChunkLoadError extends Error {
+class ChunkLoadError extends Error {
   constructor(cause: unknown) {
     super('Part of the app could not be loaded. Check your connection and reload the page.', {
       cause,

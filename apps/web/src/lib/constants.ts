@@ -1,9 +1,8 @@
-/** Business constants of SPEC section 9, in one place. Times are milliseconds. */
-export const BOOK_PAGE_SIZE = 10;
-/** The server's default search page (the contract's SEARCH_PAGE_SIZE; copied, so no zod ships). */
-export const SEARCH_PAGE_SIZE = 20;
+/**
+ * Business constants of SPEC section 9 that only the web app uses. Times are milliseconds. Those
+ * the server enforces too (page sizes, lengths, upload types) are in `@inkwell/contract/constants`.
+ */
 export const NEXT_PAGE_VISIBILITY = 0.8;
-export const RECENT_CHAPTERS_PAGE_SIZE = 10;
 export const RECENT_BOOKS_SHOWN = 10;
 export const POPULAR_BOOKS_SHOWN = 3;
 export const HISTORY_RECORD_AFTER_MS = 60_000;
@@ -23,14 +22,12 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const AVATAR_FALLBACK_SIZE = 512;
 export const TITLE_INPUT_FONT_SIZE = 25;
 export const SUMMARY_MIN_HEIGHT = 22;
-export const AUTH_COOKIE = 'fastapi_token';
-export const UPLOAD_TYPES = ['image/png', 'image/jpeg'] as const;
 
 /**
  * The genre palette: 23 colours assigned by position. Each is dark enough for white text
  * (contrast of at least 4.5:1) so the boxes read well in every theme.
  */
-export const GENRE_PALETTE = [
+const GENRE_PALETTE = [
   '#b3261e',
   '#a4373a',
   '#8e24aa',

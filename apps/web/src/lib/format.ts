@@ -19,4 +19,7 @@ export const formatDateTime = (iso: string): string => {
   return d ? dateTimeFormat.format(d) : iso;
 };
 
+/** A size as people read it: whole megabytes, `5 MB`. */
+export const megabytes = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
+
 export const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

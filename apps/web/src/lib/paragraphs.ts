@@ -33,7 +33,7 @@ function nextElement(node: Node): Element | null {
 }
 
 /** Characters of text in `block` before the point (node, offset). */
-export function textOffsetIn(block: Element, node: Node, offset: number): number {
+function textOffsetIn(block: Element, node: Node, offset: number): number {
   const range = block.ownerDocument.createRange();
   range.selectNodeContents(block);
   range.setEnd(node, offset);

@@ -1,27 +1,7 @@
-import type { Book, ChapterSummary } from '@inkwell/contract';
+import type { Book, Chapter, ChapterSummary, Genre, ReadHistoryItem } from '@inkwell/contract';
 import { QueryClient, queryOptions } from '@tanstack/react-query';
 import { api, isApiError } from './api.ts';
-
-/**
- * Query keys used by more than one feature. Features never import each other, so a key that one
- * writes (history recorded by the reader) and another reads (checkmarks on the book page) lives here.
- */
-export const keys = {
-  history: ['my', 'history'] as const,
-  follows: ['my', 'follows'] as const,
-  isFollowing: (authorId: number) => ['my', 'is-following', authorId] as const,
-  notifications: ['my', 'notifications'] as const,
-  readerSettings: ['my', 'reader-settings'] as const,
-  book: (id: number) => ['books', id] as const,
-  bookChapters: (id: number) => ['books', id, 'chapters'] as const,
-  author: (ref: string) => ['authors', ref] as const,
-  // The author's own books and chapter lists: written by the workspace and the chapter editor.
-  myBooks: ['my', 'books'] as const,
-  authorChapters: (bookId: number) => ['my', 'books', bookId, 'chapters'] as const,
-  // Shelves and progress: the reader saves the position, the book page and My Library show it.
-  library: ['my', 'library'] as const,
-  libraryEntry: (bookId: number) => ['my', 'library', bookId] as const,
-};
+import { keys } from './query-keys.ts';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -37,13 +17,17 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** A book and its chapters: read by the book page, the reader and the workspace alike. */
+// The queries several features read, one per resource (features never import each other). A
+// feature that needs a different freshness or shape spreads one of these and adds its options.
+
+/** A book: read by the book page, the reader and the workspace alike. */
 export const bookQuery = (id: number) =>
   queryOptions({
     queryKey: keys.book(id),
     queryFn: ({ signal }) => api.get<Book>(`/api/books/${id}`, signal),
   });
 
+/** The chapters a reader may open, in reading order. */
 export const bookChaptersQuery = (id: number) =>
   queryOptions({
     queryKey: keys.bookChapters(id),
@@ -51,3 +35,34 @@ export const bookChaptersQuery = (id: number) =>
       api.get<{ chapters: ChapterSummary[] }>(`/api/books/${id}/chapters`, signal),
     select: (data) => [...data.chapters].sort((a, b) => a.chapter_order - b.chapter_order),
   });
+
+/** A chapter with its content (drafts too, for their author): the reader's and the editor's. */
+export const fetchChapter = (id: number, signal?: AbortSignal) =>
+  api.get<Chapter>(`/api/chapters/${id}`, signal);
+
+export const chapterQuery = (id: number) =>
+  queryOptions({
+    queryKey: keys.chapter(id),
+    queryFn: ({ signal }) => fetchChapter(id, signal),
+  });
+
+/** Every genre, in the server's order; they never change while the app runs. */
+export const genresQuery = () =>
+  queryOptions({
+    queryKey: keys.genres,
+    queryFn: ({ signal }) => api.get<{ genres: Genre[] }>('/api/genres', signal),
+    select: (data) => data.genres,
+    staleTime: Infinity,
+  });
+
+/** The signed-in reader's history: the Read History page, and checkmarks on chapter lists. */
+export const historyQuery = () =>
+  queryOptions({
+    queryKey: keys.history,
+    queryFn: ({ signal }) =>
+      api.get<{ read_history: ReadHistoryItem[] }>('/api/my/history', signal),
+  });
+
+/** historyQuery's `select` for checkmarks: the ids of the chapters read. */
+export const readChapterIds = (data: { read_history: ReadHistoryItem[] }): Set<number> =>
+  new Set(data.read_history.map((item) => item.chapter_id));

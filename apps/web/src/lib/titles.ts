@@ -2,8 +2,9 @@
  * Title rules of SPEC section 5 for new books and chapters, shared with the workspace.
  * Comparisons are case-insensitive; ' (n)' counts up from 1 until the title is free.
  */
-export const DEFAULT_BOOK_TITLE = 'Untitled Book';
-export const DEFAULT_CHAPTER_TITLE = 'Untitled Chapter';
+import { DEFAULT_CHAPTER_TITLE } from '@inkwell/contract/constants';
+
+const DEFAULT_BOOK_TITLE = 'Untitled Book';
 
 const fold = (title: string) => title.trim().toLocaleLowerCase();
 

@@ -13,9 +13,8 @@ const WIDE_BUCKET_BITS = 14;
  * PostgreSQL: the newest chapters of a query too rare for 0007's probes, without visiting all of
  * its matches or unpacking a tsvector per match (docs/decisions/0020-wide-search-keys.md). Such a
  * query took every match from an unbucketed index (the tsvector's for words, 0006's pairs for
- * phrases), each a table row to visit before the newest few hundred were kept (a word in 1 % of
- * 400,000 chapters: 4,600 visits, 17 ms), and a phrase of three words checked its position on
- * each candidate's tsvector out of TOAST (~11 µs each, 5.5 ms for a window).
+ * phrases), each a table row to visit before the newest few hundred were kept, and a phrase of
+ * three words checked its position on each candidate's tsvector out of TOAST.
  *
  * This index holds each published chapter's lexemes, word pairs and word triples (as 0007's
  * pairs: lexemes with the distances between them), hashed with a wide bucket of ids. A rare

@@ -71,6 +71,26 @@ export async function findBookAccess(db: DbHandle, id: number) {
     .executeTakeFirst();
 }
 
+/** The books among `ids` the viewer may see, as cards, in no particular order. */
+export async function findVisibleBooksByIds(
+  db: DbHandle,
+  ids: readonly number[],
+  visibility: Visibility,
+) {
+  if (ids.length === 0) return [];
+  return (
+    bookSelect(db, visibility)
+      .where('books.id', 'in', ids)
+      // Checked on each row the ids find, never an index to walk (see `publishedRowCheck`).
+      .where(
+        visibility.viewerId === null
+          ? publishedRowCheck('books')
+          : bookVisibleTo(visibility.viewerId),
+      )
+      .execute()
+  );
+}
+
 /** A book by id regardless of publication; callers decide visibility (to answer 404 vs 403). */
 export async function findBookById(db: DbHandle, id: number, visibility: Visibility) {
   return bookSelect(db, visibility).where('books.id', '=', id).executeTakeFirst();
@@ -115,17 +135,6 @@ export async function listPublishedBooksInGenre(db: DbHandle, genreName: string)
     .orderBy('books.published_at', 'desc')
     .orderBy('books.id', 'desc')
     .limit(200)
-    .execute();
-}
-
-/**
- * Published books with these ids, as cards, in no particular order. The publication is checked on
- * each row the ids find, not used as an index to scan (see `publishedRowCheck`).
- */
-export async function findPublishedBooksByIds(db: DbHandle, ids: number[]) {
-  return bookSelect(db, PUBLIC)
-    .where('books.id', 'in', ids)
-    .where(publishedRowCheck('books'))
     .execute();
 }
 

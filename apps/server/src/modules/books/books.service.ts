@@ -1,4 +1,4 @@
-import type { UpdateBookBody } from '@inkwell/contract';
+import type { Book, UpdateBookBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
 import { nowIso, toFlag } from '../../lib/convert.ts';
@@ -36,6 +36,20 @@ export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: nu
   return toBook(await getVisibleBook(ctx, viewer, bookId));
 }
 
+/** The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out). */
+export async function listVisibleBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  ids: readonly number[],
+): Promise<Book[]> {
+  const rows = await books.findVisibleBooksByIds(ctx.db, ids, visibilityFor(viewer));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toBook(row)] : [];
+  });
+}
+
 export async function listBooks(ctx: AppContext, page: { limit: number; offset: number }) {
   return (await books.listPublishedBooks(ctx.db, page)).map(toBook);
 }
@@ -51,17 +65,6 @@ export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
 /** An author's books as a visitor sees them: published only, drafts stay in the workspace. */
 export async function listAuthorBooks(ctx: AppContext, authorId: number) {
   return (await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null })).map(toBook);
-}
-
-/** Published books as cards, in the order of `ids` (a ranking); ids no longer published drop out. */
-export async function listPublishedBooksByIds(ctx: AppContext, ids: number[]) {
-  if (ids.length === 0) return [];
-  const rows = await books.findPublishedBooksByIds(ctx.db, ids);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toBook(row)] : [];
-  });
 }
 
 export async function listBooksInGenre(ctx: AppContext, genre: string) {

@@ -1,4 +1,10 @@
-import type { LibraryEntry, ReadingPosition, ReadingProgress } from '@inkwell/contract';
+import type {
+  Book,
+  LibraryBook,
+  LibraryEntry,
+  ReadingPosition,
+  ReadingProgress,
+} from '@inkwell/contract';
 import { fromFlag } from '../../lib/convert.ts';
 import type { LibraryRow } from './library.repository.ts';
 
@@ -26,19 +32,24 @@ const progressOf = (row: LibraryRow) => ({
   total_chapters: Number(row.total_chapters ?? 0),
 });
 
-export function toLibraryEntry(row: LibraryRow): LibraryEntry {
+/** The fields of the book card (the books service's) that a library entry carries. */
+function toLibraryBook(book: Book): LibraryBook {
   return {
-    book: {
-      id: row.id,
-      title: row.title,
-      summary: row.summary,
-      cover: row.cover,
-      is_published: fromFlag(row.is_published),
-      author_id: row.author_id,
-      author_username: row.author_username,
-      author_first_name: row.author_first_name,
-      author_last_name: row.author_last_name,
-    },
+    id: book.id,
+    title: book.title,
+    summary: book.summary,
+    cover: book.cover,
+    is_published: book.is_published,
+    author_id: book.author_id,
+    author_username: book.author_username,
+    author_first_name: book.author_first_name,
+    author_last_name: book.author_last_name,
+  };
+}
+
+export function toLibraryEntry(row: LibraryRow, book: Book): LibraryEntry {
+  return {
+    book: toLibraryBook(book),
     status: row.status ?? 'none',
     owned: fromFlag(row.owned ?? 0),
     progress: progressOf(row),

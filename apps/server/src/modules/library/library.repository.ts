@@ -6,13 +6,13 @@ export type ShelfColumn = LibraryEntriesTable['status'];
 
 /**
  * Books the reader may see (published, or their own), each with the reader's shelf state,
- * chapter counts and saved position. The position is dropped when its chapter is no longer
- * one the reader may open, so "Continue reading" never leads to a 404.
+ * chapter counts and saved position; the book cards themselves come from the books service.
+ * The position is dropped when its chapter is no longer one the reader may open, so "Continue
+ * reading" never leads to a 404.
  */
 function entrySelect(db: DbHandle, userId: number) {
   return db
     .selectFrom('books')
-    .innerJoin('users', 'users.id', 'books.author_id')
     .leftJoin('library_entries as le', (join) =>
       join.onRef('le.book_id', '=', 'books.id').on('le.user_id', '=', userId),
     )
@@ -25,14 +25,6 @@ function entrySelect(db: DbHandle, userId: number) {
     .where(bookVisibleTo(userId))
     .select([
       'books.id',
-      'books.title',
-      'books.summary',
-      'books.cover',
-      'books.is_published',
-      'books.author_id',
-      'users.username as author_username',
-      'users.first_name as author_first_name',
-      'users.last_name as author_last_name',
       'le.status',
       'le.owned',
       'le.updated_at as entry_updated_at',

@@ -9,8 +9,10 @@ import {
 import type { AppContext, Viewer } from '../../context.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { notFound } from '../../lib/errors.ts';
+import { listVisibleBooks } from '../books/books.service.ts';
 import { getVisibleChapter } from '../chapters/chapters.service.ts';
 import * as library from './library.repository.ts';
+import type { LibraryRow } from './library.repository.ts';
 import { byRecentActivity, toLibraryEntry, toReadingProgress } from './library.presenter.ts';
 
 /** The reader's row for a book they may see; anything else is 404, drafts of others included. */
@@ -20,10 +22,24 @@ async function visibleRow(ctx: AppContext, viewer: Viewer, bookId: number) {
   return row;
 }
 
+/** The entries of these rows, each with its book's card from the books service. */
+async function withBooks(ctx: AppContext, viewer: Viewer, rows: LibraryRow[]) {
+  const cards = await listVisibleBooks(
+    ctx,
+    viewer,
+    rows.map((row) => row.id),
+  );
+  const byId = new Map(cards.map((book) => [book.id, book]));
+  return rows.flatMap((row) => {
+    const book = byId.get(row.id);
+    // A book that stopped being visible in between is left out, as the next read would.
+    return book ? [toLibraryEntry(row, book)] : [];
+  });
+}
+
 export async function listLibrary(ctx: AppContext, viewer: Viewer): Promise<LibraryResponse> {
-  const entries = (await library.listEntries(ctx.db, viewer.id))
-    .map(toLibraryEntry)
-    .sort(byRecentActivity);
+  const rows = await library.listEntries(ctx.db, viewer.id);
+  const entries = (await withBooks(ctx, viewer, rows)).sort(byRecentActivity);
   const shelf = (status: string) => entries.filter((e) => e.status === status);
   const [reading, want_to_read, finished, dropped] = SHELF_STATUSES.map(shelf);
   return {
@@ -42,7 +58,9 @@ export async function getLibraryEntry(
   viewer: Viewer,
   bookId: number,
 ): Promise<LibraryEntry> {
-  return toLibraryEntry(await visibleRow(ctx, viewer, bookId));
+  const [entry] = await withBooks(ctx, viewer, [await visibleRow(ctx, viewer, bookId)]);
+  if (!entry) throw notFound('Book not found');
+  return entry;
 }
 
 /**

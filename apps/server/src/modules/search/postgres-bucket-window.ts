@@ -12,9 +12,9 @@ import type { SearchTerms } from './search-query.ts';
  * and a phrase of common words checks its position on every candidate. Here each chapter's
  * lexemes, word pairs and triples are also indexed hashed with its bucket of ids, so a query reads
  * only the matches of the buckets it asks for, newest first, and a phrase of up to three lexemes
- * is one key. On L (400,000 chapters) this held search's p99 under 50 ms at 10 clients; the cost
- * is two more GIN indexes (9.6 and 4.3 GB on L) and a few milliseconds of indexing per chapter, paid by the
- * search indexer after the write (migration 0009).
+ * is one key, so a query costs what its window holds, not what the library holds. The cost is
+ * two more GIN indexes, many times the size of the tsvector index, and more indexing per chapter,
+ * paid by the search indexer after the write (migration 0009). The decisions have the figures.
  */
 
 /**
@@ -72,7 +72,7 @@ const MAX_PROBES = 3;
  * The widest probe: one wide bucket's worth. A probe looks up each of its keys once per bucket,
  * a wide bucket once for all of them; a query so rare that the window needs more buckets than
  * this has fewer matches in a wide bucket than the window holds, so reading wide buckets newest
- * first costs fewer lookups for the same matches (a 247-bucket probe took 6–10 ms on L).
+ * first costs fewer lookups for the same matches (decision 0020).
  */
 const MAX_PROBE_BUCKETS = 1 << (WIDE_BUCKET_BITS - CHAPTER_BUCKET_BITS);
 

@@ -35,7 +35,7 @@ export function sqliteSearch(db: Db): SearchEngine {
     },
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
-    // (autosaves above all) get in between (bench/README.md, 2026-11-25).
+    // (autosaves above all) get in between (decision 0021).
     indexBatch: 1,
     indexPending: (batch) => indexPending(db, batch),
     countPending: () => countPendingChanges(db),

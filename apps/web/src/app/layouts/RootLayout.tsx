@@ -6,7 +6,7 @@ import { SIDEBAR_AUTO_CLOSE_WIDTH } from '../../lib/constants.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
-export const isNarrowScreen = () =>
+const isNarrowScreen = () =>
   window.matchMedia(`(max-width: ${SIDEBAR_AUTO_CLOSE_WIDTH}px)`).matches;
 
 const HEADING_WAIT_MS = 10_000;

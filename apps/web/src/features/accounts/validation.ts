@@ -1,7 +1,7 @@
 /** Signup checks of SPEC section 5, in the order they are reported. */
 export const ALL_FIELDS = 'You must fill out all fields.';
 export const PASSWORDS_MUST_MATCH = 'Passwords must match!';
-export const PASSWORDS_MUST_MATCH_INLINE = 'Passwords must match.';
+const PASSWORDS_MUST_MATCH_INLINE = 'Passwords must match.';
 
 export interface SignupFields {
   username: string;

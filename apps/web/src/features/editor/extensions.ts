@@ -1,13 +1,15 @@
 import { Extension, type AnyExtension } from '@tiptap/core';
 import { StarterKit } from '@tiptap/starter-kit';
+import { HEADING_LEVELS } from '@inkwell/contract/html';
 import { EDITOR_UNDO_DEPTH, EDITOR_UNDO_GROUP_MS } from '../../lib/constants.ts';
 
-export const HEADING_LEVELS = [1, 2, 3, 4, 5, 6] as const;
+export { HEADING_LEVELS };
 export type HeadingLevel = (typeof HEADING_LEVELS)[number];
 
 /**
- * The chapter editor's schema: TipTap's StarterKit, which the server's sanitizer mirrors, so text
- * written here survives a save unchanged. Links stay readable in older chapters but are never
+ * The chapter editor's schema: TipTap's StarterKit, writing exactly the tags of the one allowlist
+ * (`@inkwell/contract/html`, test/html-allowlist.test.ts) that the server's sanitizer keeps, so
+ * text written here survives a save unchanged. Links stay readable in older chapters but are never
  * created by typing or pasting a URL.
  */
 export function chapterExtensions(onSaveShortcut: () => void): AnyExtension[] {

@@ -2,7 +2,7 @@
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
 /** An unhurried reading pace for fiction, in words per minute. */
-export const READING_WORDS_PER_MINUTE = 230;
+const READING_WORDS_PER_MINUTE = 230;
 
 export function countWords(text: string): number {
   let count = 0;

@@ -5,7 +5,8 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { useToasts } from '../../components/toasts.tsx';
 import { request } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
-import { fetchChapter, refreshChapterLists, updateChapter } from './api/chapter.ts';
+import { fetchChapter } from '../../lib/query.ts';
+import { refreshAfterSave, updateChapter } from './api/chapter.ts';
 import { ChapterSync, type SyncState } from './chapterSync.ts';
 import { createDraftStore } from './drafts.ts';
 
@@ -61,7 +62,7 @@ export function useChapterSync(
         latest.current.push(kind === 'auto' ? TEXTS.autosaved : TEXTS.saved(saved.title), {
           type: 'SUCCESS',
         });
-        refreshChapterLists(latest.current.client, chapter.book_id);
+        refreshAfterSave(latest.current.client, chapter.book_id, chapter.id);
       },
       onFailed: (_failure, first) => {
         if (first) latest.current.push(TEXTS.saveFailed, { type: 'ERROR' });

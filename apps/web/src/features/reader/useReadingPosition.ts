@@ -4,7 +4,7 @@ import { placeAtTop } from '../../lib/paragraphs.ts';
 import { READING_LINE_PX } from './restorePosition.ts';
 
 /** Quiet time after scrolling before the position is saved: one request per pause, not per frame. */
-export const POSITION_SAVE_DELAY_MS = 2000;
+const POSITION_SAVE_DELAY_MS = 2000;
 
 interface Options {
   bookId: number;
@@ -15,7 +15,6 @@ interface Options {
     bookId: number,
     position: { chapter_id: number; paragraph: number; offset: number },
   ): Promise<unknown>;
-  onSaved(): void;
 }
 
 /**
@@ -23,18 +22,11 @@ interface Options {
  * leaving the chapter or hiding the page. The place is measured when scheduled, because the
  * chapter's DOM is already gone when the page unmounts.
  */
-export function useReadingPosition({
-  bookId,
-  chapterId,
-  content,
-  enabled,
-  save,
-  onSaved,
-}: Options) {
+export function useReadingPosition({ bookId, chapterId, content, enabled, save }: Options) {
   useEffect(() => {
     if (!enabled || !content) return;
     const saver = debounce((paragraph: number, offset: number) => {
-      save(bookId, { chapter_id: chapterId, paragraph, offset }).then(onSaved, () => {
+      save(bookId, { chapter_id: chapterId, paragraph, offset }).catch(() => {
         // Losing one position save is harmless: the next scroll saves again.
       });
     }, POSITION_SAVE_DELAY_MS);
@@ -51,5 +43,5 @@ export function useReadingPosition({
       document.removeEventListener('visibilitychange', onHide);
       saver.flush();
     };
-  }, [bookId, chapterId, content, enabled, save, onSaved]);
+  }, [bookId, chapterId, content, enabled, save]);
 }

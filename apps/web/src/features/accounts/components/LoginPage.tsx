@@ -7,7 +7,7 @@ import { paths, safeReturnPath } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { AuthCard } from './AuthCard.tsx';
 
-export const LOGIN_FAILED = 'Incorrect username or password.';
+const LOGIN_FAILED = 'Incorrect username or password.';
 
 export function LoginPage() {
   const session = useSession();

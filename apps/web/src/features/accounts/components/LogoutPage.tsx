@@ -6,7 +6,7 @@ import { REDIRECT_AFTER_LOGOUT_MS } from '../../../lib/constants.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 
-export const LOGGED_OUT = 'Logged out. Redirecting...';
+const LOGGED_OUT = 'Logged out. Redirecting...';
 
 export function LogoutPage() {
   const { logout } = useSession();

@@ -1,3 +1,8 @@
+import {
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from '@inkwell/contract/constants';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
@@ -9,9 +14,9 @@ import { fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
 import { confirmHint, problemFields, signupProblem, type SignupFields } from '../validation.ts';
 import { AuthCard } from './AuthCard.tsx';
 
-export const SIGNUP_FAILED = 'Could not create user account.';
-export const LOGIN_AFTER_SIGNUP_FAILED = 'Could not log in';
-export const SIGNUP_DONE = 'Created user! Redirecting...';
+const SIGNUP_FAILED = 'Could not create user account.';
+const LOGIN_AFTER_SIGNUP_FAILED = 'Could not log in';
+const SIGNUP_DONE = 'Created user! Redirecting...';
 
 export function SignupPage() {
   const session = useSession();
@@ -81,7 +86,8 @@ export function SignupPage() {
             aria-describedby="signup-username-help"
           />
           <p id="signup-username-help" className="field-help">
-            3 to 30 letters, digits, dots, dashes or underscores.
+            {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} letters, digits, dots, dashes or
+            underscores.
           </p>
         </div>
         <div className="field">
@@ -96,7 +102,7 @@ export function SignupPage() {
             aria-describedby="signup-password-help"
           />
           <p id="signup-password-help" className="field-help">
-            At least 8 characters.
+            At least {PASSWORD_MIN_LENGTH} characters.
           </p>
         </div>
         <div className="field">

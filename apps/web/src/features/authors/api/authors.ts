@@ -1,9 +1,15 @@
 import type { AuthorProfile, Book, FollowedAuthors, RecentChapter } from '@inkwell/contract';
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { RECENT_CHAPTERS_PAGE_SIZE } from '@inkwell/contract/constants';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
-import { RECENT_CHAPTERS_PAGE_SIZE } from '../../../lib/constants.ts';
-import { keys } from '../../../lib/query.ts';
+import type { MutationCallbacks } from '../../../lib/mutations.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
 export const authorQuery = (username: string) =>
   queryOptions({
@@ -14,7 +20,7 @@ export const authorQuery = (username: string) =>
 
 export const recentChaptersQuery = (authorId: number) =>
   infiniteQueryOptions({
-    queryKey: ['authors', authorId, 'chapters'],
+    queryKey: keys.authorRecentChapters(authorId),
     queryFn: ({ pageParam, signal }) =>
       api.get<RecentChapter[]>(
         `/api/authors/${authorId}/chapters?limit=${RECENT_CHAPTERS_PAGE_SIZE}&offset=${pageParam}`,
@@ -26,7 +32,7 @@ export const recentChaptersQuery = (authorId: number) =>
 
 export const authorBooksQuery = (authorId: number) =>
   queryOptions({
-    queryKey: ['authors', authorId, 'books'],
+    queryKey: keys.authorBooks(authorId),
     queryFn: ({ signal }) => api.get<Book[]>(`/api/authors/${authorId}/books`, signal),
   });
 
@@ -44,5 +50,21 @@ export const followsQuery = () =>
       (await api.get<FollowedAuthors>('/api/my/follows', signal)).authors,
   });
 
-export const follow = (authorId: number) => api.post('/api/follows', { author_id: authorId });
-export const unfollow = (authorId: number) => api.delete('/api/follows', { author_id: authorId });
+/**
+ * Follows the author, or unfollows when `wasFollowing` is true; either way, the follow state and
+ * the list of follows are asked again afterwards.
+ */
+export function useToggleFollow(authorId: number, ui: MutationCallbacks<unknown, boolean> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (wasFollowing: boolean) =>
+      wasFollowing
+        ? api.delete('/api/follows', { author_id: authorId })
+        : api.post('/api/follows', { author_id: authorId }),
+    ...ui,
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: keys.isFollowing(authorId) });
+      void client.invalidateQueries({ queryKey: keys.follows });
+    },
+  });
+}

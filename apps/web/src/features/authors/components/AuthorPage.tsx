@@ -12,7 +12,7 @@ import { displayName } from '../../../lib/titles.ts';
 import { authorQuery } from '../api/authors.ts';
 import { FollowButton } from './FollowButton.tsx';
 
-export const NO_BIOGRAPHY = 'No biography available';
+const NO_BIOGRAPHY = 'No biography available';
 
 /** The author shown by the profile layout, for its tabs. */
 export const useProfileAuthor = () => useOutletContext<AuthorProfile>();

@@ -1,21 +1,14 @@
 import type { AuthorProfile } from '@inkwell/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useToasts } from '../../../components/toasts.tsx';
 import { FOLLOW_FAILURE_TOAST_MS } from '../../../lib/constants.ts';
-import { keys } from '../../../lib/query.ts';
-import { follow, isFollowingQuery, unfollow } from '../api/authors.ts';
+import { isFollowingQuery, useToggleFollow } from '../api/authors.ts';
 
 /** Follow or Unfollow another author; the state is fetched again after each action. */
 export function FollowButton({ author }: { author: AuthorProfile }) {
   const { push } = useToasts();
-  const client = useQueryClient();
   const following = useQuery(isFollowingQuery(author.id));
-  const refetch = () => {
-    void client.invalidateQueries({ queryKey: keys.isFollowing(author.id) });
-    void client.invalidateQueries({ queryKey: keys.follows });
-  };
-  const toggle = useMutation({
-    mutationFn: (wasFollowing: boolean) => (wasFollowing ? unfollow(author.id) : follow(author.id)),
+  const toggle = useToggleFollow(author.id, {
     onSuccess: (_, wasFollowing) =>
       push(wasFollowing ? `Unfollowing ${author.username}` : `Following ${author.username}`, {
         type: 'INFO',
@@ -27,7 +20,6 @@ export function FollowButton({ author }: { author: AuthorProfile }) {
             type: 'ERROR',
             timeout: FOLLOW_FAILURE_TOAST_MS,
           }),
-    onSettled: refetch,
   });
 
   if (following.isPending) {

@@ -7,7 +7,7 @@ import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
 import { followsQuery } from '../api/authors.ts';
 
-export const NO_BIO_YET = 'No biography provided yet!';
+const NO_BIO_YET = 'No biography provided yet!';
 
 export function FollowingPage() {
   const follows = useQuery(followsQuery());

@@ -9,8 +9,8 @@ import { paths } from '../../../lib/paths.ts';
 import { recentChaptersQuery } from '../api/authors.ts';
 import { useProfileAuthor } from './AuthorPage.tsx';
 
-export const NO_RECENT = 'No Recent Chapters.';
-export const LOAD_MORE_FAILED = 'Could not load more chapters.';
+const NO_RECENT = 'No Recent Chapters.';
+const LOAD_MORE_FAILED = 'Could not load more chapters.';
 
 export function RecentWork() {
   const author = useProfileAuthor();

@@ -1,15 +1,13 @@
-import type { Book, Genre, ReadHistoryItem } from '@inkwell/contract';
+import type { Book } from '@inkwell/contract';
+import { BOOK_PAGE_SIZE, SEARCH_PAGE_SIZE } from '@inkwell/contract/constants';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
-import { BOOK_PAGE_SIZE, SEARCH_PAGE_SIZE } from '../../../lib/constants.ts';
-import { keys } from '../../../lib/query.ts';
-
-export { bookChaptersQuery, bookQuery } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
 export const booksQuery = () =>
   infiniteQueryOptions({
-    queryKey: ['books', 'all'],
+    queryKey: keys.bookList,
     queryFn: ({ pageParam, signal }) =>
       api.get<Book[]>(`/api/books?limit=${BOOK_PAGE_SIZE}&offset=${pageParam}`, signal),
     initialPageParam: 0,
@@ -23,7 +21,7 @@ export const booksQuery = () =>
  */
 export const searchQuery = (q: string) =>
   infiniteQueryOptions({
-    queryKey: ['books', 'search', q],
+    queryKey: keys.bookSearch(q),
     queryFn: async ({ pageParam, signal }) => {
       const params = new URLSearchParams(pageParam ? { q, offset: String(pageParam) } : { q });
       try {
@@ -38,26 +36,9 @@ export const searchQuery = (q: string) =>
     enabled: q.trim() !== '',
   });
 
-export const genresQuery = () =>
-  queryOptions({
-    queryKey: ['genres'],
-    queryFn: ({ signal }) => api.get<{ genres: Genre[] }>('/api/genres', signal),
-    select: (data) => data.genres,
-    staleTime: Infinity,
-  });
-
 export const genreBooksQuery = (genre: string) =>
   queryOptions({
-    queryKey: ['books', 'genre', genre],
+    queryKey: keys.genreBooks(genre),
     queryFn: ({ signal }) =>
       api.get<Book[]>(`/api/books/genres/${encodeURIComponent(genre)}`, signal),
-  });
-
-/** The chapters the signed-in reader has read, for the checkmarks. */
-export const readChaptersQuery = () =>
-  queryOptions({
-    queryKey: keys.history,
-    queryFn: ({ signal }) =>
-      api.get<{ read_history: ReadHistoryItem[] }>('/api/my/history', signal),
-    select: (data) => new Set(data.read_history.map((item) => item.chapter_id)),
   });

@@ -4,7 +4,7 @@ import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { genreColor } from '../../../lib/constants.ts';
 import { paths } from '../../../lib/paths.ts';
-import { genresQuery } from '../api/books.ts';
+import { genresQuery } from '../../../lib/query.ts';
 
 export function GenresPage() {
   const genres = useQuery(genresQuery());

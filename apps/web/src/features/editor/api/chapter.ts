@@ -1,22 +1,18 @@
 import type { Chapter, UpdateChapterBody } from '@inkwell/contract';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { keys } from '../../../lib/query.ts';
-
-/** The chapter with its content, as its author sees it (drafts included, thanks to the token). */
-export const fetchChapter = (chapterId: number, signal?: AbortSignal) =>
-  api.get<Chapter>(`/api/chapters/${chapterId}`, signal);
+import { chapterQuery } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
 /**
- * The editor always starts from the server's copy of the moment: never a cached one, which could
- * be older than a save made in another tab.
+ * The chapter as the editor needs it: asked of the server on every opening, since a copy the
+ * reader cached could be older than a save made in another tab. The page waits for that answer
+ * (isFetchedAfterMount) before it shows the editor.
  */
-export const chapterQuery = (chapterId: number) =>
+export const editorChapterQuery = (chapterId: number) =>
   queryOptions({
-    queryKey: ['my', 'chapter', chapterId] as const,
-    queryFn: ({ signal }) => fetchChapter(chapterId, signal),
+    ...chapterQuery(chapterId),
     staleTime: 0,
-    gcTime: 0,
     refetchOnMount: 'always',
     refetchOnReconnect: false,
   });
@@ -24,8 +20,13 @@ export const chapterQuery = (chapterId: number) =>
 export const updateChapter = (bookId: number, chapterId: number, body: UpdateChapterBody) =>
   api.put<Chapter>(`/api/books/${bookId}/chapters/${chapterId}`, body);
 
-/** The chapter lists that show titles, publish states and counts: the workspace's and the readers'. */
-export function refreshChapterLists(client: QueryClient, bookId: number) {
+/**
+ * After a save: the chapter lists that show titles, publish states and counts (the workspace's and
+ * the readers'), and the chapter itself, marked stale without asking for it again, so the reader
+ * shows the saved text next time and the editor does not fetch after every autosave.
+ */
+export function refreshAfterSave(client: QueryClient, bookId: number, chapterId: number) {
   void client.invalidateQueries({ queryKey: keys.authorChapters(bookId) });
   void client.invalidateQueries({ queryKey: keys.bookChapters(bookId) });
+  void client.invalidateQueries({ queryKey: keys.chapter(chapterId), refetchType: 'none' });
 }

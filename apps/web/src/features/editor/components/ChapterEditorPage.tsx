@@ -7,7 +7,7 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { chapterQuery, refreshChapterLists, updateChapter } from '../api/chapter.ts';
+import { editorChapterQuery, refreshAfterSave, updateChapter } from '../api/chapter.ts';
 import type { ChapterDraft } from '../drafts.ts';
 import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
@@ -38,7 +38,7 @@ export interface ChapterEditorPageProps {
 /** The chapter editor route: 'Loading...' until the chapter's content is here (SPEC section 2). */
 export function ChapterEditorPage({ bookId, chapterId, onDelete }: ChapterEditorPageProps) {
   const chapter = useQuery({
-    ...chapterQuery(chapterId),
+    ...editorChapterQuery(chapterId),
     enabled: Number.isInteger(chapterId) && chapterId > 0,
   });
   if (
@@ -63,7 +63,8 @@ export function ChapterEditorPage({ bookId, chapterId, onDelete }: ChapterEditor
       </div>
     );
   }
-  if (!chapter.data) return <Loading />;
+  // Never a cached copy: the editor starts from the server's answer to this opening.
+  if (!chapter.data || !chapter.isFetchedAfterMount) return <Loading />;
   return <ChapterEditor initial={chapter.data} onDelete={onDelete} />;
 }
 
@@ -154,7 +155,7 @@ function ChapterEditor({
       body.title !== undefined,
     );
     setMeta({ title: chapter.title, is_published: chapter.is_published });
-    refreshChapterLists(client, start.book_id);
+    refreshAfterSave(client, start.book_id, start.id);
     return chapter;
   };
 

@@ -1,3 +1,4 @@
+import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { PageTitle } from '../../../components/Page.tsx';
 import { TITLE_INPUT_FONT_SIZE } from '../../../lib/constants.ts';
@@ -64,7 +65,7 @@ export function ChapterTitle({ title, onRename }: ChapterTitleProps) {
             className="chapter-title-input"
             style={titleStyle}
             value={value}
-            maxLength={200}
+            maxLength={TITLE_MAX_LENGTH}
             autoFocus
             onChange={(e) => setValue(e.target.value)}
             onKeyDown={(e) => {

@@ -1,14 +1,14 @@
-import type { ReadHistoryItem } from '@inkwell/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { keys } from '../../../lib/query.ts';
+import type { MutationCallbacks } from '../../../lib/mutations.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
-export const historyQuery = () =>
-  queryOptions({
-    queryKey: keys.history,
-    queryFn: ({ signal }) =>
-      api.get<{ read_history: ReadHistoryItem[] }>('/api/my/history', signal),
+/** Deletes one chapter from the reader's history; the history is asked again either way. */
+export function useDeleteHistoryItem(ui: MutationCallbacks<unknown, number> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (chapterId: number) => api.delete(`/api/chapters/${chapterId}/history`),
+    ...ui,
+    onSettled: () => client.invalidateQueries({ queryKey: keys.history }),
   });
-
-export const deleteHistoryItem = (chapterId: number) =>
-  api.delete(`/api/chapters/${chapterId}/history`);
+}

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
@@ -6,22 +6,19 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
-import { deleteHistoryItem, historyQuery } from '../api/history.ts';
+import { historyQuery } from '../../../lib/query.ts';
+import { useDeleteHistoryItem } from '../api/history.ts';
 
-export const DELETED = 'Deleted read history item.';
-export const DELETE_FAILED = 'Could not delete read history item';
+const DELETED = 'Deleted read history item.';
+const DELETE_FAILED = 'Could not delete read history item';
 
 export function ReadHistoryPage() {
   const history = useQuery(historyQuery());
-  const client = useQueryClient();
   const navigate = useNavigate();
   const { push } = useToasts();
-  const remove = useMutation({
-    mutationFn: deleteHistoryItem,
+  const remove = useDeleteHistoryItem({
     onSuccess: () => push(DELETED, { type: 'SUCCESS' }),
     onError: () => push(DELETE_FAILED, { type: 'ERROR' }),
-    onSettled: () => client.invalidateQueries({ queryKey: keys.history }),
   });
   const items = history.data?.read_history ?? [];
 

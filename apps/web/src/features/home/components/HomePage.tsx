@@ -10,7 +10,7 @@ import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
 import { homePicksQuery, popularBooksQuery, recentBooksQuery } from '../api/home.ts';
 
-export const NO_AUTHOR = 'No author found.';
+const NO_AUTHOR = 'No author found.';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (

@@ -1,6 +1,7 @@
 import type { ImportJob } from '@inkwell/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/api.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
 /** How often a running import is asked about. */
 export const IMPORT_POLL_MS = 1000;
@@ -19,7 +20,7 @@ export function startImport(file: File, keepFrontMatter: boolean) {
 /** One job, polled every second until it is done or failed. */
 export const importJobQuery = (id: number) =>
   queryOptions({
-    queryKey: ['my', 'imports', id] as const,
+    queryKey: keys.importJob(id),
     queryFn: ({ signal }) => request<ImportJob>(`/api/imports/${id}`, { signal }),
     staleTime: 0,
     refetchInterval: (query) =>
@@ -28,7 +29,7 @@ export const importJobQuery = (id: number) =>
 
 export const importsQuery = () =>
   queryOptions({
-    queryKey: ['my', 'imports'] as const,
+    queryKey: keys.imports,
     queryFn: ({ signal }) => request<{ imports: ImportJob[] }>('/api/imports', { signal }),
     select: (data) => data.imports,
   });

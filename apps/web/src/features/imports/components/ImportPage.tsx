@@ -1,12 +1,13 @@
+import { IMPORT_MAX_BYTES } from '@inkwell/contract/constants';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime, megabytes } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 import { importJobQuery, importsQuery, isFinished, startImport } from '../api/imports.ts';
 
 const workspaceBook = (bookId: number) => `${paths.workspace}/books/${bookId}`;
@@ -21,7 +22,7 @@ function ImportProgress({ jobId }: { jobId: number }) {
     // Once finished, the new book belongs in the workspace list and the job in the list below.
     if (!finished) return;
     void client.invalidateQueries({ queryKey: keys.myBooks });
-    void client.invalidateQueries({ queryKey: importsQuery().queryKey, exact: true });
+    void client.invalidateQueries({ queryKey: keys.imports, exact: true });
   }, [finished, client]);
   if (job.isPending) return <Status kind="loading">Uploading...</Status>;
   if (job.isError) return <Status kind="error">Could not follow the import.</Status>;
@@ -112,7 +113,8 @@ export function ImportPage() {
       <PageTitle>Import a story</PageTitle>
       <p>
         Bring a story you already wrote: it becomes a new, unpublished book in your workspace, with
-        one chapter per heading. EPUB, DOCX, Markdown, HTML and plain text files up to 20 MB.
+        one chapter per heading. EPUB, DOCX, Markdown, HTML and plain text files up to{' '}
+        {megabytes(IMPORT_MAX_BYTES)}.
       </p>
       <form className="form" onSubmit={submit}>
         <div className="field">

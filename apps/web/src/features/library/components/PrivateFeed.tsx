@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Status } from '../../../components/Status.tsx';
 import { formatDate } from '../../../lib/format.ts';
-import { createFeedToken, feedTokenKey, feedTokenQuery, revokeFeedToken } from '../api/library.ts';
+import { feedTokenQuery, useCreateFeedToken, useRevokeFeedToken } from '../api/library.ts';
 
 /**
  * The private Atom feed of everything the reader follows, behind a secret address. The server keeps
@@ -10,24 +10,12 @@ import { createFeedToken, feedTokenKey, feedTokenQuery, revokeFeedToken } from '
  */
 export function PrivateFeed() {
   const id = useId();
-  const client = useQueryClient();
   const status = useQuery(feedTokenQuery());
   const [address, setAddress] = useState<string | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: feedTokenKey });
-  const create = useMutation({
-    mutationFn: createFeedToken,
-    onSuccess: (made) => {
-      setAddress(new URL(made.url, window.location.origin).href);
-      void refresh();
-    },
+  const create = useCreateFeedToken({
+    onSuccess: (made) => setAddress(new URL(made.url, window.location.origin).href),
   });
-  const revoke = useMutation({
-    mutationFn: revokeFeedToken,
-    onSuccess: () => {
-      setAddress(null);
-      void refresh();
-    },
-  });
+  const revoke = useRevokeFeedToken({ onSuccess: () => setAddress(null) });
   const active = status.data?.active ?? false;
 
   return (

@@ -1,10 +1,9 @@
-import type { LibraryEntry, ReadingStatus } from '@inkwell/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReadingStatus } from '@inkwell/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
-import { keys } from '../../../lib/query.ts';
-import { libraryEntryQuery, updateLibraryEntry } from '../api/library.ts';
+import { libraryEntryQuery, useUpdateLibraryEntry } from '../api/library.ts';
 import { continueReadingPath, progressText, STATUS_LABELS } from '../shelves.ts';
 import '../library.css';
 
@@ -14,28 +13,11 @@ import '../library.css';
  */
 export function ShelfControls({ bookId }: { bookId: number }) {
   const id = useId();
-  const client = useQueryClient();
   const { push } = useToasts();
   const entry = useQuery(libraryEntryQuery(bookId));
-  const key = keys.libraryEntry(bookId);
-  const update = useMutation({
-    mutationFn: (body: { status?: ReadingStatus; owned?: boolean }) =>
-      updateLibraryEntry(bookId, body),
-    // The control shows the choice at once; a refusal puts the previous entry back.
-    onMutate: async (body) => {
-      await client.cancelQueries({ queryKey: key, exact: true });
-      const previous = client.getQueryData<LibraryEntry>(key);
-      if (previous) client.setQueryData<LibraryEntry>(key, { ...previous, ...body });
-      return { previous };
-    },
-    onSuccess: (saved) => {
-      client.setQueryData(key, saved);
-      void client.invalidateQueries({ queryKey: keys.library, exact: true });
-    },
-    onError: (_error, _body, context) => {
-      if (context?.previous) client.setQueryData(key, context.previous);
-      push('Could not update your library.', { type: 'ERROR' });
-    },
+  // The control shows the choice at once; a refusal puts the previous entry back.
+  const update = useUpdateLibraryEntry(bookId, {
+    onError: () => push('Could not update your library.', { type: 'ERROR' }),
   });
 
   if (!entry.isSuccess) return null;

@@ -1,9 +1,7 @@
+import { NOTE_QUOTE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useEffect, useState } from 'react';
 import { placeOfRange } from '../../../lib/paragraphs.ts';
 import { NotesPanel, type Quote } from './NotesPanel.tsx';
-
-// NOTE_QUOTE_MAX_LENGTH of the contract.
-const QUOTE_MAX = 2_000;
 
 /** The text selected inside the chapter content, with the paragraph it starts in; null otherwise. */
 export function selectedQuote(content: HTMLElement, selection: Selection | null): Quote | null {
@@ -11,7 +9,7 @@ export function selectedQuote(content: HTMLElement, selection: Selection | null)
   const range = selection.getRangeAt(0);
   if (!content.contains(range.commonAncestorContainer)) return null;
   const place = placeOfRange(content, range);
-  const text = selection.toString().trim().slice(0, QUOTE_MAX);
+  const text = selection.toString().trim().slice(0, NOTE_QUOTE_MAX_LENGTH);
   return place && text ? { paragraph: place.paragraph, text } : null;
 }
 

@@ -1,8 +1,6 @@
+import { NOTE_BODY_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useId, useState, type FormEvent } from 'react';
 import { getErrorDetail } from '../errors.ts';
-
-// NOTE_BODY_MAX_LENGTH of the contract; a value import would bring zod into the reader's chunks.
-const BODY_MAX = 10_000;
 
 interface NoteFormProps {
   label: string;
@@ -40,7 +38,7 @@ export function NoteForm({ label, initial = '', submitLabel, onSubmit, onCancel 
         <textarea
           id={id}
           value={body}
-          maxLength={BODY_MAX}
+          maxLength={NOTE_BODY_MAX_LENGTH}
           rows={3}
           required
           autoFocus

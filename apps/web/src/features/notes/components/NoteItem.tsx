@@ -1,29 +1,26 @@
 import type { Note } from '@inkwell/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { NoteForm } from './NoteForm.tsx';
-import { allNotesKey, deleteNote, updateNote } from '../api/notes.ts';
+import { useNoteWrites } from '../api/notes.ts';
 
 /**
  * One private note with Edit and Delete. Quote and body are plain text, rendered as text (never
  * as HTML). `showWhere` adds the book and chapter it belongs to, for lists across books.
  */
 export function NoteItem({ note, showWhere = false }: { note: Note; showWhere?: boolean }) {
-  const client = useQueryClient();
+  const writes = useNoteWrites();
   const { push } = useToasts();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const refresh = () => client.invalidateQueries({ queryKey: allNotesKey });
 
   const remove = async () => {
     setDeleting(true);
     try {
-      await deleteNote(note.id);
-      await refresh();
+      await writes.remove(note.id);
     } catch {
       setDeleting(false);
       push('Could not delete the note.', { type: 'ERROR' });
@@ -58,8 +55,7 @@ export function NoteItem({ note, showWhere = false }: { note: Note; showWhere?: 
           initial={note.body}
           submitLabel="Save"
           onSubmit={async (body) => {
-            await updateNote(note.id, body);
-            await refresh();
+            await writes.update(note.id, body);
             setEditing(false);
           }}
           onCancel={() => setEditing(false)}

@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Loading, Status } from '../../../components/Status.tsx';
-import { allNotesKey, createNote, notesQuery } from '../api/notes.ts';
+import { notesQuery, useNoteWrites } from '../api/notes.ts';
 import { NoteForm } from './NoteForm.tsx';
 import { NoteItem } from './NoteItem.tsx';
 import '../notes.css';
@@ -33,20 +33,19 @@ export function NotesPanel({
   selection,
 }: NotesPanelProps) {
   const id = useId();
-  const client = useQueryClient();
+  const writes = useNoteWrites();
   const notes = useQuery(notesQuery({ bookId, chapterId }));
   // The draft keeps its quote even when the selection goes away (typing in the form clears it).
   const [draft, setDraft] = useState<Quote | { paragraph: null; text: null } | null>(null);
 
   const save = async (body: string) => {
-    await createNote({
+    await writes.create({
       book_id: bookId,
       chapter_id: chapterId ?? null,
       paragraph: draft?.paragraph ?? null,
       quote: draft?.text ?? null,
       body,
     });
-    await client.invalidateQueries({ queryKey: allNotesKey });
     setDraft(null);
   };
 

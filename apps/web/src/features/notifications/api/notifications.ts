@@ -1,10 +1,10 @@
 import type { MarkReadResponse, Notification, NotificationList } from '@inkwell/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
-export const INBOX_SIZE = 20;
+const INBOX_SIZE = 20;
 
 export const inboxQuery = () =>
   queryOptions({
@@ -14,7 +14,14 @@ export const inboxQuery = () =>
     staleTime: 60_000,
   });
 
-export const markAllRead = () => api.post<MarkReadResponse>('/api/my/notifications/read', {});
+/** Marks every notification read; the inbox is asked again afterwards. */
+export function useMarkAllRead() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.post<MarkReadResponse>('/api/my/notifications/read', {}),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.notifications }),
+  });
+}
 
 /** Where a notification leads: the new chapter, or the new follower's page. */
 export function notificationHref(

@@ -7,7 +7,7 @@ import {
   FOLLOW_NOTIFICATION_TOAST_MS,
 } from '../../../lib/constants.ts';
 import { socketUrl } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket } from '../../../lib/socket.ts';
 import { notificationHref } from '../api/notifications.ts';

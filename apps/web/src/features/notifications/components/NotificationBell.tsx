@@ -1,22 +1,17 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { keys } from '../../../lib/query.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { inboxQuery, markAllRead, notificationHref } from '../api/notifications.ts';
+import { inboxQuery, notificationHref, useMarkAllRead } from '../api/notifications.ts';
 
 /** The bell in the header: the inbox with an unread count; opening it marks everything read. */
 export function NotificationBell() {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const wrapper = useRef<HTMLDivElement>(null);
-  const client = useQueryClient();
   const inbox = useQuery(inboxQuery());
   const unread = inbox.data?.unread_count ?? 0;
-  const markRead = useMutation({
-    mutationFn: markAllRead,
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.notifications }),
-  });
+  const markRead = useMarkAllRead();
 
   useEffect(() => {
     if (!open) return;

@@ -1,24 +1,28 @@
-import type { Chapter, ReadingProgress } from '@inkwell/contract';
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { ReadingProgress } from '@inkwell/contract';
+import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { bookChaptersQuery, bookQuery } from '../../../lib/query.ts';
+import { bookChaptersQuery, bookQuery, chapterQuery } from '../../../lib/query.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
-export { bookChaptersQuery, bookQuery };
+/** Records that the reader read the chapter; the history (checkmarks, Read History) is stale then. */
+export async function recordHistory(client: QueryClient, bookId: number, chapterId: number) {
+  await api.post(`/api/books/${bookId}/chapters/${chapterId}/history`);
+  void client.invalidateQueries({ queryKey: keys.history });
+}
 
-export const chapterQuery = (id: number) =>
-  queryOptions({
-    queryKey: ['chapters', id],
-    queryFn: ({ signal }) => api.get<Chapter>(`/api/chapters/${id}`, signal),
-  });
-
-export const recordHistory = (bookId: number, chapterId: number) =>
-  api.post(`/api/books/${bookId}/chapters/${chapterId}/history`);
-
-/** Saves where the reader is in the book (PUT /api/my/progress/{bookId}). */
-export const saveProgress = (
+/**
+ * Saves where the reader is in the book (PUT /api/my/progress/{bookId}); this book's entry (book
+ * page) and the shelves (My Library) are stale then.
+ */
+export async function saveProgress(
+  client: QueryClient,
   bookId: number,
   position: { chapter_id: number; paragraph: number; offset: number },
-) => api.put<ReadingProgress>(`/api/my/progress/${bookId}`, position);
+) {
+  const saved = await api.put<ReadingProgress>(`/api/my/progress/${bookId}`, position);
+  void client.invalidateQueries({ queryKey: keys.library });
+  return saved;
+}
 
 /**
  * Puts what the reader shows into the cache (the chapter, its book, the chapter list for

@@ -7,15 +7,9 @@ import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
 import { useSession } from '../../../lib/session.tsx';
-import {
-  bookChaptersQuery,
-  bookQuery,
-  chapterQuery,
-  recordHistory,
-  saveProgress,
-} from '../api/reader.ts';
+import { bookChaptersQuery, bookQuery, chapterQuery } from '../../../lib/query.ts';
+import { recordHistory, saveProgress } from '../api/reader.ts';
 import { useHistoryRecorder } from '../useHistoryRecorder.ts';
 import { loadChunk } from '../../../lib/chunks.ts';
 import { useRestorePosition } from '../restorePosition.ts';
@@ -26,7 +20,7 @@ const PositionSaver = lazy(() =>
 import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
 
 /** The chapters before and after this one in reading order. */
-export function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
+function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
   const i = chapters?.findIndex((c) => c.id === chapterId) ?? -1;
   if (!chapters || i < 0) return { previous: undefined, next: undefined };
   return { previous: chapters[i - 1], next: chapters[i + 1] };
@@ -60,7 +54,7 @@ export interface ReaderNotesProps {
 }
 
 /** A paragraph index from "?paragraph=n" (a "Continue reading" link), or null. */
-export function paragraphParam(value: string | null): number | null {
+function paragraphParam(value: string | null): number | null {
   if (value === null || !/^\d+$/.test(value)) return null;
   return Number(value);
 }
@@ -83,8 +77,7 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
     bookId,
     chapterId,
     enabled: state.status === 'in' && chapter.isSuccess,
-    record: recordHistory,
-    onRecorded: () => void client.invalidateQueries({ queryKey: keys.history }),
+    record: (book, chapterRead) => recordHistory(client, book, chapterRead),
   });
 
   const [content, setContent] = useState<HTMLElement | null>(null);
@@ -94,9 +87,9 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
   const signedIn = state.status === 'in';
   // Restore at once; the lazily loaded saver then measures the restored place, not the top.
   useRestorePosition(content, paragraphParam(search.get('paragraph')));
-  const onPositionSaved = useCallback(
-    // The prefix covers this book's entry (book page) and the shelves (My Library).
-    () => void client.invalidateQueries({ queryKey: keys.library }),
+  const savePosition = useCallback(
+    (book: number, position: Parameters<typeof saveProgress>[2]) =>
+      saveProgress(client, book, position),
     [client],
   );
 
@@ -158,8 +151,7 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
             chapterId={chapterId}
             content={content}
             enabled
-            save={saveProgress}
-            onSaved={onPositionSaved}
+            save={savePosition}
           />
         </Suspense>
       )}

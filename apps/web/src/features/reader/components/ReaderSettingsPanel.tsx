@@ -3,9 +3,9 @@ import {
   FONT_SIZE_MAX,
   FONT_SIZE_MIN,
   LINE_WIDTHS,
-  THEMES,
-  useAppearance,
-} from '../../../lib/appearance.tsx';
+  READER_THEMES,
+} from '@inkwell/contract/constants';
+import { useAppearance } from '../../../lib/appearance.tsx';
 
 const FONT_STEP = 2;
 const label = (value: string) => value[0]!.toUpperCase() + value.slice(1);
@@ -93,7 +93,7 @@ export function ReaderSettingsPanel() {
         <Choice
           legend="Theme"
           name={`${panelId}-theme`}
-          options={THEMES}
+          options={READER_THEMES}
           value={settings.theme}
           onChange={(theme) => update({ theme })}
         />

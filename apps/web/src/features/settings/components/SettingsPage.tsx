@@ -1,5 +1,4 @@
-import type { UpdateAuthorBody } from '@inkwell/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOAD_TYPES } from '@inkwell/contract/constants';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
@@ -7,11 +6,11 @@ import { PageTitle } from '../../../components/Page.tsx';
 import { Loading } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { UPLOAD_TYPES } from '../../../lib/constants.ts';
+import { megabytes } from '../../../lib/format.ts';
 import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { updateProfile, uploadAvatar } from '../api/settings.ts';
+import { useUpdateProfile, useUploadAvatar } from '../api/settings.ts';
 
 export const TEXTS = {
   avatarOk: 'Updated profile avatar.',
@@ -44,8 +43,7 @@ function AvatarForm() {
   const session = useSession();
   const account = session.state.account!;
   const { push } = useToasts();
-  const upload = useMutation({
-    mutationFn: uploadAvatar,
+  const upload = useUploadAvatar({
     onSuccess: async () => {
       push(TEXTS.avatarOk, { type: 'SUCCESS' });
       await session.refresh();
@@ -67,13 +65,13 @@ function AvatarForm() {
             {upload.isPending ? 'Uploading...' : 'Choose an image'}
             <input
               type="file"
-              accept={UPLOAD_TYPES.join(',')}
+              accept={IMAGE_UPLOAD_TYPES.join(',')}
               onChange={onPick}
               disabled={upload.isPending}
               className="visually-hidden"
             />
           </label>
-          <p className="field-help">PNG or JPEG, up to 5 MB.</p>
+          <p className="field-help">PNG or JPEG, up to {megabytes(IMAGE_UPLOAD_MAX_BYTES)}.</p>
         </div>
       </div>
     </section>
@@ -84,17 +82,15 @@ function ProfileForm() {
   const session = useSession();
   const account = session.state.account!;
   const { push } = useToasts();
-  const client = useQueryClient();
   const [done, setDone] = useState(false);
   const error = useFormError();
 
-  const save = useMutation({
-    mutationFn: (body: UpdateAuthorBody) => updateProfile(account.id, body),
+  // The author views are asked again once the session has the new account.
+  const save = useUpdateProfile(account.id, {
     onSuccess: async () => {
       push(TEXTS.profileOk, { type: 'SUCCESS' });
       setDone(true);
       await session.refresh();
-      void client.invalidateQueries({ queryKey: ['authors'] });
     },
     onError: (err) => {
       push(TEXTS.profileFailed, { type: 'ERROR' });

@@ -1,16 +1,8 @@
-import type {
-  Book,
-  Chapter,
-  ChapterSummary,
-  Genre,
-  ReadHistoryItem,
-  UpdateBookBody,
-} from '@inkwell/contract';
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { Book, Chapter, ChapterSummary, Genre, UpdateBookBody } from '@inkwell/contract';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { keys } from '../../../lib/query.ts';
-
-export { bookQuery } from '../../../lib/query.ts';
+import type { MutationCallbacks } from '../../../lib/mutations.ts';
+import { keys } from '../../../lib/query-keys.ts';
 
 // ---- books ----
 
@@ -20,44 +12,108 @@ export const myBooksQuery = () =>
     queryFn: ({ signal }) => api.get<Book[]>('/api/my/books', signal),
   });
 
-export const createBook = (title: string) => api.post<Book>('/api/books', { title });
-
-export const updateBook = (bookId: number, body: UpdateBookBody) =>
-  api.put<Book>(`/api/books/${bookId}`, body);
-
-export const deleteBook = (bookId: number) => api.delete(`/api/books/${bookId}`);
-
-export const uploadCover = (bookId: number, file: File) =>
-  api.upload<{ href: string }>(`/api/books/${bookId}/cover`, file);
-
 /** After a book changed: the author's list and every public view of it (page, lists, search). */
-export function refreshBooks(client: QueryClient) {
+function refreshBooks(client: QueryClient) {
   void client.invalidateQueries({ queryKey: keys.myBooks });
-  void client.invalidateQueries({ queryKey: ['books'] });
+  void client.invalidateQueries({ queryKey: keys.books });
 }
 
-// ---- genres ----
-
-export const allGenresQuery = () =>
-  queryOptions({
-    queryKey: ['genres'],
-    queryFn: ({ signal }) => api.get<{ genres: Genre[] }>('/api/genres', signal),
-    select: (data) => data.genres,
-    staleTime: Infinity,
+/** Creates a book; it joins the author's list at once, so a quick second 'Untitled Book' counts it. */
+export function useCreateBook(ui: MutationCallbacks<Book, string> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (title: string) => api.post<Book>('/api/books', { title }),
+    onSuccess: (book, ...rest) => {
+      client.setQueryData<Book[]>(keys.myBooks, (old) => old && [book, ...old]);
+      refreshBooks(client);
+      return ui.onSuccess?.(book, ...rest);
+    },
+    onError: ui.onError,
   });
+}
+
+export function useUpdateBook(bookId: number, ui: MutationCallbacks<Book, UpdateBookBody> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateBookBody) => api.put<Book>(`/api/books/${bookId}`, body),
+    onSuccess: (updated, ...rest) => {
+      client.setQueryData(keys.book(bookId), updated);
+      refreshBooks(client);
+      return ui.onSuccess?.(updated, ...rest);
+    },
+    onError: ui.onError,
+  });
+}
+
+export function useDeleteBook() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (bookId: number) => api.delete(`/api/books/${bookId}`),
+    onSuccess: () => refreshBooks(client),
+  });
+}
+
+export function useUploadCover(bookId: number, ui: MutationCallbacks<{ href: string }, File> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => api.upload<{ href: string }>(`/api/books/${bookId}/cover`, file),
+    onSuccess: (answer, ...rest) => {
+      client.setQueryData<Book>(keys.book(bookId), (old) => old && { ...old, cover: answer.href });
+      refreshBooks(client);
+      return ui.onSuccess?.(answer, ...rest);
+    },
+    onError: ui.onError,
+  });
+}
+
+// ---- genres of a book ----
 
 export const bookGenresQuery = (bookId: number) =>
   queryOptions({
-    queryKey: ['books', bookId, 'genres'] as const,
+    queryKey: keys.bookGenres(bookId),
     queryFn: ({ signal }) => api.get<{ genres: Genre[] }>(`/api/books/${bookId}/genres`, signal),
     select: (data) => data.genres,
   });
 
-export const addBookGenre = (bookId: number, genreId: number) =>
-  api.post<{ genres: Genre[] }>(`/api/books/${bookId}/genres`, { genre_id: genreId });
+/** Adds (or, with `remove`, takes off) a genre; the answer is the book's genres as they now are. */
+function useGenreChange<TVariables>(
+  bookId: number,
+  change: (variables: TVariables) => Promise<{ genres: Genre[] }>,
+  ui: MutationCallbacks<{ genres: Genre[] }, TVariables>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: change,
+    onSuccess: (answer, ...rest) => {
+      client.setQueryData(keys.bookGenres(bookId), answer);
+      refreshBooks(client);
+      return ui.onSuccess?.(answer, ...rest);
+    },
+    onError: ui.onError,
+  });
+}
 
-export const removeBookGenre = (bookId: number, genreId: number) =>
-  api.delete<{ genres: Genre[] }>(`/api/books/${bookId}/genres`, { genre_id: genreId });
+export const useAddBookGenre = (
+  bookId: number,
+  ui: MutationCallbacks<{ genres: Genre[] }, number> = {},
+) =>
+  useGenreChange(
+    bookId,
+    (genreId: number) =>
+      api.post<{ genres: Genre[] }>(`/api/books/${bookId}/genres`, { genre_id: genreId }),
+    ui,
+  );
+
+export const useRemoveBookGenre = (
+  bookId: number,
+  ui: MutationCallbacks<{ genres: Genre[] }, Genre> = {},
+) =>
+  useGenreChange(
+    bookId,
+    (genre: Genre) =>
+      api.delete<{ genres: Genre[] }>(`/api/books/${bookId}/genres`, { genre_id: genre.id }),
+    ui,
+  );
 
 /** The genres that can still be added: every genre not attached yet (SPEC section 5). */
 export const selectableGenres = (all: readonly Genre[], attached: readonly Genre[]): Genre[] => {
@@ -76,33 +132,67 @@ export const authorChaptersQuery = (bookId: number) =>
     select: (data) => [...data.chapters].sort((a, b) => a.chapter_order - b.chapter_order),
   });
 
-export const createChapter = (bookId: number, title: string, chapterOrder: number) =>
-  api.post<Chapter>(`/api/books/${bookId}/chapters`, {
-    book_id: bookId,
-    title,
-    content: '',
-    chapter_order: chapterOrder,
-  });
-
-export const reorderChapters = (
-  bookId: number,
-  chapters: Array<{ id: number; chapter_order: number }>,
-) => api.put<{ chapters: ChapterSummary[] }>(`/api/books/${bookId}/chapters`, { chapters });
-
-export const deleteChapter = (chapterId: number) => api.delete(`/api/chapters/${chapterId}`);
-
 /** After the chapters of a book changed: the workspace list and the readers' views. */
-export function refreshChapters(client: QueryClient, bookId: number) {
+function refreshChapters(client: QueryClient, bookId: number) {
   void client.invalidateQueries({ queryKey: keys.authorChapters(bookId) });
   void client.invalidateQueries({ queryKey: keys.book(bookId) });
   void client.invalidateQueries({ queryKey: keys.myBooks });
 }
 
-/** The chapters the signed-in author has read themselves, for the checkmarks. */
-export const readChaptersQuery = () =>
-  queryOptions({
-    queryKey: keys.history,
-    queryFn: ({ signal }) =>
-      api.get<{ read_history: ReadHistoryItem[] }>('/api/my/history', signal),
-    select: (data) => new Set(data.read_history.map((item) => item.chapter_id)),
+/**
+ * Adds an empty chapter; it joins the list at once, so a quick second click already counts it for
+ * its title and order.
+ */
+export function useCreateChapter(
+  bookId: number,
+  ui: MutationCallbacks<Chapter, { title: string; order: number }> = {},
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ title, order }: { title: string; order: number }) =>
+      api.post<Chapter>(`/api/books/${bookId}/chapters`, {
+        book_id: bookId,
+        title,
+        content: '',
+        chapter_order: order,
+      }),
+    onSuccess: (created, ...rest) => {
+      const { content: _content, ...summary } = created;
+      client.setQueryData<{ chapters: ChapterSummary[] }>(
+        keys.authorChapters(bookId),
+        (old) => old && { chapters: [...old.chapters, summary] },
+      );
+      refreshChapters(client, bookId);
+      return ui.onSuccess?.(created, ...rest);
+    },
+    onError: ui.onError,
   });
+}
+
+type ChapterOrder = Array<{ id: number; chapter_order: number }>;
+
+/** Saves a new reading order; the answer is the list as saved, and readers' lists are stale. */
+export function useReorderChapters(
+  bookId: number,
+  ui: MutationCallbacks<{ chapters: ChapterSummary[] }, ChapterOrder> = {},
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (chapters: ChapterOrder) =>
+      api.put<{ chapters: ChapterSummary[] }>(`/api/books/${bookId}/chapters`, { chapters }),
+    onSuccess: (saved, ...rest) => {
+      client.setQueryData(keys.authorChapters(bookId), saved);
+      void client.invalidateQueries({ queryKey: keys.bookChapters(bookId) });
+      return ui.onSuccess?.(saved, ...rest);
+    },
+    onError: ui.onError,
+  });
+}
+
+export function useDeleteChapter(bookId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (chapterId: number) => api.delete(`/api/chapters/${chapterId}`),
+    onSuccess: () => refreshChapters(client, bookId),
+  });
+}

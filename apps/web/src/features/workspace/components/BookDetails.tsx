@@ -1,5 +1,11 @@
-import type { Book, Genre, UpdateBookBody } from '@inkwell/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Book } from '@inkwell/contract';
+import {
+  IMAGE_UPLOAD_MAX_BYTES,
+  IMAGE_UPLOAD_TYPES,
+  SUMMARY_MAX_LENGTH,
+  TITLE_MAX_LENGTH,
+} from '@inkwell/contract/constants';
+import { useQuery } from '@tanstack/react-query';
 import {
   useEffect,
   useLayoutEffect,
@@ -15,17 +21,16 @@ import { Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { useFormError } from '../../../lib/formError.ts';
-import { SUMMARY_MIN_HEIGHT, UPLOAD_TYPES } from '../../../lib/constants.ts';
-import { keys } from '../../../lib/query.ts';
+import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
+import { megabytes } from '../../../lib/format.ts';
+import { genresQuery } from '../../../lib/query.ts';
 import {
-  addBookGenre,
-  allGenresQuery,
   bookGenresQuery,
-  refreshBooks,
-  removeBookGenre,
   selectableGenres,
-  updateBook,
-  uploadCover,
+  useAddBookGenre,
+  useRemoveBookGenre,
+  useUpdateBook,
+  useUploadCover,
 } from '../api/workspace.ts';
 import { useWorkspaceBook } from './BookWorkspace.tsx';
 
@@ -64,20 +69,14 @@ const TITLE_EMPTY = 'The title cannot be empty.';
 const TITLE_TAKEN = 'You already have a book with this title.';
 
 function DetailsForm({ book }: { book: Book }) {
-  const client = useQueryClient();
   const { push } = useToasts();
   const [title, setTitle] = useState(book.title);
   const [summary, setSummary] = useState(book.summary);
   const [published, setPublished] = useState(book.is_published);
   const error = useFormError();
 
-  const save = useMutation({
-    mutationFn: (body: UpdateBookBody) => updateBook(book.id, body),
-    onSuccess: (updated) => {
-      push(TEXTS.detailsOk, { type: 'SUCCESS' });
-      client.setQueryData(keys.book(book.id), updated);
-      refreshBooks(client);
-    },
+  const save = useUpdateBook(book.id, {
+    onSuccess: () => push(TEXTS.detailsOk, { type: 'SUCCESS' }),
     onError: (err) => {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
@@ -106,7 +105,7 @@ function DetailsForm({ book }: { book: Book }) {
           <input
             id="book-title"
             value={title}
-            maxLength={200}
+            maxLength={TITLE_MAX_LENGTH}
             onChange={(e) => {
               setTitle(e.target.value);
               error.changed('title');
@@ -119,7 +118,7 @@ function DetailsForm({ book }: { book: Book }) {
           <AutoGrowTextarea
             id="book-summary"
             value={summary}
-            maxLength={10_000}
+            maxLength={SUMMARY_MAX_LENGTH}
             onChange={(e) => {
               setSummary(e.target.value);
               error.changed('summary');
@@ -168,19 +167,15 @@ function useObjectUrl(file: File | null): string | null {
 
 /** Cover upload (PNG or JPEG): the chosen image shows as a preview until it is uploaded. */
 function CoverEditor({ book }: { book: Book }) {
-  const client = useQueryClient();
   const { push } = useToasts();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState('');
   const preview = useObjectUrl(file);
 
-  const upload = useMutation({
-    mutationFn: (image: File) => uploadCover(book.id, image),
-    onSuccess: ({ href }) => {
+  const upload = useUploadCover(book.id, {
+    onSuccess: () => {
       push(TEXTS.coverOk, { type: 'SUCCESS' });
       setFile(null);
-      client.setQueryData<Book>(keys.book(book.id), (old) => old && { ...old, cover: href });
-      refreshBooks(client);
     },
     onError: () => push(TEXTS.coverFailed, { type: 'ERROR' }),
   });
@@ -189,7 +184,7 @@ function CoverEditor({ book }: { book: Book }) {
     const chosen = e.target.files?.[0];
     e.target.value = '';
     if (!chosen) return;
-    if (!(UPLOAD_TYPES as readonly string[]).includes(chosen.type)) {
+    if (!(IMAGE_UPLOAD_TYPES as readonly string[]).includes(chosen.type)) {
       setProblem('Choose a PNG or JPEG image.');
       return;
     }
@@ -220,13 +215,13 @@ function CoverEditor({ book }: { book: Book }) {
             Choose Image
             <input
               type="file"
-              accept={UPLOAD_TYPES.join(',')}
+              accept={IMAGE_UPLOAD_TYPES.join(',')}
               onChange={pick}
               disabled={upload.isPending}
               className="visually-hidden"
             />
           </label>
-          <p className="field-help">PNG or JPEG, up to 5 MB.</p>
+          <p className="field-help">PNG or JPEG, up to {megabytes(IMAGE_UPLOAD_MAX_BYTES)}.</p>
           {problem && (
             <p className="form-error" role="alert">
               {problem}
@@ -260,29 +255,20 @@ function CoverEditor({ book }: { book: Book }) {
 
 /** Genres: add one not attached yet, remove attached ones. */
 function GenreEditor({ bookId }: { bookId: number }) {
-  const client = useQueryClient();
   const { push } = useToasts();
-  const all = useQuery(allGenresQuery());
+  const all = useQuery(genresQuery());
   const attached = useQuery(bookGenresQuery(bookId));
   const [choice, setChoice] = useState('');
   const options = selectableGenres(all.data ?? [], attached.data ?? []);
 
-  const settle = (genres: Genre[]) => {
-    client.setQueryData(bookGenresQuery(bookId).queryKey, { genres });
-    refreshBooks(client);
-  };
-  const add = useMutation({
-    mutationFn: (genreId: number) => addBookGenre(bookId, genreId),
-    onSuccess: ({ genres }) => {
+  const add = useAddBookGenre(bookId, {
+    onSuccess: () => {
       push(TEXTS.genreAdded, { type: 'INFO' });
       setChoice('');
-      settle(genres);
     },
     onError: () => push(TEXTS.genreFailed, { type: 'ERROR' }),
   });
-  const remove = useMutation({
-    mutationFn: (genre: Genre) => removeBookGenre(bookId, genre.id),
-    onSuccess: ({ genres }) => settle(genres),
+  const remove = useRemoveBookGenre(bookId, {
     onError: (_error, genre) => push(TEXTS.genreRemoveFailed(genre.name), { type: 'ERROR' }),
   });
 

@@ -1,13 +1,14 @@
 import type { Book } from '@inkwell/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, Outlet, useNavigate, useOutletContext, useParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { routeId } from '../../../lib/paths.ts';
+import { bookQuery } from '../../../lib/query.ts';
 import { useAccount } from '../../../lib/session.tsx';
-import { bookQuery, deleteChapter, refreshChapters } from '../api/workspace.ts';
+import { useDeleteChapter } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
 import { ChapterSidebar } from './ChapterSidebar.tsx';
 import { TypedDeleteModal } from './TypedDeleteModal.tsx';
@@ -45,9 +46,9 @@ export function BookWorkspace() {
   const openChapterId = routeId(params.chapterId);
   const valid = Number.isInteger(bookId) && bookId > 0;
   const account = useAccount();
-  const client = useQueryClient();
   const navigate = useNavigate();
   const book = useQuery({ ...bookQuery(bookId), enabled: valid });
+  const removeChapter = useDeleteChapter(bookId);
   const [deleting, setDeleting] = useState<{ id: number; title: string } | null>(null);
 
   const context = useMemo<WorkspaceBookContext | null>(
@@ -64,9 +65,8 @@ export function BookWorkspace() {
 
   const confirmDelete = async () => {
     if (!deleting) return;
-    await deleteChapter(deleting.id);
+    await removeChapter.mutateAsync(deleting.id);
     setDeleting(null);
-    refreshChapters(client, bookId);
     if (deleting.id === openChapterId) navigate(workspacePaths.book(bookId));
   };
 

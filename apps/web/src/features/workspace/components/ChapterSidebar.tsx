@@ -17,20 +17,14 @@ import {
   verticalListSortingStrategy,
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
+import { historyQuery, readChapterIds } from '../../../lib/query.ts';
 import { newChapterTitle } from '../../../lib/titles.ts';
-import {
-  authorChaptersQuery,
-  createChapter,
-  readChaptersQuery,
-  refreshChapters,
-  reorderChapters,
-} from '../api/workspace.ts';
+import { authorChaptersQuery, useCreateChapter, useReorderChapters } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
 import { initialReorder, isDirty, reorderPayload, reorderReducer } from '../reorder.ts';
 
@@ -107,9 +101,8 @@ function SortableChapter({ chapter, position, bookId, isRead }: RowProps) {
  * renumbers from 1; Save Order and Reset appear only while the order differs from the saved one.
  */
 export function ChapterSidebar({ book }: { book: Book }) {
-  const client = useQueryClient();
   const chapters = useQuery(authorChaptersQuery(book.id));
-  const read = useQuery(readChaptersQuery());
+  const read = useQuery({ ...historyQuery(), select: readChapterIds });
   const [order, dispatch] = useReducer(reorderReducer, undefined, () => initialReorder());
   const [announcement, setAnnouncement] = useState('');
 
@@ -124,31 +117,20 @@ export function ChapterSidebar({ book }: { book: Book }) {
   const shown = order.order.filter((id) => byId.has(id));
   const dirty = isDirty(order);
 
-  const add = useMutation({
-    mutationFn: () => {
-      const list = chapters.data ?? [];
-      return createChapter(book.id, newChapterTitle(list.map((c) => c.title)), list.length + 1);
-    },
-    onSuccess: ({ content: _content, ...chapter }) => {
-      setAnnouncement(`Added ${chapter.title}.`);
-      // In the list at once, so a quick second click already counts it for its title and order.
-      client.setQueryData<{ chapters: ChapterSummary[] }>(
-        keys.authorChapters(book.id),
-        (old) => old && { chapters: [...old.chapters, chapter] },
-      );
-      refreshChapters(client, book.id);
-    },
+  const add = useCreateChapter(book.id, {
+    onSuccess: (chapter) => setAnnouncement(`Added ${chapter.title}.`),
     onError: (error) => console.error('Could not add a chapter', error),
   });
+  const addChapter = () => {
+    const list = chapters.data ?? [];
+    add.mutate({ title: newChapterTitle(list.map((c) => c.title)), order: list.length + 1 });
+  };
 
-  const save = useMutation({
-    mutationFn: () => reorderChapters(book.id, reorderPayload(order)),
+  const save = useReorderChapters(book.id, {
     onSuccess: (data) => {
       const saved = [...data.chapters].sort((a, b) => a.chapter_order - b.chapter_order);
       dispatch({ type: 'saved', ids: saved.map((c) => c.id) });
-      client.setQueryData(keys.authorChapters(book.id), data);
       setAnnouncement('Chapter order saved.');
-      void client.invalidateQueries({ queryKey: keys.bookChapters(book.id) });
     },
     // Saving the order fails silently in the spec (section 8); the Save button stays for another try.
     onError: (error) => console.error('Could not save the chapter order', error),
@@ -237,7 +219,7 @@ export function ChapterSidebar({ book }: { book: Book }) {
           <button
             type="button"
             className="button button-small"
-            onClick={() => add.mutate()}
+            onClick={addChapter}
             disabled={!chapters.data || add.isPending}
           >
             Add Chapter
@@ -249,7 +231,7 @@ export function ChapterSidebar({ book }: { book: Book }) {
             <button
               type="button"
               className="button button-small"
-              onClick={() => save.mutate()}
+              onClick={() => save.mutate(reorderPayload(order))}
               disabled={save.isPending}
             >
               {save.isPending ? 'Saving...' : 'Save Order'}

@@ -1,14 +1,14 @@
 import type { Book } from '@inkwell/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query.ts';
 import { newBookTitle } from '../../../lib/titles.ts';
-import { createBook, deleteBook, myBooksQuery, refreshBooks } from '../api/workspace.ts';
+import { myBooksQuery, useCreateBook, useDeleteBook } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
 import { TypedDeleteModal } from './TypedDeleteModal.tsx';
 import '../workspace.css';
@@ -18,17 +18,10 @@ import '../workspace.css';
  * clears the form and sends nothing; an empty one becomes a unique 'Untitled Book (n)'.
  */
 export function AddBookForm({ titles }: { titles: readonly string[] | undefined }) {
-  const client = useQueryClient();
   const [value, setValue] = useState('');
   const [note, setNote] = useState('');
-  const create = useMutation({
-    mutationFn: createBook,
-    onSuccess: (book) => {
-      setNote(`Added “${book.title}”.`);
-      // In the list at once, so a quick second 'Untitled Book' already counts this one.
-      client.setQueryData<Book[]>(keys.myBooks, (old) => old && [book, ...old]);
-      refreshBooks(client);
-    },
+  const create = useCreateBook({
+    onSuccess: (book) => setNote(`Added “${book.title}”.`),
     // Book creation fails silently in the spec (section 8): logged only.
     onError: (error) => console.error('Could not create the book', error),
   });
@@ -59,7 +52,7 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
               // A new title is a new attempt: the last one's note goes.
               setNote('');
             }}
-            maxLength={200}
+            maxLength={TITLE_MAX_LENGTH}
             placeholder="Untitled Book"
             autoComplete="off"
           />
@@ -111,15 +104,14 @@ function BookCard({ book, onDelete }: { book: Book; onDelete(book: Book): void }
 
 /** /my/workspace: the author's books, the add-book form and the typed-title delete. */
 export function WorkspacePage() {
-  const client = useQueryClient();
   const books = useQuery(myBooksQuery());
+  const remove = useDeleteBook();
   const [deleting, setDeleting] = useState<Book | null>(null);
 
   const confirmDelete = async () => {
     if (!deleting) return;
-    await deleteBook(deleting.id);
+    await remove.mutateAsync(deleting.id);
     setDeleting(null);
-    refreshBooks(client);
   };
 
   let list;

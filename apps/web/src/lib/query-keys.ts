@@ -1,0 +1,46 @@
+/**
+ * Every TanStack Query key of the app, in one list: queries read with these keys and writes
+ * invalidate with them, so no key is spelled twice. Keys nest: invalidating a prefix refreshes
+ * everything under it (`books` every public view of books, `library` every shelf and entry).
+ * What only the signed-in user sees starts with 'my'.
+ */
+export const keys = {
+  // ---- public reads ----
+  /** Prefix of every public view of books: lists, search, pages, chapter lists, genres of a book. */
+  books: ['books'] as const,
+  bookList: ['books', 'all'] as const,
+  bookSearch: (q: string) => ['books', 'search', q] as const,
+  genreBooks: (genre: string) => ['books', 'genre', genre] as const,
+  book: (id: number) => ['books', id] as const,
+  bookChapters: (id: number) => ['books', id, 'chapters'] as const,
+  bookGenres: (id: number) => ['books', id, 'genres'] as const,
+  genres: ['genres'] as const,
+  chapter: (id: number) => ['chapters', id] as const,
+  /** Prefix of every author view: profiles, their books and recent chapters. */
+  authors: ['authors'] as const,
+  author: (ref: string) => ['authors', ref] as const,
+  authorBooks: (authorId: number) => ['authors', authorId, 'books'] as const,
+  authorRecentChapters: (authorId: number) => ['authors', authorId, 'chapters'] as const,
+  homeRecent: ['home', 'recent'] as const,
+  homePopular: ['home', 'popular'] as const,
+  homeAuthors: ['home', 'authors'] as const,
+
+  // ---- the signed-in user's own ----
+  history: ['my', 'history'] as const,
+  follows: ['my', 'follows'] as const,
+  isFollowing: (authorId: number) => ['my', 'is-following', authorId] as const,
+  notifications: ['my', 'notifications'] as const,
+  readerSettings: ['my', 'reader-settings'] as const,
+  /** The author's own books and chapter lists: written by the workspace, the editor, imports. */
+  myBooks: ['my', 'books'] as const,
+  authorChapters: (bookId: number) => ['my', 'books', bookId, 'chapters'] as const,
+  /** Shelves and progress: the reader saves the position, the book page and My Library show it. */
+  library: ['my', 'library'] as const,
+  libraryEntry: (bookId: number) => ['my', 'library', bookId] as const,
+  feedToken: ['my', 'feed-token'] as const,
+  imports: ['my', 'imports'] as const,
+  importJob: (id: number) => ['my', 'imports', id] as const,
+  /** Prefix of every notes list; one list is all notes, one book's or one chapter's. */
+  notes: ['my', 'notes'] as const,
+  notesOf: (filter: { bookId?: number; chapterId?: number }) => ['my', 'notes', filter] as const,
+};

@@ -1,0 +1,51 @@
+/**
+ * Limits and values that the server enforces and the web app shows: lengths, page sizes, uploads,
+ * the reader's settings. The schemas of this package and the server read them from here, and so
+ * does the web app, through `@inkwell/contract/constants`. No imports: the web bundle takes this
+ * file without zod (whose eval probe the page's CSP refuses).
+ */
+
+// ---- accounts and profiles ----
+export const USERNAME_MIN_LENGTH = 3;
+export const USERNAME_MAX_LENGTH = 30;
+/** Letters, digits, `_`, `-` and `.`. */
+export const USERNAME_RULE = new RegExp(
+  `^[A-Za-z0-9_.-]{${USERNAME_MIN_LENGTH},${USERNAME_MAX_LENGTH}}$`,
+);
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+export const NAME_MAX_LENGTH = 100;
+export const BIOGRAPHY_MAX_LENGTH = 10_000;
+
+// ---- books and chapters ----
+export const TITLE_MAX_LENGTH = 200;
+export const SUMMARY_MAX_LENGTH = 10_000;
+/** Books per page of the book list when `limit` is not sent (SPEC section 9). */
+export const BOOK_PAGE_SIZE = 10;
+/** Search answers a page of this many books unless `limit` asks for more (decision 0015). */
+export const SEARCH_PAGE_SIZE = 20;
+/** Chapters per page of an author's Recent Work when `limit` is not sent (SPEC section 9). */
+export const RECENT_CHAPTERS_PAGE_SIZE = 10;
+export const DEFAULT_CHAPTER_CONTENT = '<p>Edit Me!</p>';
+export const DEFAULT_CHAPTER_TITLE = 'Untitled Chapter';
+/** Upper bound on one chapter's HTML: far above any real chapter, well under the 1 MB body limit. */
+export const CONTENT_MAX_LENGTH = 900_000;
+/** A book never holds more chapters than this; also bounds a reorder request. */
+export const MAX_CHAPTERS_PER_BOOK = 10_000;
+
+// ---- uploads ----
+/** Covers and avatars: PNG or JPEG (checked by content on the server), at most this many bytes. */
+export const IMAGE_UPLOAD_TYPES = ['image/png', 'image/jpeg'] as const;
+export const IMAGE_UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+/** Largest file POST /api/imports accepts; larger answers 413. */
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+// ---- reading ----
+export const FONT_SIZE_MIN = 12;
+export const FONT_SIZE_MAX = 32;
+export const LINE_WIDTHS = ['narrow', 'medium', 'wide'] as const;
+export const READER_THEMES = ['light', 'dark', 'sepia'] as const;
+/** The shelves a book can be on; a book is on at most one of them. */
+export const SHELF_STATUSES = ['reading', 'want_to_read', 'finished', 'dropped'] as const;
+export const NOTE_BODY_MAX_LENGTH = 10_000;
+export const NOTE_QUOTE_MAX_LENGTH = 2_000;
