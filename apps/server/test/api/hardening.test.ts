@@ -68,6 +68,18 @@ describe('guessing passwords (#1)', () => {
     expect(counts[429]).toBe(20 - (counts[401] ?? 0));
   });
 
+  it('lets many parallel right passwords from one address through (an office behind one NAT)', async () => {
+    const ip = newIp();
+    const users = await Promise.all(Array.from({ length: 4 }, () => signup(t.app)));
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => {
+        const user = users[i % users.length]!;
+        return login(user.username, user.password, ip);
+      }),
+    );
+    expect(statuses(responses)).toEqual({ 200: 16 });
+  });
+
   it('does not count right passwords, nor keep failures after one', async () => {
     const user = await signup(t.app);
     const ip = newIp();
