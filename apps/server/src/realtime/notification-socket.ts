@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { socketAdmission, socketSession } from './admission.ts';
+import { socketAdmission } from './admission.ts';
 import type { SessionSockets } from './session-sockets.ts';
 import type { SocketQuota } from './socket-quota.ts';
 import type { UserSockets } from './user-sockets.ts';
@@ -12,10 +12,8 @@ export const notificationSocketRoutes: FastifyPluginAsync<{
   sessions: SessionSockets;
   quota: SocketQuota;
 }> = async (app, { ctx, users, sessions, quota }) => {
-  const admission = socketAdmission({ sessions, quota }, async (request) => {
-    const session = await socketSession(ctx, request);
-    return 'refusal' in session ? session : { session };
-  });
+  // A signed-in user needs nothing more to hear their notifications.
+  const admission = socketAdmission({ ctx, sessions, quota }, async () => ({}));
   app.get('/ws', { websocket: true, preHandler: admission.preHandler }, (socket, request) => {
     const admitted = admission.take(socket, request);
     if (admitted) users.add(admitted.session.viewer.id, socket);
