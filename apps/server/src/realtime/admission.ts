@@ -2,7 +2,11 @@ import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
-import { sessionForToken, type LiveSession } from '../modules/accounts/accounts.service.ts';
+import {
+  sessionForSocketTicket,
+  sessionForToken,
+  type LiveSession,
+} from '../modules/accounts/accounts.service.ts';
 import type { SessionSockets } from './session-sockets.ts';
 import type { SocketQuota } from './socket-quota.ts';
 
@@ -18,17 +22,23 @@ const isRefusal = (value: unknown): value is Refusal =>
 const TOO_MANY = 'Too many open connections';
 
 /**
- * The session of a socket request, from `?token=` only. The session cookie is not accepted
- * here: browsers send it on cross-site WebSocket upgrades too, so honouring it would let any
- * page open a socket in a signed-in visitor's name.
+ * The session of a socket request: from `?ticket=`, a single-use ticket (what the web app
+ * sends), or else from `?token=`, the session token itself (what the spec's clients send;
+ * docs/decisions/0023). The session cookie is not accepted here: browsers send it on cross-site
+ * WebSocket upgrades too, so honouring it would let any page open a socket in a signed-in
+ * visitor's name.
  */
 export async function socketSession(
   ctx: AppContext,
   request: FastifyRequest,
 ): Promise<LiveSession | Refusal> {
-  const { token } = request.query as { token?: unknown };
+  const { ticket, token } = request.query as { ticket?: unknown; token?: unknown };
+  if (typeof ticket === 'string' && ticket !== '') {
+    const session = await sessionForSocketTicket(ctx, ticket);
+    return session ?? refuse(WS_CLOSE.unauthorized, 'The ticket is invalid, used or expired');
+  }
   if (typeof token !== 'string' || token === '')
-    return refuse(WS_CLOSE.unauthorized, 'A token is required');
+    return refuse(WS_CLOSE.unauthorized, 'A ticket or a token is required');
   const session = await sessionForToken(ctx, token);
   return session ?? refuse(WS_CLOSE.unauthorized, 'The token is invalid or expired');
 }

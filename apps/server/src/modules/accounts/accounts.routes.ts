@@ -5,13 +5,20 @@ import {
   SessionResponse,
   SignupBody,
   SignupResponse,
+  SocketTicket,
   TokenResponse,
 } from '@inkwell/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { multipartFormFields } from '../../lib/form-body.ts';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
+import {
+  authDocs as auth,
+  clearSessionCookie,
+  requireViewer,
+  setSessionCookie,
+} from '../../plugins/auth.ts';
+import { leavesPublicReadsUnchanged } from '../../plugins/read-cache.ts';
 import { toAccount } from '../../presenters/user.ts';
 import * as service from './accounts.service.ts';
 
@@ -91,6 +98,24 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         token_type: 'bearer' as const,
         account: toAccount(user),
       };
+    },
+  );
+
+  app.post(
+    '/api/socket-tickets',
+    {
+      schema: {
+        ...TAG,
+        ...auth,
+        summary:
+          'A single-use ticket to open one WebSocket as the signed-in user within expires_in seconds: {base}/ws?ticket=... or {base}/chat/{username}?ticket=... (the session token stays out of socket URLs)',
+        response: { 201: SocketTicket, 401: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      // Readers see nothing new: the answer cache stays.
+      leavesPublicReadsUnchanged(request);
+      return reply.status(201).send(await service.issueSocketTicket(ctx, requireViewer(request)));
     },
   );
 
