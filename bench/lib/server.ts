@@ -152,6 +152,11 @@ export async function startServer(options: ServerOptions): Promise<RunningProces
       LOG_LEVEL: 'warn',
       // The fan-out suite opens 10,000 sockets from this one address.
       WS_MAX_SOCKETS_PER_ADDRESS: '0',
+      // The load generator is one address doing what thousands of people do: it signs up, signs
+      // in and connects sockets as fast as the server goes.
+      RATE_LIMIT_SIGNUP: 'off',
+      RATE_LIMIT_LOGIN: 'off',
+      RATE_LIMIT_SOCKETS: 'off',
       ...options.env,
     },
   });

@@ -34,6 +34,7 @@ import { AnswerCache } from './lib/answer-cache.ts';
 import { urlForLog } from './lib/log-redaction.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
+import { rateLimits } from './plugins/rate-limits.ts';
 import { createFrontDoor, readCache } from './plugins/read-cache.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -164,6 +165,8 @@ export async function buildApp(
     ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : []),
   ];
   await app.register(health, { base, checks: readiness });
+  // Before any route: routes ask for their limits as they are added.
+  await app.register(rateLimits, { redis: live.redis, prefix: config.REDIS_PREFIX });
   await app.register(securityHeaders, { base });
   await app.register(cors, {
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { perAddress } from '../plugins/rate-limits.ts';
 import { socketAdmission } from './admission.ts';
 import type { SessionSockets } from './session-sockets.ts';
 import type { SocketQuota } from './socket-quota.ts';
@@ -14,8 +15,13 @@ export const notificationSocketRoutes: FastifyPluginAsync<{
 }> = async (app, { ctx, users, sessions, quota }) => {
   // A signed-in user needs nothing more to hear their notifications.
   const admission = socketAdmission({ ctx, sessions, quota }, async () => ({}));
-  app.get('/ws', { websocket: true, preHandler: admission.preHandler }, (socket, request) => {
-    const admitted = admission.take(socket, request);
-    if (admitted) users.add(admitted.session.viewer.id, socket);
-  });
+  const config = perAddress(ctx.config.RATE_LIMIT_SOCKETS, 'live connections');
+  app.get(
+    '/ws',
+    { websocket: true, config, preHandler: admission.preHandler },
+    (socket, request) => {
+      const admitted = admission.take(socket, request);
+      if (admitted) users.add(admitted.session.viewer.id, socket);
+    },
+  );
 };

@@ -18,6 +18,7 @@ import {
   requireViewer,
   setSessionCookie,
 } from '../../plugins/auth.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
 import { leavesPublicReadsUnchanged } from '../../plugins/read-cache.ts';
 import { toAccount } from '../../presenters/user.ts';
 import * as service from './accounts.service.ts';
@@ -45,11 +46,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/authors',
     {
+      config: perAddress(ctx.config.RATE_LIMIT_SIGNUP, 'sign-ups'),
       schema: {
         ...TAG,
         summary: 'Create an account and sign in',
         body: SignupBody,
-        response: { 201: SignupResponse, 400: ErrorBody, 409: ErrorBody },
+        response: { 201: SignupResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -64,6 +66,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/token',
     {
+      config: perAddress(ctx.config.RATE_LIMIT_LOGIN, 'sign-in attempts'),
       schema: {
         ...TAG,
         summary:
@@ -104,12 +107,13 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/socket-tickets',
     {
+      config: perAddress(ctx.config.RATE_LIMIT_SOCKETS, 'live connections'),
       schema: {
         ...TAG,
         ...auth,
         summary:
           'A single-use ticket to open one WebSocket as the signed-in user within expires_in seconds: {base}/ws?ticket=... or {base}/chat/{username}?ticket=... (the session token stays out of socket URLs)',
-        response: { 201: SocketTicket, 401: ErrorBody },
+        response: { 201: SocketTicket, 401: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
 import { refuse, socketAdmission } from '../../realtime/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
 import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
@@ -25,7 +26,11 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
 
   app.get(
     '/chat/:username',
-    { websocket: true, preHandler: admission.preHandler },
+    {
+      websocket: true,
+      config: perAddress(deps.ctx.config.RATE_LIMIT_SOCKETS, 'live connections'),
+      preHandler: admission.preHandler,
+    },
     (socket, request) => {
       const admitted = admission.take(socket, request);
       if (!admitted) return;
