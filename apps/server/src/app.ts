@@ -21,6 +21,7 @@ import { homeRoutes } from './modules/home/home.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { libraryRoutes } from './modules/library/library.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
+import { createEpubStore } from './modules/exports/exports.service.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -148,6 +149,7 @@ export async function buildApp(
     config,
     events: live.bus,
     uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
+    epubs: createEpubStore(config),
   };
   await live.ready();
 

@@ -83,6 +83,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_IMPORT: rateLimit('60/hour'),
   RATE_LIMIT_FEEDS: rateLimit('300/minute'),
   RATE_LIMIT_SOCKETS: rateLimit('600/minute'),
+  /** The largest EPUB an export builds, in MB; a larger book answers 413. */
+  EXPORT_MAX_MB: z.coerce.number().positive().default(50),
+  /** Memory for built EPUBs kept until their book changes, in MB per process; 0 keeps none. */
+  EXPORT_CACHE_MB: z.coerce.number().min(0).default(64),
   /** A request must arrive whole (headers and body) within this; a client that drips it is cut off. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** A connection idle this long (nothing received or sent) is closed; open sockets are not affected. */

@@ -20,7 +20,9 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: {
           200: z.any().meta({ type: 'string', format: 'binary', description: 'The EPUB file' }),
           404: ErrorBody,
+          413: ErrorBody,
           429: ErrorBody,
+          503: ErrorBody,
         },
       },
     },
