@@ -6,7 +6,7 @@ import type { SessionSockets } from './session-sockets.ts';
 import type { SocketQuota } from './socket-quota.ts';
 import type { UserSockets } from './user-sockets.ts';
 
-/** `{base}/ws?token=`: the signed-in user's live notifications. The stream is one-way; client frames are ignored. */
+/** `{base}/ws?ticket=` (or `?token=`): the signed-in user's live notifications. The stream is one-way; client frames are ignored. */
 export const notificationSocketRoutes: FastifyPluginAsync<{
   ctx: AppContext;
   users: UserSockets;

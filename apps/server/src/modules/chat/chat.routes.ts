@@ -6,7 +6,7 @@ import { refuse, socketAdmission } from '../../realtime/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
 import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
 
-/** `{base}/chat/{username}?token=`: the chat room of an author, for signed-in users. */
+/** `{base}/chat/{username}?ticket=` (or `?token=`): the chat room of an author, for signed-in users. */
 export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
   const limiter = new ChatLimiter();
   const joins = new JoinLimiter();
