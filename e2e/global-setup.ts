@@ -86,8 +86,9 @@ export default async function globalSetup() {
         UPLOAD_DIR: path.join(dir, 'uploads'),
         WEB_DIST_DIR: dist,
         LOG_LEVEL: 'warn',
-        // The suite signs in many times from one address.
+        // The suite signs in (wrong passwords too) and signs up many times from one address.
         LOGIN_MAX_FAILURES: '1000',
+        RATE_LIMIT_SIGNUP: '1000/hour',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

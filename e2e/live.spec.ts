@@ -9,9 +9,15 @@ test('a follower sees a live CHAPTER toast when the author publishes, with a Vie
   const book = await createBook(author, { chapters: [{ title: 'First light' }] });
   await follow(reader, author);
   const page = await signedInPage(browser, reader);
+  const socketUrls: string[] = [];
+  page.on('websocket', (socket) => socketUrls.push(socket.url()));
   await page.goto(app('/books'));
   // The live connection is up once the page has settled; publish then.
   await page.waitForTimeout(1000);
+  // It was opened with a single-use ticket: the session token stays out of socket URLs.
+  expect(socketUrls).toHaveLength(1);
+  expect(socketUrls[0]).toMatch(/\/ws\?ticket=[\w-]+$/);
+  expect(socketUrls[0]).not.toContain(reader.token);
   const chapter = await addChapter(author, book.id, { title: 'Second light' });
 
   const toast = page.getByTestId('toast').filter({ hasText: 'Second light' });

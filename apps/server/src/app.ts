@@ -23,6 +23,7 @@ import { homeRoutes } from './modules/home/home.routes.ts';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { libraryRoutes } from './modules/library/library.routes.ts';
 import { notesRoutes } from './modules/notes/notes.routes.ts';
+import { createEpubStore } from './modules/exports/exports.service.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
@@ -36,6 +37,7 @@ import { AnswerCache } from './lib/answer-cache.ts';
 import { urlForLog } from './lib/log-redaction.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
+import { rateLimits } from './plugins/rate-limits.ts';
 import { readCache } from './plugins/read-cache.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -146,6 +148,7 @@ export async function buildApp(
     config,
     events: live.bus,
     uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
+    epubs: createEpubStore(config),
   };
   await live.ready();
 
@@ -157,6 +160,8 @@ export async function buildApp(
     ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : []),
   ];
   await app.register(health, { base, checks: readiness });
+  // Before any route: routes ask for their limits as they are added.
+  await app.register(rateLimits, { redis: live.redis, prefix: config.REDIS_PREFIX });
   await app.register(securityHeaders, { base });
   await app.register(cors, {
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,

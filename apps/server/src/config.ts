@@ -11,6 +11,32 @@ const csv = z
       .filter(Boolean),
   );
 
+/** At most `max` requests per `windowMs`, counted in fixed windows. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+const WINDOW_MS = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
+/** A rate limit written `N/minute` (or `/second`, `/hour`, `/day`); `off` (or `0`) for none. */
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, issue): RateLimit | null => {
+      const value = v.trim().toLowerCase();
+      if (value === 'off' || value === '0') return null;
+      const match = /^(\d+)\s*\/\s*(second|minute|hour|day)$/.exec(value);
+      if (match && Number(match[1]) > 0)
+        return { max: Number(match[1]), windowMs: WINDOW_MS[match[2] as keyof typeof WINDOW_MS] };
+      issue.addIssue({
+        code: 'custom',
+        message: 'give N/second, N/minute, N/hour or N/day, or off',
+      });
+      return null;
+    });
+
 /** Names proxy-addr gives to the usual private ranges. */
 const TRUST_PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -44,6 +70,23 @@ const EnvSchema = z.object({
    * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
+  /**
+   * Requests per client address (docs/decisions/0022), far above what people do, to stop
+   * scripts: sign-ups and logins (each an argon2 hash), EPUB exports (also per signed-in user),
+   * imports, feed reads (per feed route), WebSocket upgrades and socket tickets. Counted in
+   * Redis when REDIS_URL is set, so every process counts together; else per process.
+   */
+  RATE_LIMIT_SIGNUP: rateLimit('100/hour'),
+  RATE_LIMIT_LOGIN: rateLimit('60/minute'),
+  RATE_LIMIT_EXPORT: rateLimit('30/minute'),
+  RATE_LIMIT_EXPORT_PER_USER: rateLimit('10/minute'),
+  RATE_LIMIT_IMPORT: rateLimit('60/hour'),
+  RATE_LIMIT_FEEDS: rateLimit('300/minute'),
+  RATE_LIMIT_SOCKETS: rateLimit('600/minute'),
+  /** The largest EPUB an export builds, in MB; a larger book answers 413. */
+  EXPORT_MAX_MB: z.coerce.number().positive().default(50),
+  /** Memory for built EPUBs kept until their book changes, in MB per process; 0 keeps none. */
+  EXPORT_CACHE_MB: z.coerce.number().min(0).default(64),
   /** A request must arrive whole (headers and body) within this; a client that drips it is cut off. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(300),
   /** A connection idle this long (nothing received or sent) is closed; open sockets are not affected. */

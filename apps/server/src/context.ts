@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
+import type { EpubStore } from './modules/exports/epub-store.ts';
 import type { SearchEngine } from './modules/search/search-engine.ts';
 import type { SearchIndexer } from './modules/search/search-indexer.ts';
 import type { EventBus } from './realtime/events.ts';
@@ -16,6 +17,8 @@ export interface AppContext {
   config: Config;
   events: EventBus;
   uploads: UploadStore;
+  /** EPUBs this process has built, kept until their book changes. */
+  epubs: EpubStore;
 }
 
 /** The signed-in user making a request, as resolved from the bearer token or the session cookie. */

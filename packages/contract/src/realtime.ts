@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /*
  * Messages of the two WebSocket endpoints (SPEC section 7, "Live connections").
- * Both take the session token as `?token=`; the cookie is not accepted there, so a page on
- * another site cannot open a socket in a signed-in user's name.
+ * Both take a single-use ticket as `?ticket=` (`SocketTicket`, below), or the session token as
+ * `?token=` as the spec's clients send it; the cookie is not accepted there, so a page on another
+ * site cannot open a socket in a signed-in user's name.
  */
 
 /** `{base}/ws`: a chapter of a followed author was published for the first time. */
@@ -80,7 +81,8 @@ export const WS_CLOSE = {
   /** A frame larger than the socket's hard limit (64 KB). */
   messageTooBig: 1009,
   /**
-   * Missing, unknown, expired or logged-out token; also closes an open socket when its session
+   * Missing, unknown, expired or logged-out token, or a ticket unknown, expired or already used;
+   * also closes an open socket when its session
    * ends (logout, password change elsewhere: reason "The session has ended") or expires ("The
    * session has expired"). Either way: sign in again, do not reconnect with the same token.
    */
@@ -93,3 +95,13 @@ export const WS_CLOSE = {
    */
   tooMany: 4429,
 } as const;
+
+/**
+ * `POST /api/socket-tickets` (auth): a single-use ticket to open one WebSocket as the signed-in
+ * user, `{base}/ws?ticket=...` or `{base}/chat/{username}?ticket=...`, within `expires_in`
+ * seconds. Unlike `?token=`, it carries nothing a log could reuse (docs/decisions/0023).
+ */
+export const SocketTicket = z
+  .object({ ticket: z.string(), expires_in: z.number().int() })
+  .meta({ id: 'SocketTicket' });
+export type SocketTicket = z.infer<typeof SocketTicket>;

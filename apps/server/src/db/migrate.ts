@@ -10,6 +10,7 @@ import * as phraseGrams from './migrations/0006_phrase_grams.ts';
 import * as searchKeys from './migrations/0007_search_keys.ts';
 import * as wideSearchKeys from './migrations/0008_wide_search_keys.ts';
 import * as searchQueue from './migrations/0009_search_queue.ts';
+import * as followNoticesAndSocketTickets from './migrations/0010_follow_notices_and_socket_tickets.ts';
 import * as searchBookQueue from './migrations/0011_search_book_queue.ts';
 
 type EngineMigration = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0007_search_keys': searchKeys,
   '0008_wide_search_keys': wideSearchKeys,
   '0009_search_queue': searchQueue,
+  '0010_follow_notices_and_socket_tickets': followNoticesAndSocketTickets,
   '0011_search_book_queue': searchBookQueue,
 };
 

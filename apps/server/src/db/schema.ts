@@ -188,6 +188,13 @@ export interface FeedTokensTable {
   created_at: string;
 }
 
+/** A single-use ticket to open one WebSocket for a session (migration 0010). */
+export interface SocketTicketsTable {
+  ticket_hash: string;
+  session_id: number;
+  expires_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -206,4 +213,5 @@ export interface Schema {
   notes: NotesTable;
   import_jobs: ImportJobsTable;
   feed_tokens: FeedTokensTable;
+  socket_tickets: SocketTicketsTable;
 }

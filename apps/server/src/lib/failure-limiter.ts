@@ -7,6 +7,13 @@
  * after the key's last failure, doubling with every failure up to `maxMs`. A key's failures are
  * forgotten once `forgetMs` pass without one.
  *
+ * Attempts still being checked are not failures yet: when only they stand in the way (the key's
+ * failures plus its attempts in flight reach `free`), a further attempt waits for one of them to
+ * end instead of being refused. Right passwords end without counting, so many people signing in
+ * at once from one address (an office behind one NAT) all get in; wrong ones become failures, and
+ * the attempts waiting behind them then hear the back-off. Either way no more than `free`
+ * unproven attempts per key are ever checked at once.
+ *
  * The counting lives behind `AttemptStore`: this process's memory today (each process counts on
  * its own; with N processes a key gets up to N times the attempts), a store shared by every
  * process (Redis) later, through the same interface.
@@ -23,36 +30,45 @@ export interface BackoffPolicy {
   forgetMs: number;
 }
 
-/** The wait (ms) after the last failure, for a key holding `count` counted attempts. */
-export function backoffMs(policy: BackoffPolicy, count: number): number {
-  if (count < policy.free) return 0;
-  const doublings = Math.min(count - policy.free, 40);
+/** The wait (ms) after the last failure, for a key holding `failures` failures. */
+export function backoffMs(policy: BackoffPolicy, failures: number): number {
+  if (failures < policy.free) return 0;
+  const doublings = Math.min(failures - policy.free, 40);
   return Math.min(policy.maxMs, policy.baseMs * 2 ** doublings);
 }
+
+/** What a key says to a new attempt. */
+export type Acquired =
+  /** Counted as in flight: go ahead. */
+  | { admitted: true }
+  /** The key's failures impose this wait (ms) before anything more is tried. */
+  | { waitMs: number }
+  /** Only attempts in flight stand in the way: ask again once one of them has ended. */
+  | { busy: true };
 
 /**
  * Where attempts are counted. Async, so a store shared by processes can stand behind it; each
  * method must be atomic for its key.
  */
 export interface AttemptStore {
-  /**
-   * If `key` may try at `now`, counts the attempt and answers 0; otherwise counts nothing and
-   * answers how many ms the key must still wait.
-   */
-  acquire(key: string, now: number): Promise<number>;
-  /** A counted attempt failed: the back-off runs from `now`. */
+  /** Counts the attempt as in flight if the key lets it through at `now` (see `Acquired`). */
+  acquire(key: string, now: number): Promise<Acquired>;
+  /** An attempt in flight failed: it becomes a failure and the back-off runs from `now`. */
   fail(key: string, now: number): Promise<void>;
-  /** A counted attempt turned out not to be a guess (it succeeded, or could not be checked). */
+  /** An attempt in flight turned out not to be a guess (it succeeded, or could not be checked). */
   release(key: string): Promise<void>;
-  /** Forgets every failure of the key. */
+  /** Forgets every failure of the key (its attempts in flight stay counted). */
   reset(key: string): Promise<void>;
 }
 
 interface KeyState {
-  /** Attempts counted: failures, plus attempts still being checked. */
-  count: number;
-  /** When the last attempt began or failed (epoch ms); the back-off and forgetting run from it. */
-  last: number;
+  failures: number;
+  /** Attempts admitted and still being checked. */
+  inFlight: number;
+  /** When the last failure happened (epoch ms); the back-off runs from it. */
+  failedAt: number;
+  /** When the key was last used (epoch ms); it is forgotten `forgetMs` after. */
+  touchedAt: number;
 }
 
 /** Keys kept before the oldest are dropped, whatever their state: bounds memory under a flood. */
@@ -65,30 +81,43 @@ export class MemoryAttemptStore implements AttemptStore {
 
   constructor(private readonly policy: BackoffPolicy) {}
 
-  async acquire(key: string, now: number): Promise<number> {
-    const state = this.live(key, now);
-    if (state) {
-      const wait = state.last + backoffMs(this.policy, state.count) - now;
-      if (wait > 0) return wait;
-    }
-    this.touch(key, { count: (state?.count ?? 0) + 1, last: now }, now);
-    return 0;
+  async acquire(key: string, now: number): Promise<Acquired> {
+    const state = this.live(key, now) ?? { failures: 0, inFlight: 0, failedAt: 0, touchedAt: now };
+    const wait = state.failedAt + backoffMs(this.policy, state.failures) - now;
+    if (state.failures > 0 && wait > 0) return { waitMs: wait };
+    // Past the free attempts, one at a time: each must have failed before the next may try.
+    if (state.inFlight > 0 && state.failures + state.inFlight >= this.policy.free)
+      return { busy: true };
+    this.touch(key, { ...state, inFlight: state.inFlight + 1, touchedAt: now }, now);
+    return { admitted: true };
   }
 
   async fail(key: string, now: number): Promise<void> {
     const state = this.live(key, now);
-    this.touch(key, { count: Math.max(state?.count ?? 0, 1), last: now }, now);
+    this.touch(
+      key,
+      {
+        failures: (state?.failures ?? 0) + 1,
+        inFlight: Math.max(0, (state?.inFlight ?? 0) - 1),
+        failedAt: now,
+        touchedAt: now,
+      },
+      now,
+    );
   }
 
   async release(key: string): Promise<void> {
     const state = this.keys.get(key);
     if (!state) return;
-    if (state.count <= 1) this.keys.delete(key);
-    else state.count -= 1;
+    state.inFlight = Math.max(0, state.inFlight - 1);
+    if (state.inFlight === 0 && state.failures === 0) this.keys.delete(key);
   }
 
   async reset(key: string): Promise<void> {
-    this.keys.delete(key);
+    const state = this.keys.get(key);
+    if (!state) return;
+    if (state.inFlight === 0) this.keys.delete(key);
+    else state.failures = 0;
   }
 
   /** Keys currently held (for tests). */
@@ -98,7 +127,7 @@ export class MemoryAttemptStore implements AttemptStore {
 
   private live(key: string, now: number): KeyState | undefined {
     const state = this.keys.get(key);
-    if (state && now - state.last > this.policy.forgetMs) {
+    if (state && now - state.touchedAt > this.policy.forgetMs) {
       this.keys.delete(key);
       return undefined;
     }
@@ -114,7 +143,7 @@ export class MemoryAttemptStore implements AttemptStore {
 
   private sweep(now: number): void {
     for (const [key, state] of this.keys) {
-      if (now - state.last > this.policy.forgetMs) this.keys.delete(key);
+      if (now - state.touchedAt > this.policy.forgetMs) this.keys.delete(key);
     }
     // Over the cap, the oldest keys go, down to three quarters of it.
     if (this.keys.size > MAX_KEYS) {
@@ -139,43 +168,89 @@ export interface Attempt {
 
 export type Admission = { attempt: Attempt } | { retryAfterSeconds: number };
 
+/** How often a waiting attempt asks again even if no attempt of this process ended (a store
+ * shared by processes hears of other processes' attempts only when asked). */
+const RECHECK_MS = 250;
+/** The longest an attempt waits behind attempts in flight before it is refused. */
+const MAX_QUEUE_MS = 10_000;
+
 /** Guesses limited over several keys at once (e.g. per username and per IP). */
 export class FailureLimiter {
+  /** Attempts waiting for an attempt in flight of this key to end. */
+  private readonly waiting = new Map<string, Set<() => void>>();
+
   constructor(
     private readonly store: AttemptStore,
     private readonly now: () => number = Date.now,
   ) {}
 
   /**
-   * Counts an attempt against every key, or none of them: a key that must wait refuses the
-   * attempt, and the keys already counted are released.
+   * Counts an attempt against every key, or none of them. A key whose failures impose a wait
+   * refuses the attempt; a key busy with attempts in flight makes it wait for one of them to end
+   * (up to MAX_QUEUE_MS) and ask again. Keys already counted are released meanwhile.
    */
   async begin(keys: readonly string[]): Promise<Admission> {
-    const taken: string[] = [];
-    for (const key of keys) {
-      const wait = await this.store.acquire(key, this.now());
-      if (wait > 0) {
-        await Promise.all(taken.map((k) => this.store.release(k)));
-        return { retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    const queuedSince = this.now();
+    for (;;) {
+      const taken: string[] = [];
+      let refusal: Acquired | undefined;
+      for (const key of keys) {
+        const acquired = await this.store.acquire(key, this.now());
+        if (!('admitted' in acquired)) {
+          refusal = acquired;
+          break;
+        }
+        taken.push(key);
       }
-      taken.push(key);
+      if (!refusal) return { attempt: this.attemptOn(taken) };
+      await Promise.all(taken.map((key) => this.store.release(key)));
+      taken.forEach((key) => this.wake(key));
+      if ('waitMs' in refusal)
+        return { retryAfterSeconds: Math.max(1, Math.ceil(refusal.waitMs / 1000)) };
+      const busyKey = keys[taken.length]!;
+      if (this.now() - queuedSince >= MAX_QUEUE_MS) return { retryAfterSeconds: 1 };
+      await this.nextEnd(busyKey);
     }
+  }
+
+  /** Forgets a key's failures (a correct password for that username). */
+  async reset(key: string): Promise<void> {
+    await this.store.reset(key);
+    this.wake(key);
+  }
+
+  private attemptOn(keys: readonly string[]): Attempt {
     let settled = false;
     const settle = async (how: (key: string) => Promise<void>) => {
       if (settled) return;
       settled = true;
-      await Promise.all(taken.map(how));
+      await Promise.all(keys.map(how));
+      keys.forEach((key) => this.wake(key));
     };
     return {
-      attempt: {
-        failed: () => settle((key) => this.store.fail(key, this.now())),
-        release: () => settle((key) => this.store.release(key)),
-      },
+      failed: () => settle((key) => this.store.fail(key, this.now())),
+      release: () => settle((key) => this.store.release(key)),
     };
   }
 
-  /** Forgets a key's failures (a correct password for that username). */
-  reset(key: string): Promise<void> {
-    return this.store.reset(key);
+  /** Resolves when an attempt of `key` ends here, or after RECHECK_MS. */
+  private nextEnd(key: string): Promise<void> {
+    return new Promise((resolve) => {
+      let waiters = this.waiting.get(key);
+      if (!waiters) this.waiting.set(key, (waiters = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.waiting.get(key) === waiters) this.waiting.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, RECHECK_MS);
+      waiters.add(done);
+    });
+  }
+
+  private wake(key: string): void {
+    const waiters = this.waiting.get(key);
+    if (waiters) for (const done of [...waiters]) done();
   }
 }

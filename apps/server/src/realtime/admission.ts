@@ -2,7 +2,11 @@ import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../context.ts';
-import { sessionForToken, type LiveSession } from '../modules/accounts/accounts.service.ts';
+import {
+  sessionForSocketTicket,
+  sessionForToken,
+  type LiveSession,
+} from '../modules/accounts/accounts.service.ts';
 import type { SessionSockets } from './session-sockets.ts';
 import type { SocketQuota } from './socket-quota.ts';
 
@@ -15,21 +19,32 @@ export const refuse = (code: number, reason: string): Refusal => ({ refusal: { c
 const isRefusal = (value: unknown): value is Refusal =>
   typeof value === 'object' && value !== null && 'refusal' in value;
 
+const TOO_MANY = 'Too many open connections';
+
 /**
- * The session of a socket request, from `?token=` only. The session cookie is not accepted
- * here: browsers send it on cross-site WebSocket upgrades too, so honouring it would let any
- * page open a socket in a signed-in visitor's name.
+ * The session of a socket request: from `?ticket=`, a single-use ticket (what the web app
+ * sends), or else from `?token=`, the session token itself (what the spec's clients send;
+ * docs/decisions/0023). The session cookie is not accepted here: browsers send it on cross-site
+ * WebSocket upgrades too, so honouring it would let any page open a socket in a signed-in
+ * visitor's name.
  */
 export async function socketSession(
   ctx: AppContext,
   request: FastifyRequest,
 ): Promise<LiveSession | Refusal> {
-  const { token } = request.query as { token?: unknown };
+  const { ticket, token } = request.query as { ticket?: unknown; token?: unknown };
+  if (typeof ticket === 'string' && ticket !== '') {
+    const session = await sessionForSocketTicket(ctx, ticket);
+    return session ?? refuse(WS_CLOSE.unauthorized, 'The ticket is invalid, used or expired');
+  }
   if (typeof token !== 'string' || token === '')
-    return refuse(WS_CLOSE.unauthorized, 'A token is required');
+    return refuse(WS_CLOSE.unauthorized, 'A ticket or a token is required');
   const session = await sessionForToken(ctx, token);
   return session ?? refuse(WS_CLOSE.unauthorized, 'The token is invalid or expired');
 }
+
+/** An admitted socket: its session, and what the endpoint's own checks found (a chat room). */
+export type Admitted<T> = { session: LiveSession } & T;
 
 /**
  * Decides on a socket before the upgrade (in preHandler, where it may wait on the database) and
@@ -38,18 +53,30 @@ export async function socketSession(
  * an HTTP status on a refused upgrade, a close code reaches browser clients. An admitted socket
  * is tracked by its session, so that it closes when the session ends or expires, and counted
  * against its user's and address's quota (4429 beyond it).
+ *
+ * The order is cheapest first: an address or a user already at its cap is refused before the
+ * session lookup and before the endpoint's own checks (`admit`: a chat join, which spends one
+ * of the user's joins, and the room lookup) do any work for a socket that cannot open.
  */
-export function socketAdmission<T extends { session: LiveSession }>(
-  { sessions, quota }: { sessions: SessionSockets; quota: SocketQuota },
-  admit: (request: FastifyRequest) => Promise<T | Refusal>,
+export function socketAdmission<T extends object>(
+  { ctx, sessions, quota }: { ctx: AppContext; sessions: SessionSockets; quota: SocketQuota },
+  admit: (request: FastifyRequest, session: LiveSession) => Promise<T | Refusal>,
 ) {
-  const decisions = new WeakMap<FastifyRequest, T | Refusal>();
+  const decide = async (request: FastifyRequest): Promise<Admitted<T> | Refusal> => {
+    if (quota.addressFull(request.ip)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
+    const session = await socketSession(ctx, request);
+    if (isRefusal(session)) return session;
+    if (quota.userFull(session.viewer.id)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
+    const admitted = await admit(request, session);
+    return isRefusal(admitted) ? admitted : { ...admitted, session };
+  };
+  const decisions = new WeakMap<FastifyRequest, Admitted<T> | Refusal>();
   return {
     preHandler: async (request: FastifyRequest) => {
-      decisions.set(request, await admit(request));
+      decisions.set(request, await decide(request));
     },
     /** The admitted value, or undefined once the socket has been closed with the refusal. */
-    take(socket: WebSocket, request: FastifyRequest): T | undefined {
+    take(socket: WebSocket, request: FastifyRequest): Admitted<T> | undefined {
       const decision = decisions.get(request);
       decisions.delete(request);
       if (decision === undefined || isRefusal(decision)) {
@@ -61,8 +88,9 @@ export function socketAdmission<T extends { session: LiveSession }>(
         return undefined;
       }
       const { viewer, expiresAt } = decision.session;
+      // Taken for real only now: other sockets may have opened since the look in preHandler.
       if (!quota.acquire(viewer.id, request.ip)) {
-        socket.close(WS_CLOSE.tooMany, 'Too many open connections');
+        socket.close(WS_CLOSE.tooMany, TOO_MANY);
         return undefined;
       }
       socket.once('close', () => quota.release(viewer.id, request.ip));

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/kysely.ts';
 import {
@@ -21,6 +22,8 @@ export interface Live {
   chatHistory: ChatHistory;
   /** Resolves when the bus can carry events (at once in memory), or after a bounded wait. */
   ready(): Promise<void>;
+  /** The Redis commands connection, for other state processes share (rate limits); null without Redis. */
+  redis: Redis | null;
   /** Rejects when the shared transport is unreachable (Redis PING); for the readiness probe. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -43,6 +46,7 @@ export function createLive({
     return {
       bus,
       chatHistory: createMemoryChatHistory(),
+      redis: null,
       ready: async () => {},
       ping: async () => {},
       close: () => bus.close(),
@@ -55,6 +59,7 @@ export function createLive({
   return {
     bus,
     chatHistory: createRedisChatHistory(redis.commands, config.REDIS_PREFIX),
+    redis: redis.commands,
     async ready() {
       let timer: NodeJS.Timeout | undefined;
       const gaveUp = new Promise<boolean>((resolve) => {

@@ -11,11 +11,19 @@ export class SocketQuota {
 
   constructor(private readonly limits: { perUser: number; perAddress: number }) {}
 
+  /** Whether the address holds its cap of sockets: a cheap look, before any work for a new one. */
+  addressFull(address: string): boolean {
+    return this.limits.perAddress > 0 && this.byAddress.count(address) >= this.limits.perAddress;
+  }
+
+  /** Whether the user holds their cap of sockets. */
+  userFull(userId: number): boolean {
+    return this.limits.perUser > 0 && this.byUser.count(userId) >= this.limits.perUser;
+  }
+
   /** Takes a place for a new socket; false (and nothing taken) when either cap is reached. */
   acquire(userId: number, address: string): boolean {
-    if (this.limits.perUser > 0 && this.byUser.count(userId) >= this.limits.perUser) return false;
-    if (this.limits.perAddress > 0 && this.byAddress.count(address) >= this.limits.perAddress)
-      return false;
+    if (this.userFull(userId) || this.addressFull(address)) return false;
     this.byUser.increment(userId);
     this.byAddress.increment(address);
     return true;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipArchive } from '../../src/modules/imports/parsers/zip.ts';
 import {
@@ -232,5 +233,110 @@ describe('EPUB export', () => {
   it('answers 404 for a book that does not exist', async () => {
     expect((await download(999_999)).statusCode).toBe(404);
     expect((await download(0)).statusCode).toBe(404);
+  });
+});
+
+describe('kept EPUBs', () => {
+  const titlesIn = async (bytes: Buffer) => (await inspectEpub(bytes)).chapters.map((c) => c.title);
+
+  it('serves a second export without building it again, and builds anew after any change', async () => {
+    const { book: b, one, two, draft } = await book({ published: true });
+    const before = t.ctx.epubs.builds;
+    const first = await download(b.id);
+    expect(t.ctx.epubs.builds).toBe(before + 1);
+    const second = await download(b.id, reader);
+    expect(t.ctx.epubs.builds).toBe(before + 1);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+
+    // An edit of a chapter's text.
+    await as(t.app, author).put(`/api/books/${b.id}/chapters/${two.id}`, {
+      content: '<p>Rewritten ending</p>',
+    });
+    const edited = await download(b.id);
+    expect(t.ctx.epubs.builds).toBe(before + 2);
+    expect((await inspectEpub(edited.rawPayload)).chapters[1]!.xhtml).toContain('Rewritten ending');
+
+    // A new order (which leaves the chapters' own timestamps as they were).
+    const order = await as(t.app, author).put(`/api/books/${b.id}/chapters`, {
+      chapters: [
+        { id: two.id, chapter_order: 1 },
+        { id: one.id, chapter_order: 2 },
+        { id: draft.id, chapter_order: 3 },
+      ],
+    });
+    expect(order.statusCode).toBe(200);
+    expect(await titlesIn((await download(b.id)).rawPayload)).toEqual([
+      'Second',
+      'The <First> Chapter',
+    ]);
+    expect(t.ctx.epubs.builds).toBe(before + 3);
+
+    // The book's own details, and the author's name on the cover page.
+    await as(t.app, author).put(`/api/books/${b.id}`, {
+      title: `${b.title} (revised)`,
+      summary: 'A tale & more',
+      is_published: true,
+    });
+    const retitled = await inspectEpub((await download(b.id)).rawPayload);
+    expect(textOf(retitled.metadata['dc:title'])).toBe(`${b.title} (revised)`);
+    await as(t.app, author).put(`/api/authors/${author.id}`, { first_name: 'Émilie' });
+    const renamed = await inspectEpub((await download(b.id)).rawPayload);
+    expect(textOf(renamed.metadata['dc:creator'])).toBe('Émilie Zola');
+    await as(t.app, author).put(`/api/authors/${author.id}`, { first_name: 'Émile' });
+    expect(t.ctx.epubs.builds).toBe(before + 5);
+  });
+
+  it("never serves the author's EPUB with drafts to a reader, nor a reader's to the author", async () => {
+    const { book: b } = await book({ published: true });
+    const withDrafts = ['The <First> Chapter', 'Unfinished', 'Second'];
+    const published = ['The <First> Chapter', 'Second'];
+    expect(await titlesIn((await download(b.id, author)).rawPayload)).toEqual(withDrafts);
+    expect(await titlesIn((await download(b.id, reader)).rawPayload)).toEqual(published);
+    expect(await titlesIn((await download(b.id)).rawPayload)).toEqual(published);
+    expect(await titlesIn((await download(b.id, author)).rawPayload)).toEqual(withDrafts);
+  });
+
+  it('keeps a chapter unpublished meanwhile out of the readers’ file', async () => {
+    const { book: b, two } = await book({ published: true });
+    expect(await titlesIn((await download(b.id)).rawPayload)).toEqual([
+      'The <First> Chapter',
+      'Second',
+    ]);
+    await as(t.app, author).put(`/api/books/${b.id}/chapters/${two.id}`, { is_published: false });
+    expect(await titlesIn((await download(b.id, reader)).rawPayload)).toEqual([
+      'The <First> Chapter',
+    ]);
+  });
+});
+
+describe('the size cap', () => {
+  it('refuses a book larger than EXPORT_MAX_MB with 413 and a clear message, and does not try again', async () => {
+    const small = await createTestApp({ EXPORT_MAX_MB: '0.02' });
+    try {
+      const writer = await signup(small.app);
+      const big = await createBook(small.app, writer, 'Too big to carry', { published: true });
+      // Random letters: about 40 KB that compression cannot shrink below the 20 KB cap.
+      const noise = crypto.randomBytes(30_000).toString('base64');
+      await createChapter(
+        small.app,
+        writer,
+        big.id,
+        { title: 'Noise', content: `<p>${noise}</p>` },
+        { published: true },
+      );
+      const refused = await as(small.app, null).get(`/api/books/${big.id}/export.epub`);
+      expect(refused.statusCode).toBe(413);
+      expect(refused.json()).toEqual({
+        detail: 'This book is too large to export as one EPUB file (more than 0.02 MB)',
+        code: 'payload_too_large',
+      });
+      const builds = small.ctx.epubs.builds;
+      expect((await as(small.app, null).get(`/api/books/${big.id}/export.epub`)).statusCode).toBe(
+        413,
+      );
+      expect(small.ctx.epubs.builds).toBe(builds);
+    } finally {
+      await small.close();
+    }
   });
 });

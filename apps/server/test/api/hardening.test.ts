@@ -1,10 +1,13 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, isPostgres } from '../../src/db/kysely.ts';
 import {
   PASSWORD_CHANGE_DETAIL,
   purgeExpiredSessionsEvery,
 } from '../../src/modules/accounts/accounts.service.ts';
+import { hasFollowNotificationSince } from '../../src/modules/notifications/notifications.repository.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
@@ -66,6 +69,18 @@ describe('guessing passwords (#1)', () => {
     const counts = statuses(responses);
     expect(counts[401] ?? 0).toBeLessThanOrEqual(t.config.LOGIN_MAX_FAILURES);
     expect(counts[429]).toBe(20 - (counts[401] ?? 0));
+  });
+
+  it('lets many parallel right passwords from one address through (an office behind one NAT)', async () => {
+    const ip = newIp();
+    const users = await Promise.all(Array.from({ length: 4 }, () => signup(t.app)));
+    const responses = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => {
+        const user = users[i % users.length]!;
+        return login(user.username, user.password, ip);
+      }),
+    );
+    expect(statuses(responses)).toEqual({ 200: 16 });
   });
 
   it('does not count right passwords, nor keep failures after one', async () => {
@@ -325,6 +340,49 @@ describe('FOLLOW spam and expired sessions (#12)', () => {
     await as(t.app, reader).post('/api/follows', { author_id: author.id });
     const inbox = (await as(t.app, author).get('/api/my/notifications')).json();
     expect(inbox.notifications).toHaveLength(2);
+  });
+
+  it("finds a follower's earlier notice through its own index, not the author's whole inbox", async () => {
+    const author = await signup(t.app);
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      user_id: author.id,
+      type: i % 100 === 0 ? ('FOLLOW' as const) : ('CHAPTER' as const),
+      message: 'news',
+      book_id: null,
+      chapter_id: i % 100 === 0 ? null : 1_000_000 + i,
+      follower: i % 100 === 0 ? `follower_${i}` : null,
+      created_at: now,
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await t.ctx.db
+        .insertInto('notifications')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    await sql`analyze notifications`.execute(t.ctx.db);
+
+    const statements: CompiledQuery[] = [];
+    const logged = createDb(
+      t.database.url,
+      { size: 1, waitMs: 5_000, statementTimeoutMs: 0 },
+      (e) => {
+        if (e.level === 'query') statements.push(e.query);
+      },
+    );
+    try {
+      const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
+      expect(await hasFollowNotificationSince(logged, author.id, 'follower_100', dayAgo)).toBe(
+        true,
+      );
+      const [statement] = statements;
+      const explain = isPostgres(logged) ? 'explain (format json)' : 'explain query plan';
+      const { rows: plan } = await logged.executeQuery(
+        CompiledQuery.raw(`${explain} ${statement!.sql}`, [...statement!.parameters]),
+      );
+      expect(JSON.stringify(plan)).toContain('notifications_follow_idx');
+    } finally {
+      await logged.destroy();
+    }
   });
 
   const sessionsOf = (user: TestUser) =>

@@ -43,6 +43,33 @@ describe('sockets per user and per address', () => {
   });
 });
 
+describe('refusing beyond the cap before any work', () => {
+  it('refuses beyond the address cap before reading the token: even a bad one hears 4429', async () => {
+    await closeAllSockets();
+    const users = await Promise.all(Array.from({ length: 5 }, () => signup(t.app)));
+    for (const user of users) await connect(`${base}/ws?token=${user.token}`);
+    const refused = await connect(`${base}/ws?token=not-a-session`);
+    expect(await closing(refused)).toEqual({
+      code: WS_CLOSE.tooMany,
+      reason: 'Too many open connections',
+    });
+  });
+
+  it('spends no chat join on a socket refused by the user cap', async () => {
+    await closeAllSockets();
+    const [user, author] = [await signup(t.app), await signup(t.app)];
+    const open = [];
+    for (let i = 0; i < 3; i++) open.push(await connect(`${base}/ws?token=${user.token}`));
+    for (let i = 0; i < 12; i++) {
+      const refused = await connect(`${base}/chat/${author.username}?token=${user.token}`);
+      expect((await closing(refused)).reason).toBe('Too many open connections');
+    }
+    await open[0]!.close();
+    const joined = await connect(`${base}/chat/${author.username}?token=${user.token}`);
+    expect(await joined.next()).toMatchObject({ type: 'system' });
+  });
+});
+
 describe('chat joins', () => {
   it('cannot flood a room by connecting and closing in a loop', async () => {
     await closeAllSockets();

@@ -51,6 +51,12 @@ export async function createTestApp(
 
 let userCounter = 0;
 
+/**
+ * A client address of its own for each signup: the users a test signs up are different people,
+ * not one machine signing up hundreds of accounts (which the per-address limit would refuse).
+ */
+const signupAddress = (n: number) => `198.18.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+
 export interface TestUser {
   id: number;
   username: string;
@@ -60,11 +66,13 @@ export interface TestUser {
 
 /** Signs up a new user through the API and answers its id, name and bearer token. */
 export async function signup(app: FastifyInstance, username?: string): Promise<TestUser> {
-  const name = username ?? `user${process.pid % 1000}_${++userCounter}`;
+  const n = ++userCounter;
+  const name = username ?? `user${process.pid % 1000}_${n}`;
   const password = 'correct horse battery';
   const res = await app.inject({
     method: 'POST',
     url: '/api/authors',
+    remoteAddress: signupAddress(n),
     payload: { username: name, password },
   });
   if (res.statusCode !== 201) throw new Error(`signup failed: ${res.statusCode} ${res.body}`);

@@ -199,6 +199,8 @@ const MATRIX: Record<string, Row> = {
   },
   'GET /token': { call: get(() => '/token'), expect: same(200) },
   'DELETE /token': { call: get(() => '/token'), expect: same(200), freshSessions: true },
+  // A ticket to open a socket: for whoever is signed in.
+  'POST /api/socket-tickets': { call: get(() => '/api/socket-tickets'), expect: [401, 201, 201] },
 
   // Authors.
   'GET /api/authors': { call: get(() => '/api/authors'), expect: same(200) },

@@ -23,9 +23,49 @@ const attemptOf = (admission: Admission) => {
 describe('FailureLimiter', () => {
   it('counts an attempt when it begins, so parallel attempts cannot all pass', async () => {
     const { limiter } = limiterAt();
-    const admissions = await Promise.all(Array.from({ length: 10 }, () => limiter.begin(['k'])));
-    expect(admissions.filter((a) => 'attempt' in a)).toHaveLength(policy.free);
-    expect(admissions.filter((a) => 'retryAfterSeconds' in a)).toHaveLength(10 - policy.free);
+    const admissions = Array.from({ length: 10 }, () => limiter.begin(['k']));
+    const first = await Promise.all(admissions.slice(0, policy.free));
+    // The others wait for those in flight: none is checked alongside them.
+    let waitingDone = false;
+    const waiting = Promise.all(admissions.slice(policy.free)).finally(() => (waitingDone = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(waitingDone).toBe(false);
+    // All of the first ones fail: the rest hear the back-off, and none was let through.
+    await Promise.all(first.map((admission) => attemptOf(admission).failed()));
+    const rest = await waiting;
+    expect(rest.every((a) => 'retryAfterSeconds' in a)).toBe(true);
+  });
+
+  it('lets attempts waiting behind right ones through as those end', async () => {
+    const { limiter } = limiterAt();
+    const admissions = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const admission = await limiter.begin(['k']);
+        // Each checks a right password for a moment, then ends without counting.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await attemptOf(admission).release();
+        return admission;
+      }),
+    );
+    expect(admissions.every((a) => 'attempt' in a)).toBe(true);
+  });
+
+  it('refuses an attempt that waited 10 s behind attempts that never end', async () => {
+    const { clock, limiter } = limiterAt();
+    for (let i = 0; i < policy.free; i++) attemptOf(await limiter.begin(['k']));
+    const waiting = limiter.begin(['k']);
+    clock.now += 10_000;
+    expect(await waiting).toEqual({ retryAfterSeconds: 1 });
+  });
+
+  it('checks one attempt at a time once the free ones have failed', async () => {
+    const { clock, limiter } = limiterAt();
+    for (let i = 0; i < policy.free; i++) await attemptOf(await limiter.begin(['k'])).failed();
+    clock.now += 1000;
+    const one = attemptOf(await limiter.begin(['k']));
+    const next = limiter.begin(['k']);
+    await one.failed();
+    expect(await next).toEqual({ retryAfterSeconds: 2 });
   });
 
   it('releases attempts that succeed', async () => {

@@ -1,4 +1,8 @@
-/** WebSocket close codes that mean "do not try again": the token is refused or the room is gone. */
+import type { SocketTicket } from '@inkwell/contract';
+import { isApiError, request } from './api.ts';
+import { socketUrl } from './paths.ts';
+
+/** WebSocket close codes that mean "do not try again": the ticket is refused or the room is gone. */
 const FINAL_CLOSE_CODES = new Set([4401, 4404]);
 const MAX_BACKOFF_MS = 30_000;
 
@@ -13,18 +17,37 @@ export interface LiveSocketHandlers {
 }
 
 /**
- * A socket that reconnects with backoff until closed by us or refused for good. Frames are parsed
- * as JSON; anything else is dropped.
+ * A socket to `path` (`/ws`, `/chat/{username}`) as the signed-in user, that reconnects with
+ * backoff until closed by us or refused for good. Each connection asks first for a single-use
+ * ticket (POST /api/socket-tickets) and puts that in the URL, never the session token: socket
+ * URLs end up in proxy logs. No ticket because the session is gone (401) is final. Frames are
+ * parsed as JSON; anything else is dropped.
  */
-export function openLiveSocket(url: string, handlers: LiveSocketHandlers): LiveSocket {
+export function openLiveSocket(path: string, handlers: LiveSocketHandlers): LiveSocket {
   let socket: WebSocket | null = null;
   let stopped = false;
   let attempt = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
 
-  const connect = () => {
+  const retryLater = () => {
+    handlers.onStatus?.('closed');
+    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++);
+    retry = setTimeout(() => void connect(), delay);
+  };
+
+  const connect = async () => {
     handlers.onStatus?.('connecting');
-    const ws = new WebSocket(url);
+    let ticket: string;
+    try {
+      ({ ticket } = await request<SocketTicket>('/api/socket-tickets', { method: 'POST' }));
+    } catch (error) {
+      if (stopped) return;
+      if (isApiError(error, 401)) handlers.onStatus?.('closed');
+      else retryLater();
+      return;
+    }
+    if (stopped) return;
+    const ws = new WebSocket(socketUrl(path, { ticket }));
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
@@ -39,13 +62,14 @@ export function openLiveSocket(url: string, handlers: LiveSocketHandlers): LiveS
     };
     ws.onclose = (event) => {
       socket = null;
-      handlers.onStatus?.('closed');
-      if (stopped || FINAL_CLOSE_CODES.has(event.code)) return;
-      const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++);
-      retry = setTimeout(connect, delay);
+      if (stopped || FINAL_CLOSE_CODES.has(event.code)) {
+        handlers.onStatus?.('closed');
+        return;
+      }
+      retryLater();
     };
   };
-  connect();
+  void connect();
 
   return {
     send(data) {

@@ -4,7 +4,7 @@ type Engine = 'sqlite' | 'postgres';
 
 /**
  * Book search documents (title, summary, author names, genre names) join chapter text on one
- * indexing path (docs/decisions/0022-one-indexing-path.md): triggers queue the book in
+ * indexing path (docs/decisions/0024-one-indexing-path.md): triggers queue the book in
  * `search_pending_books` whenever something its document is made of changes, and the search
  * indexer rebuilds the documents a moment later, as it indexes chapter text (migration 0009).
  * Before, four services in three modules had to remember to rebuild the document inside their

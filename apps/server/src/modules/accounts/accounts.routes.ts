@@ -5,13 +5,20 @@ import {
   SessionResponse,
   SignupBody,
   SignupResponse,
+  SocketTicket,
   TokenResponse,
 } from '@inkwell/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { multipartFormFields } from '../../lib/form-body.ts';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/auth.ts';
+import {
+  authDocs as auth,
+  clearSessionCookie,
+  requireViewer,
+  setSessionCookie,
+} from '../../plugins/auth.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
 import { toAccount } from '../../presenters/user.ts';
 import * as service from './accounts.service.ts';
 
@@ -38,11 +45,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/authors',
     {
+      config: perAddress(ctx.config.RATE_LIMIT_SIGNUP, 'sign-ups'),
       schema: {
         ...TAG,
         summary: 'Create an account and sign in',
         body: SignupBody,
-        response: { 201: SignupResponse, 400: ErrorBody, 409: ErrorBody },
+        response: { 201: SignupResponse, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {
@@ -57,6 +65,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/token',
     {
+      config: perAddress(ctx.config.RATE_LIMIT_LOGIN, 'sign-in attempts'),
       schema: {
         ...TAG,
         summary:
@@ -91,6 +100,23 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         token_type: 'bearer' as const,
         account: toAccount(user),
       };
+    },
+  );
+
+  app.post(
+    '/api/socket-tickets',
+    {
+      config: perAddress(ctx.config.RATE_LIMIT_SOCKETS, 'live connections'),
+      schema: {
+        ...TAG,
+        ...auth,
+        summary:
+          'A single-use ticket to open one WebSocket as the signed-in user within expires_in seconds: {base}/ws?ticket=... or {base}/chat/{username}?ticket=... (the session token stays out of socket URLs)',
+        response: { 201: SocketTicket, 401: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      return reply.status(201).send(await service.issueSocketTicket(ctx, requireViewer(request)));
     },
   );
 

@@ -1,10 +1,11 @@
-import type { SignupBody } from '@inkwell/contract';
+import type { SignupBody, SocketTicket } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
 import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
+import * as socketTickets from './socket-tickets.repository.ts';
 import { hashToken, newSessionToken } from './tokens.ts';
 
 export const LOGIN_FAILURE_DETAIL = 'Incorrect username or password';
@@ -157,6 +158,11 @@ const viewerOf = (session: SessionRow): Viewer => ({
   sessionId: session.session_id,
 });
 
+const liveSessionOf = (session: SessionRow): LiveSession => ({
+  viewer: viewerOf(session),
+  expiresAt: Date.parse(session.expires_at),
+});
+
 /** Resolves a raw token to the viewer it belongs to, or null when it is unknown or expired. */
 export async function viewerForToken(ctx: AppContext, token: string): Promise<Viewer | null> {
   const session = await findSession(ctx, token);
@@ -166,7 +172,40 @@ export async function viewerForToken(ctx: AppContext, token: string): Promise<Vi
 /** Like viewerForToken, with the session's expiry: a socket outliving it must be closed. */
 export async function sessionForToken(ctx: AppContext, token: string): Promise<LiveSession | null> {
   const session = await findSession(ctx, token);
-  return session ? { viewer: viewerOf(session), expiresAt: Date.parse(session.expires_at) } : null;
+  return session ? liveSessionOf(session) : null;
+}
+
+/** How long a socket ticket may wait to be used: enough to open a socket, no more. */
+export const SOCKET_TICKET_SECONDS = 60;
+
+/**
+ * A single-use ticket for the viewer's session to open one WebSocket (docs/decisions/0023): the
+ * socket URL then carries it instead of the 30-day session token. Stored hashed, in the
+ * database, so that any process can take it.
+ */
+export async function issueSocketTicket(ctx: AppContext, viewer: Viewer): Promise<SocketTicket> {
+  const ticket = newSessionToken();
+  await socketTickets.insertSocketTicket(ctx.db, {
+    ticketHash: hashToken(ticket),
+    sessionId: viewer.sessionId,
+    expiresAt: new Date(Date.now() + SOCKET_TICKET_SECONDS * 1000).toISOString(),
+  });
+  return { ticket, expires_in: SOCKET_TICKET_SECONDS };
+}
+
+/**
+ * Uses up a socket ticket: the live session it was issued to, or null when the ticket is
+ * unknown, already used or expired, or its session has ended.
+ */
+export async function sessionForSocketTicket(
+  ctx: AppContext,
+  ticket: string,
+): Promise<LiveSession | null> {
+  const now = nowIso();
+  const sessionId = await socketTickets.takeSocketTicket(ctx.db, hashToken(ticket), now);
+  if (sessionId === undefined) return null;
+  const session = await socketTickets.findLiveSessionById(ctx.db, sessionId, now);
+  return session ? liveSessionOf(session) : null;
 }
 
 /**
@@ -211,9 +250,16 @@ export async function accountOf(ctx: AppContext, viewer: Viewer) {
 /** How often expired sessions' rows are deleted. */
 const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
+/** Deletes expired sessions, and expired socket tickets nobody used. */
+async function deleteExpired(ctx: Pick<AppContext, 'db'>): Promise<void> {
+  const now = nowIso();
+  await accounts.deleteExpiredSessions(ctx.db, now);
+  await socketTickets.deleteExpiredSocketTickets(ctx.db, now);
+}
+
 /**
- * Deletes expired sessions now and then every `intervalMs` (an expired session is already
- * refused; this only keeps the table from growing). The timer does not keep the process alive.
+ * Deletes expired sessions (and socket tickets) now and then every `intervalMs` (an expired
+ * session is already refused; this only keeps the tables from growing). The timer does not keep the process alive.
  * Answers the stop function, which waits for a purge in flight.
  */
 export function purgeExpiredSessionsEvery(
@@ -226,7 +272,7 @@ export function purgeExpiredSessionsEvery(
   const purge = () => {
     if (stopped) return;
     running = running
-      .then(() => accounts.deleteExpiredSessions(ctx.db, nowIso()))
+      .then(() => deleteExpired(ctx))
       .catch((error: unknown) => log?.warn({ err: error }, 'expired sessions not purged'));
   };
   const timer = setInterval(purge, intervalMs);

@@ -1,24 +1,23 @@
 import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
-import { refuse, socketAdmission, socketSession } from '../../realtime/admission.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
+import { refuse, socketAdmission } from '../../realtime/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
 import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
 
-/** `{base}/chat/{username}?token=`: the chat room of an author, for signed-in users. */
+/** `{base}/chat/{username}?ticket=` (or `?token=`): the chat room of an author, for signed-in users. */
 export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
   const limiter = new ChatLimiter();
   const joins = new JoinLimiter();
-  const admission = socketAdmission(deps, async (request) => {
-    const session = await socketSession(deps.ctx, request);
-    if ('refusal' in session) return session;
+  const admission = socketAdmission(deps, async (request, session) => {
     // Each join replays the room's history and sends a note to every member: a connect/close
     // loop must not turn into a flood.
     if (!joins.allow(session.viewer.id))
       return refuse(WS_CLOSE.tooMany, 'Joining too often: wait a little');
     const { username } = request.params as { username: string };
     try {
-      return { session, room: await findRoom(deps.ctx, username) };
+      return { room: await findRoom(deps.ctx, username) };
     } catch (error) {
       if (!(error instanceof AppError && error.code === 'not_found')) throw error;
       return refuse(WS_CLOSE.notFound, 'No such author');
@@ -27,7 +26,11 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
 
   app.get(
     '/chat/:username',
-    { websocket: true, preHandler: admission.preHandler },
+    {
+      websocket: true,
+      config: perAddress(deps.ctx.config.RATE_LIMIT_SOCKETS, 'live connections'),
+      preHandler: admission.preHandler,
+    },
     (socket, request) => {
       const admitted = admission.take(socket, request);
       if (!admitted) return;

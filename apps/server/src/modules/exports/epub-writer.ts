@@ -1,13 +1,8 @@
 import { escapeXml as x } from './xhtml.ts';
-import { writeZip, type ZipItem } from './zip.ts';
+import type { ZipWriter } from './zip.ts';
 
-export interface EpubChapter {
-  title: string;
-  /** Well-formed XHTML body content. */
-  xhtml: string;
-}
-
-export interface EpubSource {
+/** What an EPUB says about its book, and the chapters' titles, known before any chapter's text. */
+export interface EpubBook {
   /** A URI, e.g. urn:uuid:... */
   identifier: string;
   title: string;
@@ -19,8 +14,9 @@ export interface EpubSource {
   published: string | null;
   /** ISO timestamp of the last change. */
   modified: string;
-  cover: { bytes: Buffer; extension: 'jpg' | 'png' | 'webp' } | null;
-  chapters: EpubChapter[];
+  cover: { bytes: Uint8Array; extension: 'jpg' | 'png' | 'webp' } | null;
+  /** The chapters' titles in reading order: the package, the nav and the NCX list them first. */
+  chapterTitles: string[];
 }
 
 const MEDIA_TYPES = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' } as const;
@@ -61,7 +57,7 @@ p { margin: 0 0 0.8em; }
 .cover img { max-width: 100%; max-height: 100%; }
 `;
 
-function opf(book: EpubSource, coverFile: string | null): string {
+function opf(book: EpubBook, coverFile: string | null): string {
   const items = [
     '<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>',
     '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>',
@@ -73,7 +69,7 @@ function opf(book: EpubSource, coverFile: string | null): string {
         ]
       : []),
     '<item id="title-page" href="title.xhtml" media-type="application/xhtml+xml"/>',
-    ...book.chapters.map(
+    ...book.chapterTitles.map(
       (_, i) =>
         `<item id="chapter-${i + 1}" href="${chapterFile(i)}" media-type="application/xhtml+xml"/>`,
     ),
@@ -81,7 +77,7 @@ function opf(book: EpubSource, coverFile: string | null): string {
   const spine = [
     ...(coverFile ? ['<itemref idref="cover"/>'] : []),
     '<itemref idref="title-page"/>',
-    ...book.chapters.map((_, i) => `<itemref idref="chapter-${i + 1}"/>`),
+    ...book.chapterTitles.map((_, i) => `<itemref idref="chapter-${i + 1}"/>`),
   ];
   return `<?xml version="1.0" encoding="utf-8"?>
 <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="book-id" xml:lang="${x(book.language)}">
@@ -103,9 +99,9 @@ ${spine.join('\n')}
 `;
 }
 
-function nav(book: EpubSource): string {
-  const entries = book.chapters.map(
-    (c, i) => `<li><a href="${chapterFile(i)}">${x(c.title)}</a></li>`,
+function nav(book: EpubBook): string {
+  const entries = book.chapterTitles.map(
+    (title, i) => `<li><a href="${chapterFile(i)}">${x(title)}</a></li>`,
   );
   const body = `<nav epub:type="toc" id="toc">
 <h1>Contents</h1>
@@ -116,16 +112,16 @@ ${entries.length > 0 ? entries.join('\n') : '<li><a href="title.xhtml">' + x(boo
 <nav epub:type="landmarks" id="landmarks" hidden="hidden">
 <ol>
 <li><a epub:type="titlepage" href="title.xhtml">Title page</a></li>
-${book.chapters.length > 0 ? `<li><a epub:type="bodymatter" href="${chapterFile(0)}">Start of content</a></li>\n` : ''}</ol>
+${book.chapterTitles.length > 0 ? `<li><a epub:type="bodymatter" href="${chapterFile(0)}">Start of content</a></li>\n` : ''}</ol>
 </nav>`;
   return xhtmlPage('Contents', book.language, body, 'style.css');
 }
 
 /** The EPUB 2 table of contents, for older reading systems. */
-function ncx(book: EpubSource): string {
-  const points = book.chapters.map(
-    (c, i) =>
-      `<navPoint id="nav-${i + 1}" playOrder="${i + 1}"><navLabel><text>${x(c.title)}</text></navLabel><content src="${chapterFile(i)}"/></navPoint>`,
+function ncx(book: EpubBook): string {
+  const points = book.chapterTitles.map(
+    (title, i) =>
+      `<navPoint id="nav-${i + 1}" playOrder="${i + 1}"><navLabel><text>${x(title)}</text></navLabel><content src="${chapterFile(i)}"/></navPoint>`,
   );
   return `<?xml version="1.0" encoding="utf-8"?>
 <ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1">
@@ -138,7 +134,7 @@ ${points.join('\n')}
 `;
 }
 
-function titlePage(book: EpubSource): string {
+function titlePage(book: EpubBook): string {
   const body = `<section epub:type="titlepage" class="title-page">
 <h1>${x(book.title)}</h1>
 <p>${x(book.creator)}</p>
@@ -147,36 +143,57 @@ ${book.description ? `<p>${x(book.description)}</p>\n` : ''}</section>`;
 }
 
 /**
- * An EPUB 3 package: mimetype first and stored, the container, the package document with
- * metadata, a nav document (plus an NCX), a title page, the cover when there is one, and one
- * XHTML file per chapter in reading order.
+ * Writes an EPUB 3 package into a zip: mimetype first and stored, the container, the package
+ * document with metadata, a nav document (plus an NCX), a title page and the cover when there is
+ * one as soon as it is made; then one XHTML file per chapter, in reading order, as each is
+ * given, so a book's text never has to be in memory at once. (Loaded in a worker thread: no
+ * TypeScript-only syntax here.)
  */
-export async function buildEpub(book: EpubSource): Promise<Buffer> {
-  const coverFile = book.cover ? `images/cover.${book.cover.extension}` : null;
-  const items: ZipItem[] = [
-    { name: 'mimetype', data: 'application/epub+zip', store: true },
-    { name: 'META-INF/container.xml', data: CONTAINER },
-    { name: 'OEBPS/content.opf', data: opf(book, coverFile) },
-    { name: 'OEBPS/nav.xhtml', data: nav(book) },
-    { name: 'OEBPS/toc.ncx', data: ncx(book) },
-    { name: 'OEBPS/style.css', data: STYLE },
-    { name: 'OEBPS/title.xhtml', data: titlePage(book) },
-  ];
-  if (book.cover && coverFile) {
-    // Images are compressed already; storing them saves work for nothing lost.
-    items.push({ name: `OEBPS/${coverFile}`, data: book.cover.bytes, store: true });
-    const body = `<section epub:type="cover" class="cover"><img src="${coverFile}" alt="${x(book.title)}"/></section>`;
-    items.push({
-      name: 'OEBPS/cover.xhtml',
-      data: xhtmlPage(book.title, book.language, body, 'style.css'),
-    });
+export class EpubWriter {
+  private readonly book: EpubBook;
+  private readonly zip: ZipWriter;
+  private written = 0;
+
+  constructor(book: EpubBook, zip: ZipWriter) {
+    this.book = book;
+    this.zip = zip;
+    const coverFile = book.cover ? `images/cover.${book.cover.extension}` : null;
+    zip.add({ name: 'mimetype', data: 'application/epub+zip', store: true });
+    zip.add({ name: 'META-INF/container.xml', data: CONTAINER });
+    zip.add({ name: 'OEBPS/content.opf', data: opf(book, coverFile) });
+    zip.add({ name: 'OEBPS/nav.xhtml', data: nav(book) });
+    zip.add({ name: 'OEBPS/toc.ncx', data: ncx(book) });
+    zip.add({ name: 'OEBPS/style.css', data: STYLE });
+    zip.add({ name: 'OEBPS/title.xhtml', data: titlePage(book) });
+    if (book.cover && coverFile) {
+      // Images are compressed already; storing them saves work for nothing lost.
+      zip.add({ name: `OEBPS/${coverFile}`, data: book.cover.bytes, store: true });
+      const body = `<section epub:type="cover" class="cover"><img src="${coverFile}" alt="${x(book.title)}"/></section>`;
+      zip.add({
+        name: 'OEBPS/cover.xhtml',
+        data: xhtmlPage(book.title, book.language, body, 'style.css'),
+      });
+    }
   }
-  book.chapters.forEach((chapter, i) => {
-    const body = `<section epub:type="chapter">\n<h1>${x(chapter.title)}</h1>\n${chapter.xhtml}\n</section>`;
-    items.push({
-      name: `OEBPS/${chapterFile(i)}`,
-      data: xhtmlPage(chapter.title, book.language, body, '../style.css'),
+
+  /** The next chapter's body, as well-formed XHTML; its title is the one listed for it. */
+  addChapter(xhtml: string): void {
+    const index = this.written;
+    const title = this.book.chapterTitles[index];
+    if (title === undefined) throw new Error(`the book lists ${index} chapters, not more`);
+    const body = `<section epub:type="chapter">\n<h1>${x(title)}</h1>\n${xhtml}\n</section>`;
+    this.zip.add({
+      name: `OEBPS/${chapterFile(index)}`,
+      data: xhtmlPage(title, this.book.language, body, '../style.css'),
     });
-  });
-  return writeZip(items);
+    this.written++;
+  }
+
+  /** Closes the package once every listed chapter has been added. */
+  end(): void {
+    const listed = this.book.chapterTitles.length;
+    if (this.written !== listed)
+      throw new Error(`${this.written} of the ${listed} listed chapters were added`);
+    this.zip.end();
+  }
 }

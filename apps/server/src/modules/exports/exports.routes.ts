@@ -2,12 +2,15 @@ import { ErrorBody, IdParams } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { perAddress, perUser } from '../../plugins/rate-limits.ts';
 import * as service from './exports.service.ts';
 
 export const exportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/books/:id/export.epub',
     {
+      config: perAddress(ctx.config.RATE_LIMIT_EXPORT, 'exports'),
+      preHandler: perUser(app, ctx.config.RATE_LIMIT_EXPORT_PER_USER, 'exports'),
       schema: {
         tags: ['exports'],
         summary:
@@ -17,6 +20,9 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         response: {
           200: z.any().meta({ type: 'string', format: 'binary', description: 'The EPUB file' }),
           404: ErrorBody,
+          413: ErrorBody,
+          429: ErrorBody,
+          503: ErrorBody,
         },
       },
     },

@@ -1,12 +1,15 @@
 import { isAuthorOf } from '../../access/policy.ts';
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import type { Config } from '../../config.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { getVisibleBook } from '../books/books.service.ts';
-import { buildEpub } from './epub-writer.ts';
+import { buildEpubInWorker } from './build-in-worker.ts';
+import { EpubStore } from './epub-store.ts';
+import type { EpubBook } from './epub-writer.ts';
 import * as exportsRepo from './exports.repository.ts';
-import { htmlToXhtml } from './xhtml.ts';
 
 /** A stable urn:uuid for a book: the same book always exports with the same identifier. */
 function bookIdentifier(bookId: number, createdAt: string): string {
@@ -51,27 +54,79 @@ async function readCover(directory: string, href: string | null) {
 
 const later = (a: string, b: string) => (a > b ? a : b);
 
+/** Chapters read from the database at a time while an EPUB is built. */
+const CHAPTERS_PER_BATCH = 20;
+/** A build's worker: time and heap it may use (the size cap is EXPORT_MAX_MB). */
+const BUILD_TIMEOUT_MS = 120_000;
+const BUILD_HEAP_MB = 512;
+
+/**
+ * The store of built EPUBs of a process (one per app, in its context): memory from the settings.
+ * Builds take at most half the machine's cores, so that the event loop (and the database, when
+ * it is on the same machine) always has a core while a large book is compressed.
+ */
+export function createEpubStore(config: Pick<Config, 'EXPORT_CACHE_MB'>): EpubStore {
+  return new EpubStore({
+    maxBytes: config.EXPORT_CACHE_MB * 1024 * 1024,
+    concurrency: Math.max(1, Math.floor(os.availableParallelism() / 2)),
+    maxQueued: 20,
+  });
+}
+
 /**
  * A visible book as an EPUB 3 file: published chapters for readers; its author, who may also
- * export a draft book, gets every chapter.
+ * export a draft book, gets every chapter. The file is built off the event loop (a worker
+ * thread), a batch of chapters at a time, and kept: the next export of the book for the same
+ * audience is served from memory until anything the file is made of changes.
  */
 export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   const book = await getVisibleBook(ctx, viewer, bookId);
   const includeDrafts = isAuthorOf(book, viewer);
-  const chapters = await exportsRepo.chapterContents(ctx.db, bookId, { includeDrafts });
-  const creator =
-    `${book.author_first_name} ${book.author_last_name}`.trim() || book.author_username;
-  const bytes = await buildEpub({
+  const chapters = await exportsRepo.chapterList(ctx.db, bookId, { includeDrafts });
+  const description: Omit<EpubBook, 'cover'> = {
     identifier: bookIdentifier(book.id, book.created_at),
     title: book.title,
     language: 'en',
-    creator,
+    creator: `${book.author_first_name} ${book.author_last_name}`.trim() || book.author_username,
     description: book.summary,
     publisher: 'Inkwell',
     published: book.published_at,
     modified: chapters.reduce((latest, c) => later(latest, c.updated_at), book.updated_at),
-    cover: await readCover(ctx.uploads.directory, book.cover),
-    chapters: chapters.map((c) => ({ title: c.title, xhtml: htmlToXhtml(c.content) })),
+    chapterTitles: chapters.map((c) => c.title),
+  };
+  // Everything the file is made of: the book as described, its cover (upload names are content
+  // hashes) and each chapter's last change, in reading order.
+  const fingerprint = crypto
+    .createHash('sha256')
+    .update(JSON.stringify([description, book.cover, chapters]))
+    .digest('base64url');
+  const audience = includeDrafts ? 'author' : 'readers';
+
+  const bytes = await ctx.epubs.get(`${book.id}:${audience}`, fingerprint, async () => {
+    let next = 0;
+    const nextTexts = async () => {
+      const batch = chapters.slice(next, next + CHAPTERS_PER_BATCH);
+      next += batch.length;
+      if (batch.length === 0) return null;
+      const rows = await exportsRepo.chapterTexts(
+        ctx.db,
+        book.id,
+        batch.map((c) => c.id),
+        { includeDrafts },
+      );
+      const texts = new Map(rows.map((row) => [row.id, row.content]));
+      // A chapter deleted (or unpublished) since the list was read leaves its place empty.
+      return batch.map((c) => texts.get(c.id) ?? '');
+    };
+    return buildEpubInWorker(
+      { ...description, cover: await readCover(ctx.uploads.directory, book.cover) },
+      nextTexts,
+      {
+        maxBytes: ctx.config.EXPORT_MAX_MB * 1024 * 1024,
+        timeoutMs: BUILD_TIMEOUT_MS,
+        maxHeapMb: BUILD_HEAP_MB,
+      },
+    );
   });
   return {
     bytes,

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import yazl from 'yazl';
 
@@ -9,16 +10,43 @@ export interface ZipItem {
 }
 
 /**
- * Writes a zip in the order given. DOS timestamps only: no extra fields, which EPUB forbids on
- * its mimetype entry and which no reader needs elsewhere.
+ * Writes a zip entry by entry, in the order given, its bytes coming out of `output` as they
+ * are made: nothing needs the whole archive's content at once. DOS timestamps only: no extra
+ * fields, which EPUB forbids on its mimetype entry and which no reader needs elsewhere.
+ * (Loaded in a worker thread: no TypeScript-only syntax here.)
  */
-export async function writeZip(items: readonly ZipItem[], mtime = new Date()): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const item of items) {
+export class ZipWriter {
+  private readonly zip = new yazl.ZipFile();
+  private readonly mtime: Date;
+
+  constructor(mtime = new Date()) {
+    this.mtime = mtime;
+  }
+
+  /** The archive's bytes, as they are made; ends after `end()`. */
+  get output(): Readable {
+    return this.zip.outputStream as Readable;
+  }
+
+  add(item: ZipItem): void {
     const data =
       typeof item.data === 'string' ? Buffer.from(item.data, 'utf8') : Buffer.from(item.data);
-    zip.addBuffer(data, item.name, { compress: !item.store, forceDosTimestamp: true, mtime });
+    this.zip.addBuffer(data, item.name, {
+      compress: !item.store,
+      forceDosTimestamp: true,
+      mtime: this.mtime,
+    });
   }
+
+  end(): void {
+    this.zip.end();
+  }
+}
+
+/** A whole zip of these items, in this order. */
+export async function writeZip(items: readonly ZipItem[], mtime = new Date()): Promise<Buffer> {
+  const zip = new ZipWriter(mtime);
+  for (const item of items) zip.add(item);
   zip.end();
-  return buffer(zip.outputStream);
+  return buffer(zip.output);
 }

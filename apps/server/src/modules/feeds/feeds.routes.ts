@@ -12,6 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
 import * as service from './feeds.service.ts';
 
 const TAG = { tags: ['feeds'] };
@@ -19,11 +20,12 @@ const ATOM = 'application/atom+xml; charset=utf-8';
 /** Documents an Atom answer: the XML is sent as text, never through the JSON serializer. */
 const atomDocs = {
   produces: ['application/atom+xml'],
-  response: { 200: z.string().describe('An Atom 1.0 feed'), 404: ErrorBody },
+  response: { 200: z.string().describe('An Atom 1.0 feed'), 404: ErrorBody, 429: ErrorBody },
 };
 
 export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const base = ctx.config.BASE_PATH;
+  const limited = perAddress(ctx.config.RATE_LIMIT_FEEDS, 'feed reads');
   const publicUrl = ctx.config.PUBLIC_URL;
 
   /**
@@ -49,6 +51,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/books/:id/feed.atom',
     {
+      config: limited,
       schema: {
         ...TAG,
         ...atomDocs,
@@ -64,6 +67,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/authors/:id/feed.atom',
     {
+      config: limited,
       schema: {
         ...TAG,
         ...atomDocs,
@@ -83,6 +87,7 @@ export const feedsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.get(
     '/api/feeds/:token.atom',
     {
+      config: limited,
       schema: {
         ...TAG,
         ...atomDocs,

@@ -12,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { KeyedCounter } from '../../lib/keyed-counter.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
 import { ImportRunner, type RunnerOptions } from './runner.ts';
 import * as service from './imports.service.ts';
 
@@ -66,7 +67,10 @@ export const importsRoutes: FastifyPluginAsyncZod<{
     '/api/imports',
     {
       // Tells the upload guard this route takes files up to the import limit, not the image limit.
-      config: { maxUploadBytes: IMPORT_MAX_BYTES },
+      config: {
+        maxUploadBytes: IMPORT_MAX_BYTES,
+        ...perAddress(ctx.config.RATE_LIMIT_IMPORT, 'imports'),
+      },
       schema: {
         ...TAG,
         ...auth,

@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { ImportFormat } from '@inkwell/contract';
+import { startWorkerJob, transferableOf, type WorkerLimits } from '../../lib/worker-job.ts';
 import {
   ImportFileError,
   type ParsedBook,
@@ -19,10 +19,7 @@ export type WorkerReply =
   /** message: for the importer (null when the failure is ours, not the file's); detail: for the log. */
   | { type: 'failed'; message: string | null; detail: string };
 
-export interface ParseLimits {
-  timeoutMs: number;
-  maxHeapMb: number;
-}
+export type ParseLimits = WorkerLimits;
 
 export const DEFAULT_PARSE_LIMITS: ParseLimits = { timeoutMs: 120_000, maxHeapMb: 1024 };
 
@@ -50,57 +47,30 @@ export function parseInWorker(
   onProgress: Progress,
   limits: ParseLimits = DEFAULT_PARSE_LIMITS,
 ): RunningParse {
-  const worker = new Worker(new URL('./parse-worker.ts', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
-  });
-  let settle: { resolve: (book: ParsedBook) => void; reject: (error: Error) => void } | null = null;
-  const result = new Promise<ParsedBook>((resolve, reject) => {
-    settle = { resolve, reject };
-  });
-  const finish = (outcome: ParsedBook | Error) => {
-    if (!settle) return;
-    const { resolve, reject } = settle;
-    settle = null;
-    clearTimeout(timer);
-    void worker.terminate();
-    if (outcome instanceof Error) reject(outcome);
-    else resolve(outcome);
-  };
-  const timer = setTimeout(
-    () =>
-      finish(
-        new ImportFileError(
+  const job = startWorkerJob<ParsedBook>(new URL('./parse-worker.ts', import.meta.url), limits, {
+    onMessage(message, { finish }) {
+      const reply = message as WorkerReply;
+      if (reply.type === 'progress') onProgress(reply.fraction, reply.message);
+      else if (reply.type === 'done') finish(reply.book);
+      else
+        finish(
+          reply.message !== null
+            ? new ImportFileError(reply.message)
+            : new ParseCrash(reply.detail),
+        );
+    },
+    failure(trouble) {
+      if (trouble.kind === 'timeout')
+        return new ImportFileError(
           `Reading the file took longer than ${Math.round(limits.timeoutMs / 1000)} seconds`,
-        ),
-      ),
-    limits.timeoutMs,
-  );
-  worker.on('message', (message: WorkerReply) => {
-    if (message.type === 'progress') onProgress(message.fraction, message.message);
-    else if (message.type === 'done') finish(message.book);
-    else
-      finish(
-        message.message !== null
-          ? new ImportFileError(message.message)
-          : new ParseCrash(message.detail),
-      );
+        );
+      if (trouble.kind === 'out-of-memory')
+        return new ImportFileError(
+          'The file needs too much memory to read; it is too large or too complex',
+        );
+      return new ParseCrash(trouble.detail);
+    },
   });
-  worker.on('error', (error: Error & { code?: string }) => {
-    finish(
-      error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new ImportFileError(
-            'The file needs too much memory to read; it is too large or too complex',
-          )
-        : new ParseCrash(error.stack ?? error.message),
-    );
-  });
-  worker.on('exit', (code) => finish(new ParseCrash(`parse worker exited with code ${code}`)));
-  const bytes = request.bytes;
-  worker.postMessage(
-    request,
-    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-      ? [bytes.buffer as ArrayBuffer]
-      : [],
-  );
-  return { result, cancel: (reason) => finish(new ImportFileError(reason)) };
+  job.post(request, transferableOf(request.bytes));
+  return { result: job.result, cancel: (reason) => job.cancel(new ImportFileError(reason)) };
 }

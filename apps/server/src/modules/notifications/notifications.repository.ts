@@ -126,7 +126,9 @@ export async function hasFollowNotificationSince(
     .selectFrom('notifications')
     .select('id')
     .where('user_id', '=', userId)
-    .where('type', '=', 'FOLLOW')
+    // A literal, as in the partial index's predicate (migration 0010): a parameter would keep
+    // the planner from using it.
+    .where('type', '=', sql.lit('FOLLOW'))
     .where('follower', '=', follower)
     .where('created_at', '>', since)
     .limit(1)

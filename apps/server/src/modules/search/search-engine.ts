@@ -6,7 +6,7 @@ import type { SearchPage } from './search.repository.ts';
 
 /**
  * What the rest of the server knows of search: a query, and the indexing of what changed. One
- * indexing path for books and chapters alike (decision 0022): triggers queue a chapter whose text
+ * indexing path for books and chapters alike (decision 0024): triggers queue a chapter whose text
  * or publication changed (migration 0009) and a book whose title, summary, author names or genres
  * changed (0011); SearchIndexer calls `indexPending` on a timer. No other module writes the index.
  * One implementation per engine, chosen once at start (app.ts): sqlite-search.ts and

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { SearchEngine } from './search-engine.ts';
 
 /**
- * Indexes after the write (decisions 0021, 0022): every `intervalMs` it takes the pending books
+ * Indexes after the write (decisions 0021, 0024): every `intervalMs` it takes the pending books
  * and chapters, a batch per transaction, until none is left. Search therefore lags a change by at
  * most about one interval plus the time to index what is queued; a chapter autosaved a hundred
  * times in between is indexed once. On PostgreSQL every process runs

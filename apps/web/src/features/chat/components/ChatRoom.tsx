@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { Status } from '../../../components/Status.tsx';
 import { loadChunk } from '../../../lib/chunks.ts';
-import { paths, socketUrl } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket, type LiveSocket } from '../../../lib/socket.ts';
 
@@ -32,7 +32,7 @@ export function ChatRoom({ username }: { username: string }) {
     if (!token) return;
     let counter = 0;
     setLines([]);
-    const live = openLiveSocket(socketUrl(`/chat/${encodeURIComponent(username)}`, { token }), {
+    const live = openLiveSocket(`/chat/${encodeURIComponent(username)}`, {
       onStatus: (next) => {
         setStatus(next);
         // A reconnect replays the room's history: start the list afresh.

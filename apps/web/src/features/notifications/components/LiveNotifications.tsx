@@ -6,7 +6,6 @@ import {
   CHAPTER_NOTIFICATION_TOAST_MS,
   FOLLOW_NOTIFICATION_TOAST_MS,
 } from '../../../lib/constants.ts';
-import { socketUrl } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query-keys.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket } from '../../../lib/socket.ts';
@@ -30,7 +29,8 @@ export function LiveNotifications() {
 
   useEffect(() => {
     if (!token) return;
-    const socket = openLiveSocket(socketUrl('/ws', { token }), {
+    // The token only says whether someone is signed in: the socket asks for a ticket itself.
+    const socket = openLiveSocket('/ws', {
       onMessage(data) {
         if (!isNotification(data)) return;
         const href = notificationHref({ book_id: null, chapter_id: null, follower: null, ...data });

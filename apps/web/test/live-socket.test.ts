@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setBearerToken } from '../src/lib/api.ts';
+import { openLiveSocket } from '../src/lib/socket.ts';
+
+/** Records every socket the code under test opens; the test plays the server's side. */
+class FakeSocket {
+  static opened: FakeSocket[] = [];
+  static readonly OPEN = 1;
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.opened.push(this);
+  }
+  send() {}
+  close() {}
+}
+
+const SESSION_TOKEN = 'the-30-day-session-token';
+let tickets = 0;
+let ticketAnswer: () => Response;
+const fetchMock = vi.fn(async () => ticketAnswer());
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+
+beforeEach(() => {
+  FakeSocket.opened = [];
+  tickets = 0;
+  ticketAnswer = () => json(201, { ticket: `ticket-${++tickets}`, expires_in: 60 });
+  fetchMock.mockClear();
+  vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('WebSocket', FakeSocket);
+  setBearerToken(SESSION_TOKEN);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setBearerToken(null);
+});
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('live sockets', () => {
+  it('connect with a fresh single-use ticket, never with the session token', async () => {
+    const socket = openLiveSocket('/ws', { onMessage() {} });
+    await flush();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [address, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(address).toBe('/api/socket-tickets');
+    expect(init.method).toBe('POST');
+    expect(FakeSocket.opened.map((s) => s.url)).toEqual([
+      `ws://${window.location.host}/ws?ticket=ticket-1`,
+    ]);
+    expect(FakeSocket.opened[0]!.url).not.toContain(SESSION_TOKEN);
+    socket.close();
+  });
+
+  it('ask for a new ticket on every reconnect', async () => {
+    vi.useFakeTimers();
+    const socket = openLiveSocket('/chat/ann', { onMessage() {} });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeSocket.opened[0]!.onclose?.({ code: 1006 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(FakeSocket.opened.map((s) => new URL(s.url).search)).toEqual([
+      '?ticket=ticket-1',
+      '?ticket=ticket-2',
+    ]);
+    socket.close();
+  });
+
+  it('stop when the session is gone (no ticket: 401), and retry when the server is away', async () => {
+    vi.useFakeTimers();
+    const statuses: string[] = [];
+    ticketAnswer = () => json(401, { detail: 'Not authenticated', code: 'unauthorized' });
+    openLiveSocket('/ws', { onMessage() {}, onStatus: (s) => statuses.push(s) });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(FakeSocket.opened).toEqual([]);
+    expect(statuses).toEqual(['connecting', 'closed']);
+
+    fetchMock.mockClear();
+    ticketAnswer = () => json(503, { detail: 'busy', code: 'unavailable' });
+    const socket = openLiveSocket('/ws', { onMessage() {} });
+    await vi.advanceTimersByTimeAsync(3_500);
+    expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(2);
+    socket.close();
+  });
+});
