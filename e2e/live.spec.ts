@@ -14,10 +14,13 @@ test('a follower sees a live CHAPTER toast when the author publishes, with a Vie
   await page.goto(app('/books'));
   // The live connection is up once the page has settled; publish then.
   await page.waitForTimeout(1000);
-  // It was opened with a single-use ticket: the session token stays out of socket URLs.
-  expect(socketUrls).toHaveLength(1);
-  expect(socketUrls[0]).toMatch(/\/ws\?ticket=[\w-]+$/);
-  expect(socketUrls[0]).not.toContain(reader.token);
+  // Opened with single-use tickets (the page left behind may have opened one too): the session
+  // token stays out of socket URLs.
+  expect(socketUrls.length).toBeGreaterThan(0);
+  for (const url of socketUrls) {
+    expect(url).toMatch(/\/ws\?ticket=[\w-]+$/);
+    expect(url).not.toContain(reader.token);
+  }
   const chapter = await addChapter(author, book.id, { title: 'Second light' });
 
   const toast = page.getByTestId('toast').filter({ hasText: 'Second light' });
