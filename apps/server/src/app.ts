@@ -45,8 +45,8 @@ import { textGuard } from './plugins/text-guard.ts';
 import { uploadGuard } from './plugins/upload-guard.ts';
 import { createFolderUploadStore } from './lib/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
-import { createLive } from './realtime/live.ts';
-import { realtime } from './realtime/plugin.ts';
+import { createLive } from './modules/live/live.ts';
+import { realtime } from './modules/live/live.plugin.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -2,7 +2,7 @@ import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
-import { refuse, socketAdmission } from '../../realtime/admission.ts';
+import { refuse, socketAdmission } from '../live/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
 import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
 

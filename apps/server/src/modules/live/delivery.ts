@@ -1,9 +1,9 @@
 import { CHAT_SERVER_USER, type ChatMessage, type ChatSystemFrame } from '@inkwell/contract';
-import { notificationFor } from '../modules/notifications/notifications.service.ts';
-import type { ChatRooms } from './chat-rooms.ts';
-import type { EventBus } from './events.ts';
-import type { SessionSockets } from './session-sockets.ts';
-import type { UserSockets } from './user-sockets.ts';
+import { notificationFor } from '../notifications/notifications.service.ts';
+import type { ChatRooms } from '../../realtime/chat-rooms.ts';
+import type { EventBus } from '../../realtime/events.ts';
+import type { SessionSockets } from '../../realtime/session-sockets.ts';
+import type { UserSockets } from '../../realtime/user-sockets.ts';
 
 /**
  * Delivers every event of the bus to the sockets this process holds: notifications to their

@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
-import type { Db } from '../db/kysely.ts';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/kysely.ts';
 import {
   createMemoryChatHistory,
   createRedisChatHistory,
   type ChatHistory,
-} from '../modules/chat/chat-history.ts';
-import { storeNotifications } from '../modules/notifications/notifications.service.ts';
-import { createEventBus } from './bus.ts';
-import type { EventBus } from './events.ts';
-import { createMemoryTransport } from './memory-bus.ts';
-import { connectRedis, createRedisTransport } from './redis-bus.ts';
+} from '../chat/chat-history.ts';
+import { storeNotifications } from '../notifications/notifications.service.ts';
+import { createEventBus } from '../../realtime/bus.ts';
+import type { EventBus } from '../../realtime/events.ts';
+import { createMemoryTransport } from '../../realtime/memory-bus.ts';
+import { connectRedis, createRedisTransport } from '../../realtime/redis-bus.ts';
 
 /** How long a starting process waits for Redis before serving anyway (events flow once it is up). */
 const REDIS_STARTUP_WAIT_MS = 5_000;

@@ -1,14 +1,14 @@
 import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import {
   sessionForSocketTicket,
   sessionForToken,
   type LiveSession,
-} from '../modules/accounts/accounts.service.ts';
-import type { SessionSockets } from './session-sockets.ts';
-import type { SocketQuota } from './socket-quota.ts';
+} from '../accounts/accounts.service.ts';
+import type { SessionSockets } from '../../realtime/session-sockets.ts';
+import type { SocketQuota } from '../../realtime/socket-quota.ts';
 
 export interface Refusal {
   refusal: { code: number; reason: string };

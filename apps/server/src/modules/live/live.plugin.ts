@@ -1,17 +1,17 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AppContext } from '../context.ts';
-import type { ChatHistory } from '../modules/chat/chat-history.ts';
-import { sessionsStillThere } from '../modules/accounts/accounts.service.ts';
-import { chatRoutes } from '../modules/chat/chat.routes.ts';
-import { ChatRooms } from './chat-rooms.ts';
+import type { AppContext } from '../../context.ts';
+import type { ChatHistory } from '../chat/chat-history.ts';
+import { sessionsStillThere } from '../accounts/accounts.service.ts';
+import { chatRoutes } from '../chat/chat.routes.ts';
+import { ChatRooms } from '../../realtime/chat-rooms.ts';
 import { deliverEvents } from './delivery.ts';
 import { notificationSocketRoutes } from './notification-socket.ts';
-import { SessionSockets } from './session-sockets.ts';
-import { SocketQuota } from './socket-quota.ts';
-import { closeAllGoingAway, SOCKET_MAX_PAYLOAD, startHeartbeat } from './sockets.ts';
-import { UserSockets } from './user-sockets.ts';
+import { SessionSockets } from '../../realtime/session-sockets.ts';
+import { SocketQuota } from '../../realtime/socket-quota.ts';
+import { closeAllGoingAway, SOCKET_MAX_PAYLOAD, startHeartbeat } from '../../realtime/sockets.ts';
+import { UserSockets } from '../../realtime/user-sockets.ts';
 
 export interface RealtimeOptions {
   ctx: AppContext;

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { AppContext } from '../context.ts';
-import { perAddress } from '../plugins/rate-limits.ts';
+import type { AppContext } from '../../context.ts';
+import { perAddress } from '../../plugins/rate-limits.ts';
 import { socketAdmission } from './admission.ts';
-import type { SessionSockets } from './session-sockets.ts';
-import type { SocketQuota } from './socket-quota.ts';
-import type { UserSockets } from './user-sockets.ts';
+import type { SessionSockets } from '../../realtime/session-sockets.ts';
+import type { SocketQuota } from '../../realtime/socket-quota.ts';
+import type { UserSockets } from '../../realtime/user-sockets.ts';
 
 /** `{base}/ws?ticket=` (or `?token=`): the signed-in user's live notifications. The stream is one-way; client frames are ignored. */
 export const notificationSocketRoutes: FastifyPluginAsync<{
