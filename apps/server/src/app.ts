@@ -38,7 +38,7 @@ import { urlForLog } from './lib/log-redaction.ts';
 import { metrics } from './plugins/metrics.ts';
 import { openapi } from './plugins/openapi.ts';
 import { rateLimits } from './plugins/rate-limits.ts';
-import { readCache } from './plugins/read-cache.ts';
+import { publicReads, readCache } from './plugins/read-cache.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
@@ -155,6 +155,8 @@ export async function buildApp(
   await app.register(errors);
   await app.register(requestId);
   await app.register(metrics, { base, bus: live.bus, token: config.METRICS_TOKEN });
+  // Before CORS, cookies, rate limits and auth: a visitor's kept answer needs none of them.
+  await app.register(readCache, { cache: answers, bus: live.bus });
   const readiness = [
     databaseCheck(db),
     ...(config.REDIS_URL ? [{ name: 'redis', check: () => live.ping() }] : []),
@@ -179,9 +181,8 @@ export async function buildApp(
   });
   // After auth: a visitor hears 401 on (auth) routes whatever the text they sent.
   await app.register(textGuard);
-  // After auth, whose onSend marks personal answers no-store: a public read then says what
-  // caches may do with it.
-  await app.register(readCache, { cache: answers, bus: live.bus });
+  // After auth and the security headers, whose send hooks set headers a kept answer must carry.
+  await app.register(publicReads, { cache: answers });
   await app.register(openapi, { base });
 
   await app.register(fastifyStatic, {

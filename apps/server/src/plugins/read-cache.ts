@@ -101,8 +101,12 @@ function answerKey(request: FastifyRequest): string {
   return parts.length > 0 ? `${path}?${parts.join('&')}` : path;
 }
 
-/** The cache generation when a visitor's public read arrived: its answer is kept only if still current. */
-const arrivals = new WeakMap<FastifyRequest, number>();
+/**
+ * A visitor's public read as it arrived: its key (from the query as sent: validation later
+ * replaces it with defaults and transforms) and the cache generation then (its answer is kept
+ * only if that is still current).
+ */
+const arrivals = new WeakMap<FastifyRequest, { key: string; generation: number }>();
 /** Requests answered from the cache: their answer is already final. */
 const servedKept = new WeakSet<FastifyRequest>();
 
@@ -135,13 +139,13 @@ function keep(cache: AnswerCache, request: FastifyRequest, reply: FastifyReply, 
   }
   cache.set(
     {
-      key: answerKey(request),
+      key: arrival.key,
       route: request.routeOptions.url ?? request.url,
       headers,
       body: Buffer.from(body),
       etag: String(reply.getHeader('etag')),
     },
-    arrival,
+    arrival.generation,
   );
 }
 
@@ -150,6 +154,11 @@ export interface ReadCacheOptions {
   bus: EventBus;
 }
 
+/**
+ * The answer cache's door: registered first, so that a kept answer is sent before the other
+ * plugins' request hooks (CORS, cookies, rate limits, auth) run; none of them has anything to do
+ * for a visitor's plain read. Also empties the cache when a domain event says so.
+ */
 async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOptions) {
   app.decorate('answerCache', cache.enabled ? cache : null);
 
@@ -170,12 +179,20 @@ async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOp
 
     app.addHook('onRequest', async (request, reply) => {
       if (!request.routeOptions.config?.publicRead || !isVisitorRead(request)) return;
-      arrivals.set(request, cache.generation);
-      const answer = cache.get(answerKey(request));
+      const key = answerKey(request);
+      arrivals.set(request, { key, generation: cache.generation });
+      const answer = cache.get(key);
       if (answer) return sendKept(cache, request, reply, answer);
     });
   }
+}
 
+/**
+ * What a public read's 200 answer carries (ETag and 304, Cache-Control, Vary, gzip), and the
+ * keeping of a visitor's answer. Registered after the plugins whose send hooks set headers
+ * (security headers, auth's no-store), so that a kept answer has the headers a fresh one has.
+ */
+async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: AnswerCache }) {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.routeOptions.config?.publicRead || servedKept.has(request)) return payload;
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
@@ -204,3 +221,4 @@ async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOp
 }
 
 export const readCache = fp(readCachePlugin, { name: 'inkwell-read-cache' });
+export const publicReads = fp(publicReadsPlugin, { name: 'inkwell-public-reads' });

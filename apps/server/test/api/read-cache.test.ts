@@ -166,6 +166,24 @@ describe('the answer cache', () => {
     expect(book.id).toBeGreaterThan(0);
   });
 
+  it('answers reads that leave their parameters to defaults, or whose query is rewritten, from memory', async () => {
+    const { book } = await publishedChapter(t, author, 'Defaults');
+    await t.ctx.searchIndexer.flush();
+    const urls = [
+      '/api/recent/books',
+      `/api/books/search?q=${encodeURIComponent('Book of Defaults')}`,
+    ];
+    const titles = async (url: string) =>
+      JSON.stringify(JSON.parse((await get(base, url)).text)).includes('Book of Defaults');
+    for (const url of urls) expect(await titles(url), url).toBe(true);
+    await t.ctx.db
+      .updateTable('books')
+      .set({ title: 'Retitled unannounced' })
+      .where('id', '=', book.id)
+      .execute();
+    for (const url of urls) expect(await titles(url), url).toBe(true);
+  });
+
   it('keeps its answers through private writes: a sign-in, a progress save, a read, a follow', async () => {
     const { book, chapter } = await publishedChapter(t, author, 'Private writes');
     const reader = await signup(t.app);
