@@ -13,8 +13,8 @@ import {
 import { insertChapter, lockBook, type ContentColumns } from '../chapters/chapters.repository.ts';
 import { contentColumns, uniqueTitle } from '../chapters/chapters.service.ts';
 import { refreshBookSearchDocument } from '../search/search.repository.ts';
-import { clampTitle } from './parsers/chapters.ts';
 import { ImportFileError, type ParsedBook } from './parsers/index.ts';
+import { bookTitleOf } from './plan.ts';
 
 /** What saving an import needs from the app: the database and the upload store. */
 export type ImportDeps = Pick<AppContext, 'db' | 'uploads'>;
@@ -66,9 +66,7 @@ export async function saveParsedBook(
   },
 ): Promise<SavedBook> {
   const warnings: string[] = [];
-  const baseTitle = clampTitle(
-    parsed.title?.trim() || filename.replace(/\.[^.]+$/, '') || 'Imported book',
-  );
+  const baseTitle = bookTitleOf(parsed, filename);
   const summary = (parsed.description ?? '').slice(0, SUMMARY_MAX_LENGTH);
   const { bookId, title } = await deps.db.transaction().execute(async (trx) => {
     const taken = (await listBooksByAuthor(trx, userId, { viewerId: userId })).map((b) => b.title);
