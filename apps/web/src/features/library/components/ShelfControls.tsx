@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
+import { paths } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query.ts';
 import { libraryEntryQuery, updateLibraryEntry } from '../api/library.ts';
 import { continueReadingPath, progressText, STATUS_LABELS } from '../shelves.ts';
@@ -65,7 +66,9 @@ export function ShelfControls({ bookId }: { bookId: number }) {
           Owned
         </label>
       </div>
-      <p className="shelf-progress">{progressText(e.progress)}</p>
+      <p className="shelf-progress">
+        {progressText(e.progress)} <Link to={paths.library}>See My Library</Link>
+      </p>
       {next && e.position && (
         <Link className="button" to={next}>
           Continue reading
