@@ -75,7 +75,7 @@ test('all books: infinite scroll loads pages of 10 and stops at the end', async 
     'href',
     app(`/authors/${author.username}`),
   );
-  await expect(card.getByRole('link', { name: `Read ${saga.title} now` })).toHaveAttribute(
+  await expect(card.getByRole('link', { name: `Read Now: ${saga.title}` })).toHaveAttribute(
     'href',
     app(`/books/${saga.id}`),
   );

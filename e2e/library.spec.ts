@@ -1,7 +1,7 @@
 import { createBook, createUser, recordRead, type CreatedBook, type User } from './support/api.ts';
 import { app, at, checkPage, expect, logIn, test } from './support/app.ts';
 
-/* Shelves, reading position and "Continue reading", private notes, import, EPUB export and feeds. */
+/* Shelves, reading position and "Continue reading", private notes, EPUB export and feeds (import: import.spec.ts). */
 let author: User;
 let book: CreatedBook;
 const PARAGRAPHS = 40;
@@ -173,67 +173,6 @@ test('a note from a text selection: add, edit, delete; nobody else can see it', 
   await page.locator('.note-list > li').first().getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No notes here yet.')).toBeVisible();
   expect((await apiAs(reader, 'PUT', `/api/my/notes/${id}`, { body: 'gone?' })).status).toBe(404);
-});
-
-test('importing a Markdown file runs as a job and makes a book in the workspace', async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  const writer = await createUser('importer');
-  await logIn(page, writer);
-  await page.getByRole('button', { name: 'Open menu' }).click();
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Import' })
-    .click();
-  await expect(page).toHaveURL(at('/my/import'));
-  await expect(page.getByRole('heading', { level: 1, name: 'Import a story' })).toBeVisible();
-  await checkPage(page, 'import');
-
-  const markdown = [
-    '# Chapter One',
-    '',
-    'The first chapter, imported.',
-    '',
-    '# Chapter Two',
-    '',
-    'The second chapter, imported too.',
-  ].join('\n');
-  await page.getByLabel('Story file').setInputFiles({
-    name: 'my-story.md',
-    mimeType: 'text/markdown',
-    buffer: Buffer.from(markdown),
-  });
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('progressbar', { name: /my-story\.md/ })).toBeAttached();
-  const open = page.getByRole('link', { name: 'Open it in the workspace' });
-  await expect(open).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText('Imported 2 chapters')).toBeVisible();
-  await open.click();
-  await expect(page).toHaveURL(/\/my\/workspace\/books\/\d+$/);
-  await expect(page.getByRole('link', { name: /Chapter One/ }).first()).toBeVisible();
-  await expect(page.getByRole('link', { name: /Chapter Two/ }).first()).toBeVisible();
-
-  // A damaged EPUB: the job fails and its message, naming the problem, is shown.
-  await page.goto(app('/my/import'));
-  await page.getByLabel('Story file').setInputFiles({
-    name: 'broken.epub',
-    mimeType: 'application/epub+zip',
-    buffer: Buffer.from('this is not a zip file'),
-  });
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: /zip archive/ })).toBeVisible({
-    timeout: 30_000,
-  });
-
-  // A file of no known kind is refused at upload (415), with the server's explanation.
-  await page.getByLabel('Story file').setInputFiles({
-    name: 'picture.png',
-    mimeType: 'image/png',
-    buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
-  });
-  await page.getByRole('button', { name: 'Import', exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: /Unsupported file type/ })).toBeVisible();
 });
 
 test('the EPUB download answers an EPUB; book and author pages link their feeds; the private feed', async ({

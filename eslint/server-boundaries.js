@@ -68,8 +68,6 @@ export const serverBoundaries = [
   {
     // A module uses another module's service (or its pure helpers), never its repository.
     files: [src('modules')],
-    // TEMPORARY (removed in the next commit of this change): files being reshaped on other branches.
-    ignores: ['apps/server/src/modules/imports/{runner,save-book}.ts'],
     rules: {
       'no-restricted-imports': restrict(APP, {
         regex: '^\\.\\./[^/.]+/[^/]+\\.repository(\\.ts)?$',

@@ -33,10 +33,14 @@ export async function signedInPage(browser: Browser, user: User) {
   return page;
 }
 
-/** No serious or critical accessibility violation on the page as it is now. */
+/**
+ * No serious or critical accessibility violation on the page as it is now. WCAG 2.5.3 "label in
+ * name" (a link's accessible name must contain its visible text) is an experimental axe rule,
+ * off unless named: it is switched on, as issue 23 found the pages failing it.
+ */
 export async function expectAccessible(page: Page, name: string) {
   const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental'])
     .analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = bad.map(

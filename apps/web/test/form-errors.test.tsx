@@ -232,7 +232,7 @@ describe('import', () => {
       [{ path: '/', element: <ImportPage /> }],
       '/',
       (url, init) =>
-        url.pathname === '/api/imports' && init?.method === 'POST'
+        url.pathname === '/api/imports/preview' && init?.method === 'POST'
           ? refuse(413, 'The file is too large: at most 20 MB')
           : Response.json({ imports: [] }),
       SIGNED_IN,
@@ -240,7 +240,7 @@ describe('import', () => {
     const picker = screen.getByLabelText('Story file');
     await userEvent.upload(picker, new File(['x'], 'huge.txt', { type: 'text/plain' }));
     // jsdom cannot tell a `required` file input has a file set by userEvent: submit directly.
-    fireEvent.submit(screen.getByRole('button', { name: 'Import' }).closest('form')!);
+    fireEvent.submit(screen.getByRole('button', { name: 'Preview chapters' }).closest('form')!);
     await waitFor(() => expect(alertText()).toBe('The file is too large: at most 20 MB'));
     await userEvent.upload(picker, new File(['# Story'], 'story.md', { type: 'text/markdown' }));
     expect(alertText()).toBeNull();

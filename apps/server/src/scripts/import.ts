@@ -7,19 +7,30 @@ import { createDb } from '../db/kysely.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { AppError } from '../lib/errors.ts';
 import { findUserByUsername } from '../modules/accounts/accounts.repository.ts';
-import { queueImport } from '../modules/imports/imports.service.ts';
+import { queueImport, readForPreview, type Upload } from '../modules/imports/imports.service.ts';
+import { parseInWorker } from '../modules/imports/parse-in-worker.ts';
 import { ImportRunner } from '../modules/imports/runner.ts';
 import type { ImportDeps } from '../modules/imports/save-book.ts';
 import { createFolderUploadStore } from '../lib/upload-store.ts';
+import { planFromFlags, summaryLines } from './import-choices.ts';
 
 /**
- * `npm run import -- --user NAME [--keep-front-matter] [--format FMT] FILE...`
+ * `npm run import -- --user NAME [--keep-front-matter] [--format FMT] [choices] FILE...`
  * Imports files as new unpublished books of user NAME, straight into the configured database
  * (DATABASE_URL, UPLOAD_DIR), through the same job pipeline as POST /api/imports. Prints a
  * progress bar per file: redrawn in place on a terminal, one line per tenth otherwise.
+ * `--dry-run` prints each file's proposed chapters instead, numbered, and imports nothing (no
+ * user or database needed). The choices, by those numbers, are the import preview's: `--skip`,
+ * `--keep` (matter), `--merge` (into the next imported chapter), `--rename N="Title"`.
  * Exits 0 when every file was imported, 1 when any failed, 2 on a usage error.
  */
-const USAGE = `Usage: npm run import -- --user NAME [--keep-front-matter] [--format ${IMPORT_FORMATS.join('|')}] FILE...`;
+const USAGE = `Usage: npm run import -- --user NAME [--keep-front-matter] [--format ${IMPORT_FORMATS.join('|')}]
+         [--dry-run] [--skip 1,2] [--keep 1] [--merge 5] [--rename 3="New title"] FILE...
+  --dry-run   print the chapters each file would become, numbered, and import nothing
+  --skip      leave these chapters out        --keep    import this front or back matter
+  --merge     put these chapters at the start of the next imported one
+  --rename    give chapter N a new title (repeat for several)
+  Choices name chapters by their numbers in the --dry-run summary, and apply to one file.`;
 
 function usage(problem: string): never {
   process.stderr.write(`${problem}\n${USAGE}\n`);
@@ -35,6 +46,11 @@ function parseArguments() {
       'keep-front-matter': { type: 'boolean', default: false },
       format: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      'dry-run': { type: 'boolean', default: false },
+      skip: { type: 'string', multiple: true },
+      keep: { type: 'string', multiple: true },
+      merge: { type: 'string', multiple: true },
+      rename: { type: 'string', multiple: true },
     },
   });
 }
@@ -47,12 +63,28 @@ if (args.values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+const dryRun = args.values['dry-run'] === true;
 const username = args.values.user;
-if (!username) usage('Missing --user NAME');
+if (!username && !dryRun) usage('Missing --user NAME');
 if (args.positionals.length === 0) usage('Name at least one file to import');
 const format =
   args.values.format === undefined ? undefined : ImportFormat.safeParse(args.values.format);
 if (format && !format.success) usage(`Unknown format "${args.values.format}"`);
+let plan: ReturnType<typeof planFromFlags> = null;
+try {
+  plan = planFromFlags(args.values);
+} catch (error) {
+  usage(error instanceof Error ? error.message : String(error));
+}
+if (plan && args.positionals.length > 1)
+  usage(
+    'Choices about chapters (--skip, --keep, --merge, --rename) apply to one file: name only one',
+  );
+const fields = {
+  keep_front_matter: args.values['keep-front-matter'] === true,
+  ...(format?.success && { format: format.data }),
+  ...(plan && { plan }),
+};
 
 const BAR_WIDTH = 30;
 const tty = process.stdout.isTTY === true;
@@ -64,44 +96,85 @@ function bar(name: string, fraction: number, message: string): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${percent} ${name}: ${message}`;
 }
 
-const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-const db = createDb(config.DATABASE_URL);
 let failures = 0;
-try {
-  await migrateToLatest(db);
-  const user = await findUserByUsername(db, username);
-  if (!user) {
-    process.stderr.write(`No user named "${username}"\n`);
-    process.exitCode = 2;
-  } else {
-    const uploads = createFolderUploadStore(config.UPLOAD_DIR, `${config.BASE_PATH}/uploads`);
-    const deps = { db, uploads };
-    const listeners = new Map<number, Listener>();
-    const runner = new ImportRunner(deps, {
-      concurrency: 1,
-      maxQueued: Number.MAX_SAFE_INTEGER,
-      events: {
-        progress: (jobId, fraction, message) => listeners.get(jobId)?.progress(fraction, message),
-        finished: (jobId, outcome) => listeners.get(jobId)?.finished(outcome),
-      },
-    });
-    await runner.start();
-    // One file after the other, so each keeps its own progress line.
-    for (const file of args.positionals) {
-      const name = path.basename(file);
-      const ok = await importOne(deps, runner, listeners, user.id, file, name);
-      if (!ok) failures++;
-    }
-    await runner.close();
-  }
-} finally {
-  await db.destroy();
-}
+if (dryRun) {
+  for (const file of args.positionals) if (!(await summarize(file))) failures++;
+} else await importAll(username!);
 if (failures > 0) {
   process.stderr.write(
     `${failures} of ${args.positionals.length} file${args.positionals.length === 1 ? '' : 's'} failed\n`,
   );
   process.exitCode = 1;
+}
+
+/** Reads a file for import, or says why it cannot be: too large, or unreadable. */
+async function readUpload(file: string): Promise<Upload | string> {
+  try {
+    if ((await fs.stat(file)).size > IMPORT_MAX_BYTES)
+      return `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most an import accepts`;
+    return { bytes: await fs.readFile(file), filename: path.basename(file), fields };
+  } catch (error) {
+    return `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** --dry-run: the file's proposed chapters with the choices applied, as the import would make them. */
+async function summarize(file: string): Promise<boolean> {
+  const name = path.basename(file);
+  const upload = await readUpload(file);
+  try {
+    if (typeof upload === 'string') throw new Error(upload);
+    const { parsed, format: detected } = await readForPreview(
+      (request) => parseInWorker(request, () => {}).result,
+      upload,
+    );
+    const lines = summaryLines(name, parsed, detected, {
+      keepFrontMatter: fields.keep_front_matter,
+      plan,
+    });
+    process.stdout.write(`${[...lines, ...parsed.warnings.map((w) => `  ${w}`)].join('\n')}\n`);
+    return true;
+  } catch (error) {
+    process.stdout.write(
+      `${name}\n  ✗ ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return false;
+  }
+}
+
+async function importAll(username: string): Promise<void> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  const db = createDb(config.DATABASE_URL);
+  try {
+    await migrateToLatest(db);
+    const user = await findUserByUsername(db, username);
+    if (!user) {
+      process.stderr.write(`No user named "${username}"\n`);
+      process.exitCode = 2;
+    } else {
+      const uploads = createFolderUploadStore(config.UPLOAD_DIR, `${config.BASE_PATH}/uploads`);
+      const deps = { db, uploads };
+      const listeners = new Map<number, Listener>();
+      const runner = new ImportRunner(deps, {
+        concurrency: 1,
+        maxQueued: Number.MAX_SAFE_INTEGER,
+        events: {
+          progress: (jobId, fraction, message) => listeners.get(jobId)?.progress(fraction, message),
+          finished: (jobId, outcome) => listeners.get(jobId)?.finished(outcome),
+        },
+      });
+      await runner.start();
+      // One file after the other, so each keeps its own progress line.
+      for (const file of args.positionals) {
+        const name = path.basename(file);
+        const ok = await importOne(deps, runner, listeners, user.id, file, name);
+        if (!ok) failures++;
+      }
+      await runner.close();
+    }
+  } finally {
+    await db.destroy();
+  }
 }
 
 interface Listener {
@@ -122,17 +195,8 @@ async function importOne(
     process.stdout.write(`${clearLine}${bar(name, 0, 'failed')}\n  ✗ ${message}\n`);
     return false;
   };
-  let bytes: Buffer;
-  try {
-    if ((await fs.stat(file)).size > IMPORT_MAX_BYTES) {
-      return fail(
-        `The file is larger than ${IMPORT_MAX_BYTES / 1024 / 1024} MB, the most an import accepts`,
-      );
-    }
-    bytes = await fs.readFile(file);
-  } catch (error) {
-    return fail(`Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const upload = await readUpload(file);
+  if (typeof upload === 'string') return fail(upload);
   let lastTenth = -1;
   const draw = (fraction: number, message: string) => {
     if (tty) process.stdout.write(`${clearLine}${bar(name, fraction, message)}`);
@@ -141,13 +205,9 @@ async function importOne(
       process.stdout.write(`${bar(name, fraction, message)}\n`);
     }
   };
-  const fields = {
-    keep_front_matter: args.values['keep-front-matter'] === true,
-    ...(format?.success && { format: format.data }),
-  };
   try {
     const outcome = await new Promise<Parameters<Listener['finished']>[0]>((resolve, reject) => {
-      queueImport(deps, runner, userId, { bytes, filename: name, fields })
+      queueImport(deps, runner, userId, upload)
         .then((job) => {
           draw(0, 'queued');
           listeners.set(job.id, { progress: draw, finished: resolve });

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { ImportJob } from '@inkwell/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { INTERRUPTED } from '../../src/modules/imports/runner.ts';
@@ -14,6 +15,13 @@ import {
 import { createChapter } from '../helpers/chapters.ts';
 import { declareSize, docx, epub2, epub3, prose, type TestDoc } from '../helpers/ebooks.ts';
 import { makeImage } from '../helpers/images.ts';
+import {
+  importedChapters,
+  importFile as importWith,
+  importForm,
+  uploadTo,
+  waitForImport,
+} from '../helpers/imports.ts';
 
 let t: TestApp;
 let author: TestUser;
@@ -26,87 +34,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A multipart body with the file in `file` and any text fields. */
-function form(file: Buffer, filename: string, fields: Record<string, string> = {}) {
-  const boundary = `----inkwell${crypto.randomUUID()}`;
-  const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-    ),
-  );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  );
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-async function upload(
+const upload = (
   who: TestUser | null,
   file: Buffer,
   filename: string,
   fields: Record<string, string> = {},
-) {
-  const body = form(file, filename, fields);
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/imports',
-    payload: body.payload,
-    headers: { ...body.headers, ...(who && { authorization: `Bearer ${who.token}` }) },
-  });
-}
+) => uploadTo(t.app, '/api/imports', who, file, filename, fields);
 
-interface Job {
-  id: number;
-  status: string;
-  progress: number;
-  message: string;
-  book_id: number | null;
-  chapter_count: number | null;
-  source_title: string | null;
-  source_author: string | null;
-  warnings: string[];
-  format: string;
-  keep_front_matter: boolean;
-}
+type Job = ImportJob;
 
-async function waitFor(jobId: number, who: TestUser = author): Promise<Job> {
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    const job = (await as(t.app, who).get(`/api/imports/${jobId}`)).json<Job>();
-    if (job.status === 'done' || job.status === 'failed') return job;
-    if (Date.now() > deadline) throw new Error(`import ${jobId} still ${job.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-}
+const waitFor = (jobId: number, who: TestUser = author) => waitForImport(t.app, who, jobId);
 
-async function importFile(
+const importFile = (
   file: Buffer,
   filename: string,
   fields: Record<string, string> = {},
   who: TestUser = author,
-) {
-  const res = await upload(who, file, filename, fields);
-  expect(res.statusCode, res.body).toBe(202);
-  return waitFor(res.json().id, who);
-}
+) => importWith(t.app, who, file, filename, fields);
 
-async function chaptersOf(bookId: number) {
-  const list = (await as(t.app, author).get(`/api/authors/books/${bookId}/chapters`)).json()
-    .chapters as Array<{ id: number; title: string; is_published: boolean }>;
-  return Promise.all(
-    list.map(async (c) => ({
-      ...c,
-      content: (await as(t.app, author).get(`/api/chapters/${c.id}`)).json().content as string,
-    })),
-  );
-}
+const chaptersOf = (bookId: number) => importedChapters(t.app, author, bookId);
 
 const storyDocs = (): TestDoc[] => [
   { file: 'cover.xhtml', body: '<img src="../images/cover.png"/>' },
@@ -441,7 +387,7 @@ describe('jobs and the server process', () => {
         toc: `Chapter ${i + 1}`,
         body: prose(30),
       }));
-      const body = form(await epub3({ title: 'Interrupted', docs }), 'stop.epub');
+      const body = importForm(await epub3({ title: 'Interrupted', docs }), 'stop.epub');
       const post = () =>
         own.app.inject({
           method: 'POST',

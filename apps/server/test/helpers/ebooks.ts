@@ -17,10 +17,18 @@ export interface TestDoc {
   bodyType?: string;
   /** Table of contents label; leave out for a file the TOC does not list. */
   toc?: string;
-  /** Entries for anchors inside the file: [label, id]. */
+  /** Entries for anchors inside the file, nested under the file's own entry: [label, id]. */
   anchors?: Array<[string, string]>;
-  /** Nest this file's entry under the previous top-level entry. */
+  /** Nest this file's entry under the previous top-level entry (level 2). */
   nested?: boolean;
+  /** Depth of this file's entry: 1 at the top (default), 2 under the last entry of depth 1, ... */
+  level?: number;
+  /**
+   * Entries without a file of their own (a part that is only a heading in the table of
+   * contents) opening just before this file: [label, level]. The nav shows them as a <span>;
+   * the NCX, which needs a target for every entry, points them at their first file.
+   */
+  groups?: Array<[string, number]>;
   linear?: boolean;
 }
 
@@ -59,12 +67,23 @@ const CONTAINER = `<?xml version="1.0"?>
   <rootfiles><rootfile full-path="OPS/package.opf" media-type="application/oebps-package+xml"/></rootfiles>
 </container>`;
 
-/** Table of contents entries as a tree: [label, href, children]. */
-type TocNode = { label: string; href: string; children: TocNode[] };
+/** Table of contents entries as a tree; href null for an entry without a file of its own. */
+type TocNode = { label: string; href: string | null; children: TocNode[] };
 
 function tocTree(docs: TestDoc[]): TocNode[] {
   const roots: TocNode[] = [];
+  /** The last entry placed at each depth (index 0 = depth 1). */
+  const open: TocNode[] = [];
+  const place = (node: TocNode, level: number) => {
+    const parent = level > 1 ? open[Math.min(level, open.length + 1) - 2] : undefined;
+    if (parent) parent.children.push(node);
+    else roots.push(node);
+    open.length = Math.min(level, open.length + 1) - 1;
+    open.push(node);
+  };
   for (const doc of docs) {
+    for (const [label, level] of doc.groups ?? [])
+      place({ label, href: null, children: [] }, level);
     if (doc.toc === undefined) continue;
     const node: TocNode = {
       label: doc.toc,
@@ -75,12 +94,13 @@ function tocTree(docs: TestDoc[]): TocNode[] {
         children: [],
       })),
     };
-    const parent = roots.at(-1);
-    if (doc.nested && parent) parent.children.push(node);
-    else roots.push(node);
+    place(node, doc.level ?? (doc.nested ? 2 : 1));
   }
   return roots;
 }
+
+/** Where an entry leads: its own file, else its first child's. */
+const targetOf = (node: TocNode): string => node.href ?? targetOf(node.children[0]!);
 
 function packageDocument(book: TestEpub, version: '2.0' | '3.0'): string {
   const items = book.docs.map(
@@ -124,7 +144,7 @@ ${guide}
 
 function navDocument(book: TestEpub): string {
   const list = (nodes: TocNode[]): string =>
-    `<ol>${nodes.map((n) => `<li><a href="${n.href}">${esc(n.label)}</a>${n.children.length ? list(n.children) : ''}</li>`).join('')}</ol>`;
+    `<ol>${nodes.map((n) => `<li>${n.href ? `<a href="${n.href}">${esc(n.label)}</a>` : `<span>${esc(n.label)}</span>`}${n.children.length ? list(n.children) : ''}</li>`).join('')}</ol>`;
   const landmarks = book.landmarks
     ? `<nav epub:type="landmarks"><ol>${book.landmarks.map(([type, file]) => `<li><a epub:type="${type}" href="text/${file}">${type}</a></li>`).join('')}</ol></nav>`
     : '';
@@ -140,7 +160,7 @@ function ncxDocument(book: TestEpub): string {
     nodes
       .map(
         (n) =>
-          `<navPoint id="p${++order}" playOrder="${order}"><navLabel><text>${esc(n.label)}</text></navLabel><content src="${n.href}"/>${points(n.children)}</navPoint>`,
+          `<navPoint id="p${++order}" playOrder="${order}"><navLabel><text>${esc(n.label)}</text></navLabel><content src="${targetOf(n)}"/>${points(n.children)}</navPoint>`,
       )
       .join('');
   return `<?xml version="1.0" encoding="utf-8"?>

@@ -438,6 +438,10 @@ const MATRIX: Record<string, Row> = {
     call: () => ({ url: '/api/imports', file: 'story' }),
     expect: [401, 202, 202],
   },
+  'POST /api/imports/preview': {
+    call: () => ({ url: '/api/imports/preview', file: 'story' }),
+    expect: [401, 200, 200],
+  },
   'GET /api/imports': { call: get(() => '/api/imports'), expect: [401, 200, 200] },
   'GET /api/imports/:id': { call: get(() => `/api/imports/${importJob}`), expect: [401, 404, 200] },
 

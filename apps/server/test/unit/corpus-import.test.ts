@@ -1,15 +1,16 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORPUS_DIR } from '../../../../bench/lib/corpus.ts';
+import { countWords } from '../../src/html/words.ts';
 import { ZipArchive } from '../../src/modules/imports/parsers/zip.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import { importedChapters, importFile, openingLines } from '../helpers/imports.ts';
 
 /**
  * Imports the real EPUBs of the optional corpus (README, "Optional real books"), when present,
  * through the whole pipeline, once, on SQLite, and checks the chapters against each book's own
- * table of contents. Skipped as a whole where the corpus is absent.
+ * table of contents and its text. Skipped as a whole where the corpus is absent.
  */
 const corpusDir = CORPUS_DIR;
 const present = fs.existsSync(path.join(corpusDir, 'books.json'));
@@ -20,8 +21,14 @@ interface CorpusBook {
   author: string;
 }
 
-/** What each known book's table of contents holds once front and back matter are left out. */
-const EXPECTED: Record<string, { count: number; first: string; last: string }> = {
+/**
+ * What each known book's table of contents holds once front and back matter are left out, and
+ * the heading lines some chapters open with: the groups (books, parts) that begin there.
+ */
+const EXPECTED: Record<
+  string,
+  { count: number; first: string; last: string; opens?: Record<string, string[]> }
+> = {
   'alexandre-dumas_the-three-musketeers_william-robson.epub': {
     count: 67,
     first: 'I: The Three Presents of d’Artagnan the Elder',
@@ -33,11 +40,16 @@ const EXPECTED: Record<string, { count: number; first: string; last: string }> =
     count: 41,
     first: 'Part I: I',
     last: 'Epilogue: II',
+    opens: { 'Part I: I': ['Part I'], 'Part VI: I': ['Part VI'], 'Epilogue: I': ['Epilogue'] },
   },
   'h-g-wells_the-war-of-the-worlds.epub': {
     count: 27,
     first: 'I: The Eve of the War',
     last: 'X: The Epilogue',
+    opens: {
+      'I: The Eve of the War': ['Book I', 'The Coming of the Martians'],
+      'I: Under Foot': ['Book II', 'The Earth Under the Martians'],
+    },
   },
   'jane-austen_pride-and-prejudice.epub': { count: 61, first: 'I', last: 'LXI' },
   'mary-shelley_frankenstein.epub': {
@@ -63,6 +75,26 @@ async function tocLabels(file: Buffer): Promise<string[]> {
   );
 }
 
+/**
+ * Words of the story's text: every file whose body the producer marked as body matter (the
+ * corpus's books all do), notes' reference marks aside, read with plain patterns.
+ */
+async function bodyWords(file: Buffer): Promise<number> {
+  const zip = await ZipArchive.open(file);
+  let total = 0;
+  for (const name of zip.names.filter((n) => /\.x?html$/i.test(n))) {
+    const body = /<body([^>]*)>([\s\S]*)<\/body>/.exec(await zip.readText(name));
+    if (!body || !/bodymatter/.test(body[1]!)) continue;
+    total += countWords(
+      body[2]!
+        .replace(/<a[^>]*noteref[^>]*>[\s\S]*?<\/a>/g, '')
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/&#?\w+;/g, ' '),
+    );
+  }
+  return total;
+}
+
 describe.skipIf(!present)('importing the shared corpus of real EPUBs', () => {
   // Where the corpus is absent one placeholder case keeps the (skipped) suite from being empty.
   const books: CorpusBook[] = present
@@ -82,29 +114,7 @@ describe.skipIf(!present)('importing the shared corpus of real EPUBs', () => {
     { timeout: 120_000 },
     async (_name, book) => {
       const file = fs.readFileSync(path.join(corpusDir, book.epub));
-      const boundary = `----corpus${crypto.randomUUID()}`;
-      const payload = Buffer.concat([
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${book.epub}"\r\n\r\n`,
-        ),
-        file,
-        Buffer.from(`\r\n--${boundary}--\r\n`),
-      ]);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/imports',
-        payload,
-        headers: {
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          authorization: `Bearer ${user.token}`,
-        },
-      });
-      expect(res.statusCode, res.body).toBe(202);
-      let job = res.json();
-      while (job.status === 'queued' || job.status === 'running') {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        job = (await as(t.app, user).get(`/api/imports/${job.id}`)).json();
-      }
+      const job = await importFile(t.app, user, file, book.epub, {}, 120_000);
       expect(job, job.message).toMatchObject({
         status: 'done',
         source_title: book.title,
@@ -114,10 +124,15 @@ describe.skipIf(!present)('importing the shared corpus of real EPUBs', () => {
       const imported = (await as(t.app, user).get(`/api/books/${job.book_id}`)).json();
       expect(imported.title).toBe(book.title);
       expect(imported.cover).not.toBeNull();
-      const chapters = (
-        await as(t.app, user).get(`/api/authors/books/${job.book_id}/chapters`)
-      ).json().chapters as Array<{ title: string; word_count: number }>;
+      const chapters = await importedChapters(t.app, user, job.book_id!);
       const titles = chapters.map((c) => c.title);
+
+      // No text lost or doubled: the chapters hold the story's words, give or take 2%.
+      const story = await bodyWords(file);
+      const total = chapters.reduce((sum, c) => sum + c.word_count, 0);
+      expect(Math.abs(total - story) / story, `${total} words imported of ${story}`).toBeLessThan(
+        0.02,
+      );
 
       // Every chapter is an entry of the book's table of contents, in its order (a bare number
       // under a part carries the part's name: "Part I: I").
@@ -142,6 +157,10 @@ describe.skipIf(!present)('importing the shared corpus of real EPUBs', () => {
         expect(titles).toHaveLength(expected.count);
         expect(titles[0]).toBe(expected.first);
         expect(titles.at(-1)).toBe(expected.last);
+        for (const [title, lines] of Object.entries(expected.opens ?? {})) {
+          const chapter = chapters.find((c) => c.title === title);
+          expect(openingLines(chapter!.content, lines.length), title).toEqual(lines);
+        }
       }
     },
   );

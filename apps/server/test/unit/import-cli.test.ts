@@ -6,6 +6,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { epub3 } from '../helpers/ebooks.ts';
+import { importedChapters } from '../helpers/imports.ts';
+import { choicesBook } from '../helpers/toc-shapes.ts';
 
 /** `npm run import` as an operator runs it: a child process on the configured database, output piped (no TTY). */
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -101,6 +103,113 @@ describe('npm run import', () => {
       expect((await cli(good)).code).toBe(2);
       expect((await cli('--user', user.username)).code).toBe(2);
       expect((await cli('--user', user.username, '--format', 'pdf', good)).code).toBe(2);
+    },
+  );
+});
+
+describe('npm run import: choosing the chapters', () => {
+  let book: string;
+  beforeAll(async () => {
+    book = path.join(dir, 'choices.epub');
+    fs.writeFileSync(book, await choicesBook('Chosen by Flags'));
+  });
+  const myBooks = async () =>
+    (await as(t.app, user).get('/api/my/books')).json() as Array<{ id: number; title: string }>;
+
+  it(
+    '--dry-run prints the proposed chapters, numbered, with the choices applied, and imports nothing',
+    { timeout: 90_000 },
+    async () => {
+      const before = (await myBooks()).length;
+      // No user needed: nothing is written.
+      const plain = await cli('--dry-run', book);
+      expect(plain.code).toBe(0);
+      expect(plain.stdout.split('\n')).toEqual([
+        'choices.epub: "Chosen by Flags" by Someone, epub, 6 chapters proposed',
+        '  1. [ ] Title Page (5 words, front matter)',
+        '  2. [x] One (252 words)',
+        '  3. [x] Interlude (2 words)',
+        '  4. [x] Two (252 words)',
+        '  5. [x] Three (252 words)',
+        '  6. [ ] Colophon (3 words, back matter)',
+        '  Would import 4 chapters, 758 words.',
+        '  Skipped 2 front or back matter sections (cover, title page, copyright, contents...)',
+        '',
+      ]);
+      const chosen = await cli(
+        '--dry-run',
+        '--keep',
+        '1',
+        '--skip',
+        '5',
+        '--merge',
+        '3',
+        '--rename',
+        '4=Two, Renamed',
+        book,
+      );
+      expect(chosen.code).toBe(0);
+      expect(chosen.stdout.split('\n').slice(1, 8)).toEqual([
+        '  1. [x] Title Page (5 words, front matter)',
+        '  2. [x] One (252 words)',
+        '  3. [+] Interlude (2 words, merged into 4)',
+        '  4. [x] Two, Renamed (252 words, renamed from "Two")',
+        '  5. [ ] Three (252 words)',
+        '  6. [ ] Colophon (3 words, back matter)',
+        '  Would import 3 chapters, 512 words.',
+      ]);
+      expect((await myBooks()).length).toBe(before);
+    },
+  );
+
+  it('imports with the choices, exactly as the summary said', { timeout: 90_000 }, async () => {
+    const result = await cli(
+      '--user',
+      user.username,
+      '--keep',
+      '1',
+      '--skip',
+      '5',
+      '--merge',
+      '3',
+      '--rename',
+      '4=Two, Renamed',
+      book,
+    );
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toContain('✓ Imported "Chosen by Flags" with 3 chapters');
+    const imported = (await myBooks()).find((b) => b.title === 'Chosen by Flags')!;
+    const chapters = await importedChapters(t.app, user, imported.id);
+    expect(chapters.map((c) => c.title)).toEqual(['Title Page', 'One', 'Two, Renamed']);
+    expect(chapters[2]!.content).toMatch(/^<h2>Interlude<\/h2><p>A breath\.<\/p>/);
+  });
+
+  it(
+    'refuses choices it cannot apply: a usage error (2), or a failed file (1) naming the problem',
+    { timeout: 90_000 },
+    async () => {
+      const other = path.join(dir, 'other.md');
+      fs.writeFileSync(other, '# Other\n\n## A\n\nText.\n');
+      for (const args of [
+        ['--skip', 'two'],
+        ['--merge', '0'],
+        ['--rename', 'Two'],
+        ['--rename', '2= '],
+      ]) {
+        const result = await cli('--user', user.username, ...args, book);
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr).toContain('Usage:');
+      }
+      const two = await cli('--user', user.username, '--skip', '1', book, other);
+      expect(two.code).toBe(2);
+      expect(two.stderr).toContain('apply to one file');
+
+      const beyond = await cli('--dry-run', '--skip', '9', book);
+      expect(beyond.code).toBe(1);
+      expect(beyond.stdout).toContain('✗ The choices name chapter 9, but the file has 6 chapters');
+      const last = await cli('--user', user.username, '--merge', '5', book);
+      expect(last.code).toBe(1);
+      expect(last.stdout).toMatch(/✗ Chapter 5 has no imported chapter after it/);
     },
   );
 });

@@ -4,9 +4,9 @@ import {
   detectFormat,
   ImportFileError,
   parseBook,
-  type ParsedBook,
   type ParseOptions,
 } from '../../src/modules/imports/parsers/index.ts';
+import { chooseChapters } from '../../src/modules/imports/plan.ts';
 import { isChapterLine } from '../../src/modules/imports/parsers/chapters.ts';
 import { writeZip } from '../../src/modules/exports/zip.ts';
 import { declareSize, docx, epub2, epub3, prose, type TestDoc } from '../helpers/ebooks.ts';
@@ -14,15 +14,24 @@ import { makeImage } from '../helpers/images.ts';
 
 const options = (over: Partial<ParseOptions> = {}): ParseOptions => ({
   filename: 'book.epub',
-  keepFrontMatter: false,
   ...over,
 });
-const parse = (
+/** A file read as an import reads it: the proposal, and the chapters imported when nobody changes it. */
+async function parse(
   bytes: Uint8Array,
   format: Parameters<typeof parseBook>[1],
-  over: Partial<ParseOptions> = {},
-) => parseBook(bytes, format, options(over), () => {});
-const titles = (book: ParsedBook) => book.chapters.map((c) => c.title);
+  { keepFrontMatter = false, ...over }: Partial<ParseOptions> & { keepFrontMatter?: boolean } = {},
+) {
+  const book = await parseBook(bytes, format, options(over), () => {});
+  const chosen = chooseChapters(book.chapters, { keepFrontMatter, plan: null });
+  return {
+    ...book,
+    proposed: book.chapters,
+    chapters: chosen.chapters.map(({ title, html }) => ({ title, html })),
+    warnings: [...book.warnings, ...chosen.warnings],
+  };
+}
+const titles = (book: { chapters: Array<{ title: string }> }) => book.chapters.map((c) => c.title);
 const failure = async (work: Promise<unknown>) => {
   const error = await work.then(
     () => null,
@@ -100,7 +109,8 @@ describe('EPUB 3', () => {
     expect(Buffer.from(book.cover!.bytes).equals(cover)).toBe(true);
     expect(book.cover!.mediaType).toBe('image/png');
     expect(titles(book)).toEqual(['The Start', 'Middle', 'End']);
-    expect(book.warnings.join()).toMatch(/Skipped 5 front or back matter sections/);
+    // The title page, copyright, dedication and colophon; the cover page shows only a picture.
+    expect(book.warnings.join()).toMatch(/Skipped 4 front or back matter sections/);
   });
 
   it('sanitizes content like the editor: scripts and handlers gone, formatting kept, a repeated title heading dropped', async () => {
@@ -162,7 +172,7 @@ describe('EPUB 3', () => {
     ]);
   });
 
-  it('names numbered chapters after their part, and drops part pages that hold only a heading', async () => {
+  it('names numbered chapters after their part, and folds a part page that holds only a heading into its first chapter', async () => {
     const docs: TestDoc[] = [
       { file: 'part-1.xhtml', toc: 'Part One', body: '<h1>Part One</h1>' },
       { file: 'c1.xhtml', toc: 'I', nested: true, body: '<h2>I</h2><p>One.</p>' },
@@ -172,9 +182,9 @@ describe('EPUB 3', () => {
     ];
     const book = await parse(await epub3({ title: 'T', docs }), 'epub');
     expect(book.chapters).toEqual([
-      { title: 'Part One: I', html: '<p>One.</p>' },
+      { title: 'Part One: I', html: '<h2>Part One</h2><p>One.</p>' },
       { title: 'Part One: II', html: '<p>Two.</p>' },
-      { title: 'Part Two: I', html: '<p>Three.</p>' },
+      { title: 'Part Two: I', html: '<h2>Part Two</h2><p>Three.</p>' },
     ]);
   });
 
@@ -419,6 +429,31 @@ describe('Markdown, HTML and plain text', () => {
     );
   });
 
+  it('Markdown: a part heading with only an epigraph under it opens the next chapter', async () => {
+    const md = [
+      '# The Book',
+      '# Part One',
+      '## Chapter 1',
+      'Text one.',
+      '## Chapter 2',
+      'Text two.',
+      '# Part Two',
+      '> Not all those who wander',
+      '## Chapter 3',
+      'Text three.',
+    ].join('\n\n');
+    const book = await parse(bytes(md), 'markdown', { filename: 'x.md' });
+    expect(book.title).toBe('The Book');
+    expect(book.chapters).toEqual([
+      { title: 'Chapter 1', html: '<h2>Part One</h2><p>Text one.</p>' },
+      { title: 'Chapter 2', html: '<p>Text two.</p>' },
+      {
+        title: 'Chapter 3',
+        html: '<h2>Part Two</h2><blockquote>\n<p>Not all those who wander</p>\n</blockquote><p>Text three.</p>',
+      },
+    ]);
+  });
+
   it('Markdown without headings splits at chapter lines', async () => {
     const book = await parse(
       bytes('Chapter 1\n\nOnce.\n\nChapter 2: The Return\n\nTwice.\n'),
@@ -523,7 +558,16 @@ describe('parsing in a worker thread', () => {
       (fraction) => fractions.push(fraction),
     ).result;
     expect(book.title).toBe('Worker Tale');
-    expect(titles(book)).toEqual(['The Start', 'Middle', 'End']);
+    // The whole proposal, matter marked; which chapters are imported is decided afterwards.
+    expect(book.chapters.map((c) => [c.title, c.kind])).toEqual([
+      ['Title Page', 'front'],
+      ['Copyright', 'front'],
+      ['For Mum', 'front'],
+      ['The Start', 'body'],
+      ['Middle', 'body'],
+      ['End', 'body'],
+      ['Colophon', 'back'],
+    ]);
     expect(fractions.length).toBeGreaterThan(0);
     const bad = parseInWorker(
       { bytes: Buffer.from('nope'), format: 'epub', options: options() },

@@ -47,6 +47,9 @@ export const paths = {
   readHistory: '/my/read-history',
   workspace: '/my/workspace',
   library: '/my/library',
+  /** Places on My Library that other pages send people to (RootLayout scrolls to and focuses them). */
+  myNotes: '/my/library#my-notes',
+  privateFeed: '/my/library#private-feed',
   importBook: '/my/import',
 } as const;
 

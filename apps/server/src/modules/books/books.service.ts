@@ -3,6 +3,8 @@ import type { AppContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
 import { nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
+import { uniqueTitle } from '../../lib/unique-title.ts';
+import type { DbHandle } from '../../db/kysely.ts';
 import { toBook } from '../../presenters/book.ts';
 import * as books from './books.repository.ts';
 
@@ -119,6 +121,36 @@ export async function setCover(ctx: AppContext, viewer: Viewer, bookId: number, 
   await getOwnedBook(ctx, viewer, bookId);
   await books.updateBook(ctx.db, bookId, { cover: href, updated_at: nowIso() });
   announceBookChanged(ctx, bookId);
+}
+
+/**
+ * A new draft book of `authorId` for an import, its title made unique among the author's books
+ * ("Title (2)"), with a summary: the import's first step, before any chapter.
+ */
+export async function createDraftBook(
+  db: DbHandle,
+  authorId: number,
+  book: { title: string; summary: string },
+): Promise<{ bookId: number; title: string }> {
+  return db.transaction().execute(async (trx) => {
+    const taken = (await books.listBooksByAuthor(trx, authorId, { viewerId: authorId })).map(
+      (b) => b.title,
+    );
+    const title = uniqueTitle(book.title, taken);
+    const bookId = await books.insertBook(trx, { authorId, title, now: nowIso() });
+    if (book.summary) await books.updateBook(trx, bookId, { summary: book.summary });
+    return { bookId, title };
+  });
+}
+
+/** Sets a draft book's cover, or marks it changed (an import that wrote its chapters). */
+export async function touchDraftBook(db: DbHandle, bookId: number, changes: { cover?: string }) {
+  await books.updateBook(db, bookId, { ...changes, updated_at: nowIso() });
+}
+
+/** Removes a book without asking whose it is: an import's rollback of the book it made. */
+export async function removeImportedBook(db: DbHandle, bookId: number): Promise<void> {
+  await books.deleteBook(db, bookId);
 }
 
 export async function popularBooks(ctx: AppContext, limit: number) {

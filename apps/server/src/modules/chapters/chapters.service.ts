@@ -23,12 +23,15 @@ import {
   isPublicBook,
 } from '../../access/policy.ts';
 import { nowIso, toFlag } from '../../lib/convert.ts';
+import { uniqueTitle } from '../../lib/unique-title.ts';
 import { type AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
+
+export type { ContentColumns };
 
 /** A chapter the viewer may open. Anything else answers 404, so drafts look like nothing at all. */
 export async function getVisibleChapter(ctx: AppContext, viewer: Viewer | null, chapterId: number) {
@@ -96,14 +99,24 @@ export function contentColumns(html: string): ContentColumns {
     : { content, content_text: text, word_count: words };
 }
 
-/** `base`, or `base (n)` with the smallest n from 1 that no title in `taken` equals, case-insensitively. */
-export function uniqueTitle(base: string, taken: Iterable<string>): string {
-  const used = new Set([...taken].map((t) => t.toLowerCase()));
-  if (!used.has(base.toLowerCase())) return base;
-  for (let n = 1; ; n++) {
-    const candidate = `${base} (${n})`;
-    if (!used.has(candidate.toLowerCase())) return candidate;
-  }
+/**
+ * Appends chapters, already sanitized (`contentColumns`), as drafts at `firstOrder` onwards, in
+ * one transaction under the book's write lock: an import's batch. False when the book is gone
+ * (deleted while the import ran).
+ */
+export async function appendChapters(
+  db: DbHandle,
+  bookId: number,
+  firstOrder: number,
+  rows: ReadonlyArray<ContentColumns & { title: string }>,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await chapters.lockBook(trx, bookId))) return false;
+    const now = nowIso();
+    for (const [i, row] of rows.entries())
+      await chapters.insertChapter(trx, { ...row, bookId, order: firstOrder + i, now });
+    return true;
+  });
 }
 
 export async function createChapter(

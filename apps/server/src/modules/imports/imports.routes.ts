@@ -5,10 +5,11 @@ import {
   ImportFields,
   ImportJob,
   ImportJobList,
+  ImportPreview,
 } from '@inkwell/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, Viewer } from '../../context.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { KeyedCounter } from '../../lib/keyed-counter.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
@@ -63,44 +64,73 @@ export const importsRoutes: FastifyPluginAsyncZod<{
   // and the app's own onClose (which closes it) runs before a child plugin's.
   app.addHook('preClose', () => runner.close());
 
+  /**
+   * Runs `work` on the viewer's upload. Counted before the upload is read: uploads still
+   * arriving (and previews being read) are not jobs yet, and each may buffer 20 MB.
+   */
+  async function withUpload<T>(
+    request: FastifyRequest,
+    work: (viewer: Viewer, upload: service.Upload) => Promise<T>,
+  ): Promise<T> {
+    const viewer = requireViewer(request);
+    uploads.increment(viewer.id);
+    try {
+      await service.checkCanImport(ctx, runner, viewer, uploads.count(viewer.id) - 1);
+      return await work(viewer, await readUpload(request));
+    } finally {
+      uploads.decrement(viewer.id);
+    }
+  }
+  // Tells the upload guard these routes take files up to the import limit, not the image limit.
+  const uploadConfig = { maxUploadBytes: IMPORT_MAX_BYTES };
+  const uploadErrors = {
+    400: ErrorBody,
+    401: ErrorBody,
+    413: ErrorBody,
+    415: ErrorBody,
+    429: ErrorBody,
+    503: ErrorBody,
+  };
+
   app.post(
     '/api/imports',
     {
-      // Tells the upload guard this route takes files up to the import limit, not the image limit.
-      config: {
-        maxUploadBytes: IMPORT_MAX_BYTES,
-        ...perAddress(ctx.config.RATE_LIMIT_IMPORT, 'imports'),
-      },
+      config: { ...uploadConfig, ...perAddress(ctx.config.RATE_LIMIT_IMPORT, 'imports') },
       schema: {
         ...TAG,
         ...auth,
         summary:
-          'Import a story into a new unpublished book, as a job: multipart field "file" (EPUB, DOCX, Markdown, HTML or text, 20 MB at most), optional fields keep_front_matter (true/false) and format (epub|docx|markdown|html|text). Answers 202 with the queued job; poll GET /api/imports/{id}',
+          'Import a story into a new unpublished book, as a job: multipart field "file" (EPUB, DOCX, Markdown, HTML or text, 20 MB at most), optional fields keep_front_matter (true/false), format (epub|docx|markdown|html|text) and plan (an ImportPlan as JSON: the choices made on POST /api/imports/preview\'s chapters). Answers 202 with the queued job; poll GET /api/imports/{id}',
         consumes: ['multipart/form-data'],
-        response: {
-          202: ImportJob,
-          400: ErrorBody,
-          401: ErrorBody,
-          413: ErrorBody,
-          415: ErrorBody,
-          429: ErrorBody,
-          503: ErrorBody,
-        },
+        response: { 202: ImportJob, ...uploadErrors },
       },
     },
-    async (request, reply) => {
-      const viewer = requireViewer(request);
-      // Counted before the upload is read: uploads still arriving are not jobs yet, and each
-      // may buffer 20 MB.
-      uploads.increment(viewer.id);
-      try {
-        await service.checkCanImport(ctx, runner, viewer, uploads.count(viewer.id) - 1);
-        const job = await service.startImport(ctx, runner, viewer, await readUpload(request));
-        return reply.status(202).send(job);
-      } finally {
-        uploads.decrement(viewer.id);
-      }
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(
+          await withUpload(request, (viewer, upload) =>
+            service.startImport(ctx, runner, viewer, upload),
+          ),
+        ),
+  );
+
+  app.post(
+    '/api/imports/preview',
+    {
+      // Reading a file costs what importing it does: previews count with imports.
+      config: { ...uploadConfig, ...perAddress(ctx.config.RATE_LIMIT_IMPORT, 'imports') },
+      schema: {
+        ...TAG,
+        ...auth,
+        summary:
+          'What a file would be imported as, without importing it: the same multipart fields as POST /api/imports (plan aside); answers the proposed chapters with their title, word count and kind (front, body, back), and whether each is included as it stands. A file that cannot be read is 400 naming the problem',
+        consumes: ['multipart/form-data'],
+        response: { 200: ImportPreview, ...uploadErrors, 500: ErrorBody },
+      },
     },
+    async (request) =>
+      withUpload(request, (viewer, upload) => service.previewImport(ctx, runner, viewer, upload)),
   );
 
   app.get(

@@ -1,10 +1,17 @@
-import { IMPORT_MAX_ACTIVE_PER_USER, type ImportFields, type ImportJob } from '@inkwell/contract';
+import {
+  IMPORT_MAX_ACTIVE_PER_USER,
+  type ImportFields,
+  type ImportFormat,
+  type ImportJob,
+  type ImportPreview,
+} from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso, toFlag } from '../../lib/convert.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import * as jobs from './imports.repository.ts';
-import { toImportJob } from './imports.presenter.ts';
-import { detectFormat } from './parsers/index.ts';
+import { toImportJob, toImportPreview } from './imports.presenter.ts';
+import { ParseCrash, type WorkerRequest } from './parse-in-worker.ts';
+import { detectFormat, ImportFileError, type ParsedBook } from './parsers/index.ts';
 import type { ImportRunner } from './runner.ts';
 import type { ImportDeps } from './save-book.ts';
 
@@ -40,6 +47,57 @@ export async function checkCanImport(
   }
 }
 
+/** The upload's format and the name it is known by; unknown or binary files are 415. */
+function identify(upload: Upload): { format: ImportFormat; filename: string } {
+  const format = detectFormat(upload.bytes, upload.filename, upload.fields.format);
+  if (!format) {
+    throw new AppError(
+      'unsupported_media_type',
+      'Unsupported file type: send an EPUB, a Word document (DOCX), Markdown, HTML or plain text',
+    );
+  }
+  return { format, filename: upload.filename.slice(0, 255) || 'upload' };
+}
+
+/**
+ * Reads the file as an import would, with `read` (the runner's workers for the API, a worker
+ * of its own for the CLI's --dry-run), and answers the parsed book; a file that cannot be read
+ * is a 400 naming the problem. The API and the CLI both come through here.
+ */
+export async function readForPreview(
+  read: (request: WorkerRequest) => Promise<ParsedBook>,
+  upload: Upload,
+): Promise<{ parsed: ParsedBook; format: ImportFormat; filename: string }> {
+  const { format, filename } = identify(upload);
+  try {
+    const parsed = await read({ bytes: upload.bytes, format, options: { filename } });
+    return { parsed, format, filename };
+  } catch (error) {
+    if (error instanceof ImportFileError) throw badRequest(error.message);
+    if (error instanceof ParseCrash) throw new AppError('internal', error.message);
+    throw error;
+  }
+}
+
+/** What the upload would be imported as: the proposed chapters, nothing stored. */
+export async function previewImport(
+  ctx: AppContext,
+  runner: ImportRunner,
+  viewer: Viewer,
+  upload: Upload,
+): Promise<ImportPreview> {
+  await checkCanImport(ctx, runner, viewer);
+  const { parsed, format, filename } = await readForPreview(
+    (request) => runner.preview(request),
+    upload,
+  );
+  return toImportPreview(parsed, {
+    filename,
+    format,
+    keepFrontMatter: upload.fields.keep_front_matter,
+  });
+}
+
 /**
  * Records a queued job for `userId` and hands the file to the runner; answers before any
  * parsing. The API and the CLI both come through here.
@@ -50,14 +108,7 @@ export async function queueImport(
   userId: number,
   upload: Upload,
 ): Promise<ImportJob> {
-  const format = detectFormat(upload.bytes, upload.filename, upload.fields.format);
-  if (!format) {
-    throw new AppError(
-      'unsupported_media_type',
-      'Unsupported file type: send an EPUB, a Word document (DOCX), Markdown, HTML or plain text',
-    );
-  }
-  const filename = upload.filename.slice(0, 255) || 'upload';
+  const { format, filename } = identify(upload);
   const row = await jobs.insertJob(deps.db, {
     userId,
     filename,
@@ -72,6 +123,7 @@ export async function queueImport(
     filename,
     format,
     keepFrontMatter: upload.fields.keep_front_matter,
+    plan: upload.fields.plan ?? null,
     bytes: upload.bytes,
   });
   return toImportJob(row);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { ImportFormat } from '@inkwell/contract';
+import type { ImportFormat, ImportPlan } from '@inkwell/contract';
 import { nowIso } from '../../lib/convert.ts';
-import { deleteBook } from '../books/books.repository.ts';
+import { removeImportedBook } from '../books/books.service.ts';
 import * as jobs from './imports.repository.ts';
 import {
   DEFAULT_PARSE_LIMITS,
@@ -9,8 +9,10 @@ import {
   parseInWorker,
   type ParseLimits,
   type RunningParse,
+  type WorkerRequest,
 } from './parse-in-worker.ts';
-import { ImportFileError } from './parsers/index.ts';
+import { ImportFileError, type ParsedBook } from './parsers/index.ts';
+import { chooseChapters } from './plan.ts';
 import { saveParsedBook, type ImportDeps } from './save-book.ts';
 
 export interface ImportTask {
@@ -19,7 +21,24 @@ export interface ImportTask {
   filename: string;
   format: ImportFormat;
   keepFrontMatter: boolean;
+  /** The author's choices after a preview; null imports the proposal as it stands. */
+  plan: ImportPlan | null;
   bytes: Uint8Array;
+}
+
+/** A file to read for a preview: parsed like an import, nothing stored. */
+interface PreviewTask {
+  request: WorkerRequest;
+  resolve(book: ParsedBook): void;
+  reject(error: Error): void;
+}
+
+/** Work waiting for a worker: an import job, or a preview someone is waiting on. */
+type Work = { kind: 'import'; task: ImportTask } | { kind: 'preview'; task: PreviewTask };
+
+interface Slot {
+  parse: RunningParse | null;
+  done: Promise<void>;
 }
 
 export interface RunnerOptions {
@@ -59,13 +78,14 @@ const PROGRESS_WRITE_MS = 250;
  * Runs import jobs off the request path. Each process has its own runner, queue and id; job
  * rows carry the runner's id and heartbeat, so any process can tell a live job from an orphan
  * left by a process that died (and fail it) without touching the jobs of processes still alive.
+ * Previews take their turn in the same queue and workers, so they share the process's limits.
  */
 export class ImportRunner {
   readonly id = crypto.randomUUID();
   private readonly deps: ImportDeps;
   private readonly options: RunnerOptions;
-  private readonly queue: ImportTask[] = [];
-  private readonly running = new Map<number, { parse: RunningParse | null; done: Promise<void> }>();
+  private readonly queue: Work[] = [];
+  private readonly running = new Set<Slot>();
   private readonly timers: NodeJS.Timeout[] = [];
   private closed = false;
 
@@ -97,8 +117,16 @@ export class ImportRunner {
   }
 
   enqueue(task: ImportTask): void {
-    this.queue.push(task);
+    this.queue.push({ kind: 'import', task });
     this.pump();
+  }
+
+  /** Reads a file as an import would, for a preview: the parsed book, or the reason it cannot be read. */
+  preview(request: WorkerRequest): Promise<ParsedBook> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ kind: 'preview', task: { request, resolve, reject } });
+      this.pump();
+    });
   }
 
   /** Fails every active job whose runner fell silent, and removes the half-made book it left. */
@@ -108,7 +136,7 @@ export class ImportRunner {
     for (const job of await jobs.findStaleJobs(this.deps.db, before)) {
       if (await jobs.failStaleJob(this.deps.db, job.id, before, INTERRUPTED, nowIso())) {
         failed++;
-        if (job.book_id !== null) await deleteBook(this.deps.db, job.book_id);
+        if (job.book_id !== null) await removeImportedBook(this.deps.db, job.book_id);
       }
     }
     return failed;
@@ -119,34 +147,47 @@ export class ImportRunner {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     const waiting = this.queue.splice(0);
-    for (const task of waiting) {
-      await jobs.finishJob(this.deps.db, task.jobId, {
+    for (const work of waiting) {
+      if (work.kind === 'preview') {
+        work.task.reject(new ImportFileError(INTERRUPTED));
+        continue;
+      }
+      await jobs.finishJob(this.deps.db, work.task.jobId, {
         status: 'failed',
         message: INTERRUPTED,
         warnings: [],
         now: nowIso(),
       });
     }
-    for (const job of this.running.values()) job.parse?.cancel(INTERRUPTED);
-    await Promise.all([...this.running.values()].map((job) => job.done));
+    for (const slot of this.running) slot.parse?.cancel(INTERRUPTED);
+    await Promise.all([...this.running].map((slot) => slot.done));
   }
 
   private pump(): void {
     while (!this.closed && this.running.size < this.options.concurrency && this.queue.length > 0) {
-      const task = this.queue.shift()!;
-      const slot: { parse: RunningParse | null; done: Promise<void> } = {
-        parse: null,
-        done: Promise.resolve(),
-      };
-      this.running.set(task.jobId, slot);
-      slot.done = this.run(task, slot).finally(() => {
-        this.running.delete(task.jobId);
+      const work = this.queue.shift()!;
+      const slot: Slot = { parse: null, done: Promise.resolve() };
+      this.running.add(slot);
+      const done = work.kind === 'import' ? this.run(work.task, slot) : this.read(work.task, slot);
+      slot.done = done.finally(() => {
+        this.running.delete(slot);
         this.pump();
       });
     }
   }
 
-  private async run(task: ImportTask, slot: { parse: RunningParse | null }): Promise<void> {
+  private async read(task: PreviewTask, slot: Slot): Promise<void> {
+    slot.parse = parseInWorker(task.request, () => {}, this.options.parseLimits);
+    try {
+      task.resolve(await slot.parse.result);
+    } catch (error) {
+      if (error instanceof ParseCrash)
+        this.options.log?.error({ err: error, detail: error.detail }, 'import preview failed');
+      task.reject(error as Error);
+    }
+  }
+
+  private async run(task: ImportTask, slot: Slot): Promise<void> {
     const { db } = this.deps;
     let pending: Promise<void> | null = null;
     let lastWrite = 0;
@@ -175,18 +216,19 @@ export class ImportRunner {
         now: nowIso(),
       });
       slot.parse = parseInWorker(
-        {
-          bytes: task.bytes,
-          format: task.format,
-          options: { filename: task.filename, keepFrontMatter: task.keepFrontMatter },
-        },
+        { bytes: task.bytes, format: task.format, options: { filename: task.filename } },
         (fraction, message) => progress(0.6 * fraction, message),
         this.options.parseLimits,
       );
       const parsed = await slot.parse.result;
       slot.parse = null;
       if (this.closed) throw new ImportFileError(INTERRUPTED);
-      const saved = await saveParsedBook(this.deps, task.userId, parsed, task.filename, {
+      const chosen = chooseChapters(parsed.chapters, {
+        keepFrontMatter: task.keepFrontMatter,
+        plan: task.plan,
+      });
+      const book = { ...parsed, chapters: chosen.chapters };
+      const saved = await saveParsedBook(this.deps, task.userId, book, task.filename, {
         onBook: (bookId) => jobs.setJobBook(db, task.jobId, bookId),
         progress: (fraction, message) => progress(0.6 + 0.4 * fraction, message),
         stopReason: () => (this.closed ? INTERRUPTED : null),
@@ -201,7 +243,7 @@ export class ImportRunner {
         chapterCount: saved.chapterCount,
         sourceTitle: parsed.title,
         sourceAuthor: parsed.author,
-        warnings: [...parsed.warnings, ...saved.warnings],
+        warnings: [...parsed.warnings, ...chosen.warnings, ...saved.warnings],
         now: nowIso(),
       });
       events?.finished?.(task.jobId, { status: 'done', message, bookId: saved.bookId });

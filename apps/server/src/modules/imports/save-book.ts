@@ -2,18 +2,15 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SUMMARY_MAX_LENGTH } from '@inkwell/contract';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
-import { nowIso } from '../../lib/convert.ts';
 import { processImage } from '../../lib/images.ts';
+import { createDraftBook, removeImportedBook, touchDraftBook } from '../books/books.service.ts';
 import {
-  deleteBook,
-  insertBook,
-  listBooksByAuthor,
-  updateBook,
-} from '../books/books.repository.ts';
-import { insertChapter, lockBook, type ContentColumns } from '../chapters/chapters.repository.ts';
-import { contentColumns, uniqueTitle } from '../chapters/chapters.service.ts';
-import { clampTitle } from './parsers/chapters.ts';
+  appendChapters,
+  contentColumns,
+  type ContentColumns,
+} from '../chapters/chapters.service.ts';
 import { ImportFileError, type ParsedBook } from './parsers/index.ts';
+import { bookTitleOf } from './plan.ts';
 
 /** What saving an import needs from the app: the database and the upload store. */
 export type ImportDeps = Pick<AppContext, 'db' | 'uploads'>;
@@ -65,24 +62,16 @@ export async function saveParsedBook(
   },
 ): Promise<SavedBook> {
   const warnings: string[] = [];
-  const baseTitle = clampTitle(
-    parsed.title?.trim() || filename.replace(/\.[^.]+$/, '') || 'Imported book',
-  );
+  const baseTitle = bookTitleOf(parsed, filename);
   const summary = (parsed.description ?? '').slice(0, SUMMARY_MAX_LENGTH);
-  const { bookId, title } = await deps.db.transaction().execute(async (trx) => {
-    const taken = (await listBooksByAuthor(trx, userId, { viewerId: userId })).map((b) => b.title);
-    const unique = uniqueTitle(baseTitle, taken);
-    const id = await insertBook(trx, { authorId: userId, title: unique, now: nowIso() });
-    if (summary) await updateBook(trx, id, { summary });
-    return { bookId: id, title: unique };
-  });
+  const { bookId, title } = await createDraftBook(deps.db, userId, { title: baseTitle, summary });
   try {
     await hooks.onBook(bookId);
     if (parsed.cover) {
       hooks.progress(0.02, 'Saving the cover');
       try {
         const { bytes, extension } = await coverImage(parsed.cover);
-        await updateBook(deps.db, bookId, { cover: await deps.uploads.save(bytes, extension) });
+        await touchDraftBook(deps.db, bookId, { cover: await deps.uploads.save(bytes, extension) });
       } catch {
         warnings.push('The cover image could not be read and was left out');
       }
@@ -106,21 +95,16 @@ export async function saveParsedBook(
         await yieldToEventLoop();
       }
       const first = saved + 1;
-      await deps.db.transaction().execute(async (trx) => {
-        if (!(await lockBook(trx, bookId)))
-          throw new Error('The book was deleted during the import');
-        const now = nowIso();
-        for (const [i, row] of batch.entries())
-          await insertChapter(trx, { ...row, bookId, order: first + i, now });
-      });
+      if (!(await appendChapters(deps.db, bookId, first, batch)))
+        throw new Error('The book was deleted during the import');
       saved += batch.length;
       hooks.progress(0.05 + (0.95 * saved) / total, `Saved ${saved} of ${total} chapters`);
       await yieldToEventLoop();
     }
-    await updateBook(deps.db, bookId, { updated_at: nowIso() });
+    await touchDraftBook(deps.db, bookId, {});
     return { bookId, title, chapterCount: total, warnings };
   } catch (error) {
-    await deleteBook(deps.db, bookId).catch(() => {});
+    await removeImportedBook(deps.db, bookId).catch(() => {});
     throw error;
   }
 }

@@ -82,6 +82,15 @@ export function Header({
       <nav className="user-nav" aria-label="Account">
         {state.status === 'in' ? (
           <>
+            <Link to={paths.library} className="icon-button nav-link">
+              <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
+                <path
+                  fill="currentColor"
+                  d="M4 4h3v16H4zm4 0h3v16H8zm4.2.6 2.9-.8 4.2 15.5-2.9.8z"
+                />
+              </svg>
+              <span className="nav-label">My Library</span>
+            </Link>
             <NotificationBell />
             <Link to={paths.author(state.account.username)} className="user-link">
               <Avatar

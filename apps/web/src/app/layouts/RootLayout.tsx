@@ -12,34 +12,48 @@ const isNarrowScreen = () =>
 const HEADING_WAIT_MS = 10_000;
 
 /**
- * After a client-side navigation, focus the new page's heading so screen readers announce it.
+ * After a client-side navigation, focus the new page's heading so screen readers announce it; an
+ * address with a #fragment (a link to a part of a page, e.g. paths.privateFeed) instead scrolls to
+ * that part and focuses it, on the first load too, once nothing on the page is loading any more.
  * Pages that load data show their heading a moment later: focus waits in <main> until it appears,
  * unless the user has moved focus elsewhere meanwhile.
  */
 function useRouteFocus() {
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   const first = useRef(true);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    const fragment = hash.length > 1 ? decodeURIComponent(hash.slice(1)) : null;
+    const isFirst = first.current;
+    first.current = false;
+    if (isFirst && !fragment) return;
     const main = document.getElementById('main');
     if (!main) return;
-    const heading = () => main.querySelector<HTMLElement>('[data-page-heading]');
+    // A part of a page is scrolled to once the page has loaded what comes before it.
+    const target = () =>
+      fragment
+        ? main.querySelector('.status-loading')
+          ? null
+          : document.getElementById(fragment)
+        : main.querySelector<HTMLElement>('[data-page-heading]');
+    const land = (element: HTMLElement) => {
+      if (!fragment) return element.focus({ preventScroll: true });
+      if (!element.hasAttribute('tabindex')) element.tabIndex = -1;
+      element.focus({ preventScroll: true });
+      element.scrollIntoView({ block: 'start' });
+    };
     const stillWaiting = () =>
       document.activeElement === main || document.activeElement === document.body;
-    const found = heading();
+    const found = target();
     if (found) {
-      found.focus({ preventScroll: true });
+      land(found);
       return;
     }
     main.focus({ preventScroll: true });
     const observer = new MutationObserver(() => {
-      const late = heading();
+      const late = target();
       if (!late) return;
       observer.disconnect();
-      if (stillWaiting()) late.focus({ preventScroll: true });
+      if (stillWaiting()) land(late);
     });
     observer.observe(main, { childList: true, subtree: true });
     const timer = setTimeout(() => observer.disconnect(), HEADING_WAIT_MS);
@@ -47,7 +61,7 @@ function useRouteFocus() {
       observer.disconnect();
       clearTimeout(timer);
     };
-  }, [pathname]);
+  }, [pathname, hash]);
 }
 
 export function RootLayout() {

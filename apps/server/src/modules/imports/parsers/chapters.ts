@@ -6,7 +6,8 @@ import {
 } from '@inkwell/contract';
 import type { ChildNode } from 'domhandler';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { isBlankHtml } from '../../../html/sanitize.ts';
+import { escapeText } from '../../../html/escape.ts';
+import { countWords, isBlankHtml, textOfSanitized } from '../../../html/sanitize.ts';
 import { ImportFileError } from './errors.ts';
 import type { ParsedChapter } from './types.ts';
 
@@ -16,6 +17,20 @@ export interface RawChapter {
   html: string;
   /** Used when neither the source nor the content names the chapter (e.g. a document's <title>). */
   fallbackTitle?: string | null;
+  /** Front or back matter (title page, copyright, notes...) rather than story. */
+  matter?: boolean;
+  /**
+   * Sanitized HTML that opens the chapter ahead of its text and is never taken for its title:
+   * the headings of the groups (parts, books) that begin with it and have no page of their own.
+   */
+  lead?: string;
+  /**
+   * How deep the section sits among the book's groups (1 for a part, 2 for a group inside one):
+   * a title page folded into the next chapter gets headings from level depth + 1.
+   */
+  depth?: number;
+  /** The section opens a group of chapters: its page may hold a little more (an epigraph, a foreword line). */
+  group?: boolean;
 }
 
 interface Block {
@@ -28,6 +43,9 @@ const INLINE = new Set(['strong', 'em', 's', 'u', 'a', 'code', 'br', 'b', 'i', '
 const HEADING = /^h[1-6]$/;
 
 export const normalizeSpace = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The words of sanitized chapter HTML, as word_count counts them. */
+export const wordsOf = (html: string) => countWords(textOfSanitized(html));
 
 /** Entities were decoded when parsing; only what HTML requires is escaped again, the rest stays UTF-8. */
 function outer(node: ChildNode): string {
@@ -85,9 +103,9 @@ export function isChapterLine(text: string): boolean {
 
 /**
  * Splits one document into chapters: at every Heading 1 and Heading 2 when there are any,
- * otherwise at paragraphs that are chapter lines ("Chapter 12"), otherwise not at all.
- * Sections holding nothing but their heading (a part title, the book's own title) are not
- * chapters; a leading lone Heading 1 is taken as the document's title.
+ * otherwise at paragraphs that are chapter lines ("Chapter 12"), otherwise not at all. A leading
+ * lone Heading 1 is taken as the document's title; any other section holding only its heading
+ * (a part title) is kept as such, for finishChapters to fold into the chapter after it.
  */
 export function splitIntoChapters(sanitizedHtml: string): {
   docTitle: string | null;
@@ -112,9 +130,15 @@ export function splitIntoChapters(sanitizedHtml: string): {
   let docTitle: string | null = null;
   sections.forEach((section, index) => {
     const html = join(section.blocks);
-    if (!isBlankHtml(html)) chapters.push({ title: section.heading.text, html });
-    else if (index === 0 && chapters.length === 0 && section.heading.tag === 'h1')
-      docTitle = section.heading.text;
+    const { heading } = section;
+    if (isBlankHtml(html) && index === 0 && chapters.length === 0 && heading.tag === 'h1')
+      docTitle = heading.text;
+    // The heading stays in the content (a chapter line as a heading): finishChapters drops it as
+    // a repeat of the title, and tells a part's title page by it.
+    else {
+      const line = HEADING.test(heading.tag ?? '') ? heading.html : headingLine(heading.text);
+      chapters.push({ title: heading.text, html: line + html });
+    }
   });
   return { docTitle, chapters };
 }
@@ -165,8 +189,11 @@ function clampTitle(title: string): string {
 }
 
 /** Cuts content longer than the editor accepts into parts, at block boundaries. */
-function splitOversized(title: string, html: string): ParsedChapter[] {
-  if (html.length <= CONTENT_MAX_LENGTH) return [{ title, html }];
+export function splitOversized(
+  title: string,
+  html: string,
+): Array<Pick<ParsedChapter, 'title' | 'html' | 'words'>> {
+  if (html.length <= CONTENT_MAX_LENGTH) return [{ title, html, words: wordsOf(html) }];
   const parts: string[] = [''];
   for (const block of blocksOf(html)) {
     if (block.html.length > CONTENT_MAX_LENGTH) {
@@ -177,26 +204,161 @@ function splitOversized(title: string, html: string): ParsedChapter[] {
     if (parts.at(-1)!.length + block.html.length > CONTENT_MAX_LENGTH) parts.push('');
     parts[parts.length - 1] += block.html;
   }
-  return parts.map((part, i) => ({ title: clampTitle(`${title} (part ${i + 1})`), html: part }));
+  return parts.map((part, i) => ({
+    title: clampTitle(`${title} (part ${i + 1})`),
+    html: part,
+    words: wordsOf(part),
+  }));
+}
+
+const HEADING_TAG = /<(\/?)h([1-6])>/g;
+
+/** Moves the headings of `html` down so the highest becomes `top` (h2 under a chapter title); never up. */
+function headingsFrom(html: string, top: number): string {
+  const levels = [...html.matchAll(HEADING_TAG)].map((m) => Number(m[2]));
+  const shift = levels.length > 0 ? top - Math.min(...levels) : 0;
+  if (shift <= 0) return html;
+  return html.replace(HEADING_TAG, (_, close: string, level: string) => {
+    return `<${close}h${Math.min(6, Number(level) + shift)}>`;
+  });
+}
+
+/** A heading line for a group or a merged chapter's title, at `level` (2 under the chapter's own title). */
+export const headingLine = (text: string, level = 2) =>
+  `<h${Math.min(6, Math.max(2, level))}>${escapeText(normalizeSpace(text))}</h${Math.min(6, Math.max(2, level))}>`;
+
+/** A part-title page's words: its heading, a subtitle and an epigraph, and no more. */
+const TITLE_PAGE_WORDS = 150;
+/** A group's own page may introduce it at a little more length before its first chapter. */
+const GROUP_PAGE_WORDS = 300;
+/** A subtitle line under a heading: short, and not a sentence. */
+const SUBTITLE_WORDS = 15;
+const ENDS_SENTENCE = /[.!?…]["'”’)\]]*$/u;
+
+/**
+ * A page that only announces what follows (a part's title page): few words, its title as a
+ * heading, then at most a subtitle line and an epigraph. `rest` is what is left once the
+ * headings that repeat the title are taken away. A group's page (a part with chapters under it
+ * in the table of contents) may run a little longer, hold other headings and go without one,
+ * its title being in the table of contents. A section with even one sentence of prose outside a
+ * quotation is a chapter, however short.
+ */
+function isTitlePage(whole: readonly Block[], rest: readonly Block[], group: boolean): boolean {
+  const total = whole.reduce((sum, b) => sum + countWords(b.text), 0);
+  if (total === 0 || total > (group ? GROUP_PAGE_WORDS : TITLE_PAGE_WORDS)) return false;
+  if (!group && !whole.some((b) => HEADING.test(b.tag ?? ''))) return false;
+  return rest.every(
+    (b) =>
+      (group && HEADING.test(b.tag ?? '')) ||
+      b.tag === 'blockquote' ||
+      b.tag === 'hr' ||
+      (b.tag === 'p' && countWords(b.text) <= SUBTITLE_WORDS && !ENDS_SENTENCE.test(b.text)),
+  );
+}
+
+const comparableHeading = (text: string) => words(text).join(' ');
+
+/** The lead's headings that the chapter's opening does not already show (a part heading kept in the chapter's own file). */
+function leadNotIn(lead: string, html: string): string {
+  if (!lead) return '';
+  const shown = new Set(
+    blocksOf(html)
+      .slice(0, 4)
+      .filter((b) => HEADING.test(b.tag ?? ''))
+      .map((b) => comparableHeading(b.text)),
+  );
+  if (shown.size === 0) return lead;
+  return blocksOf(lead)
+    .filter((b) => !(HEADING.test(b.tag ?? '') && shown.has(comparableHeading(b.text))))
+    .map((b) => b.html)
+    .join('');
+}
+
+interface Placed {
+  title: string;
+  html: string;
+  matter: boolean;
+}
+
+/** A title page (or group headings) waiting for the chapter it opens. */
+interface Held {
+  matter: boolean;
+  /** What it puts at the start of that chapter: the whole page. */
+  opening: string;
+  /** The chapter it is after all when nothing follows it, or null when it holds no text but its title. */
+  alone: Placed | null;
 }
 
 /**
  * The chapters to import: each titled (its own title, else its first heading, else the
  * fallback), without a heading that repeats the title, without the blank ones, within the
- * editor's size limit. Fails when nothing is left or the book would be too long.
+ * editor's size limit. A part's title page (isTitlePage) is not a chapter: its page, heading,
+ * subtitle and epigraph included, opens the chapter after it, as do the lead headings of
+ * groups. Matter before the first story chapter is front matter, after it back matter. Fails
+ * when nothing is left or the book would be too long.
  */
 export function finishChapters(raw: readonly RawChapter[], bookTitle: string): ParsedChapter[] {
-  const chapters: ParsedChapter[] = [];
+  const placed: Placed[] = [];
+  let held: Held[] = [];
+  // Nothing follows in the same part of the book: what looked like title pages are chapters.
+  const release = () => {
+    for (const page of held) if (page.alone) placed.push(page.alone);
+    held = [];
+  };
+  const hold = (page: Held) => {
+    if (held.length > 0 && held[0]!.matter !== page.matter) release();
+    held.push(page);
+  };
   for (const chapter of raw) {
+    const matter = chapter.matter === true;
+    const lead = chapter.lead ?? '';
     const title =
       normalizeSpace(chapter.title ?? '') ||
       firstHeading(chapter.html) ||
       normalizeSpace(chapter.fallbackTitle ?? '');
-    const html = stripLeadingTitle(chapter.html, title);
-    if (isBlankHtml(html)) continue;
     const named = clampTitle(title || (raw.length === 1 ? bookTitle : DEFAULT_CHAPTER_TITLE));
-    chapters.push(...splitOversized(named, html));
+    const whole = blocksOf(chapter.html);
+    const body = stripLeadingTitle(chapter.html, title);
+    const rest = blocksOf(body);
+    if (isBlankHtml(body)) {
+      // Nothing but its title: a heading for the chapter after it, if anything.
+      const page = headingsFrom(whole.map((b) => b.html).join(''), 1 + (chapter.depth ?? 1));
+      if (!isBlankHtml(lead + page) && !matter) hold({ matter, opening: lead + page, alone: null });
+      continue;
+    }
+    // Only the story has part pages; a title page of the book itself is matter like any other.
+    if (!matter && isTitlePage(whole, rest, chapter.group === true)) {
+      // The page as it is, its title heading included; a page showing no title gets it as a heading.
+      const top = 1 + (chapter.depth ?? 1);
+      const page = headingsFrom(whole.map((b) => b.html).join(''), top);
+      const showsTitle = rest.length < whole.length || !title;
+      hold({
+        matter,
+        opening: lead + (showsTitle ? '' : headingLine(title, top)) + page,
+        alone: { title: named, html: lead + body, matter },
+      });
+      continue;
+    }
+    let opening = leadNotIn(lead, body);
+    if (held.length > 0 && held[0]!.matter === matter) {
+      opening = leadNotIn(held.map((h) => h.opening).join(''), body) + opening;
+      held = [];
+    } else release();
+    placed.push({ title: named, html: opening + body, matter });
   }
+  release();
+
+  const firstStory = placed.findIndex((c) => !c.matter);
+  const chapters = placed.flatMap((c, i) =>
+    splitOversized(c.title, c.html).map((part) => ({
+      ...part,
+      kind: !c.matter
+        ? ('body' as const)
+        : firstStory < 0 || i < firstStory
+          ? ('front' as const)
+          : ('back' as const),
+    })),
+  );
   if (chapters.length === 0) throw new ImportFileError('No chapter text was found in the file');
   if (chapters.length > MAX_CHAPTERS_PER_BOOK) {
     throw new ImportFileError(

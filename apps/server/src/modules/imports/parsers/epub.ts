@@ -1,8 +1,14 @@
 import path from 'node:path/posix';
 import type { ChildNode, Element } from 'domhandler';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { htmlToText, sanitizeContent } from '../../../html/sanitize.ts';
-import { finishChapters, normalizeSpace, splitIntoChapters, type RawChapter } from './chapters.ts';
+import { htmlToText, isBlankHtml, sanitizeContent } from '../../../html/sanitize.ts';
+import {
+  finishChapters,
+  headingLine,
+  normalizeSpace,
+  splitIntoChapters,
+  type RawChapter,
+} from './chapters.ts';
 import { ImportFileError } from './errors.ts';
 import { epubTypes, scanDocument } from './scan.ts';
 import type { ParsedBook, ParsedCover, ParseOptions, Progress } from './types.ts';
@@ -386,25 +392,43 @@ async function readCover(
 
 const BARE_NUMBER = /^(?:\d+|[ivxlcdm]+)\.?$/i;
 const comparable = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+/** Longest group name a chapter title carries; a longer one is a sentence, not a name. */
+const GROUP_NAME_MAX = 40;
+
+/** What a group is called in its chapters' titles: its label up to a colon ("First Period" of "First Period: The Loss of the Diamond"), if that is short. */
+function groupName(label: string): string | null {
+  const name = normalizeSpace(label.split(/:\s/, 1)[0] ?? '');
+  return name && name.length <= GROUP_NAME_MAX ? name : null;
+}
 
 /**
- * A TOC label as a chapter title. A bare number ("I", "12") under a part gets the part's name
- * ("Part I: I"), since a book in parts repeats its chapter numbers; the book's own title and
- * matter entries are not parts.
+ * A TOC label as a chapter title: the chapter's own label, however deep it sits, so titles stay
+ * short enough to scan. Only a bare number ("I", "12"), which books in parts repeat, carries the
+ * short name of the nearest group that has one ("Part I: I", "First Period: XXIII"), never a
+ * chain of them. The groups themselves open their first chapter as heading lines (decision 0025).
  */
-function chapterTitle(
-  entry: TocEntry,
-  bookTitle: string,
-  isMatter: (e: TocEntry) => boolean,
-): string {
+function chapterTitle(entry: TocEntry, isStoryGroup: (e: TocEntry) => boolean): string {
   if (!BARE_NUMBER.test(entry.label)) return entry.label;
   for (let parent = entry.parent; parent; parent = parent.parent) {
-    if (!parent.label || comparable(parent.label) === comparable(bookTitle) || isMatter(parent))
-      continue;
-    return `${parent.label}: ${entry.label}`;
+    const name = isStoryGroup(parent) ? groupName(parent.label) : null;
+    if (name) return `${name}: ${entry.label}`;
   }
   return entry.label;
 }
+
+/** The entry's groups that belong to the story, outermost first: not the book's own title, not matter. */
+function storyGroups(entry: TocEntry, isStoryGroup: (e: TocEntry) => boolean): TocEntry[] {
+  const groups: TocEntry[] = [];
+  for (let parent = entry.parent; parent; parent = parent.parent)
+    if (isStoryGroup(parent)) groups.unshift(parent);
+  return groups;
+}
+
+const depthOf = (entry: TocEntry) => {
+  let depth = 0;
+  for (let parent = entry.parent; parent; parent = parent.parent) depth++;
+  return depth;
+};
 
 const XHTML_TYPES = new Set([
   'application/xhtml+xml',
@@ -420,6 +444,9 @@ const startsWithHeading = (html: string) => /^\s*<h[1-6][\s>]/i.test(sanitizeCon
  * each chapter starts (a file, or an anchor inside one) and what it is called. Content between
  * two TOC entries belongs to the first; a file the TOC does not list continues the previous
  * chapter unless it opens with a heading. Without a TOC, each file is split like an HTML document.
+ * Front and back matter become chapters marked as such; which are imported is decided later.
+ * A nested TOC's groups (parts, books, narratives) are never lost: a group's own title page opens
+ * its first chapter, and a group without a page of its own opens it as a heading line.
  */
 export async function parseEpub(
   bytes: Uint8Array,
@@ -438,22 +465,29 @@ export async function parseEpub(
   const rules = matterRules(pkg, toc);
   const bookTitle = pkg.title ?? options.filename.replace(/\.[^.]+$/, '');
 
+  // Where chapters start, per file. Entries at one place keep the innermost: a part whose entry
+  // points at its first chapter's file is that chapter's group, not the chapter.
   const entriesByFile = new Map<string, TocEntry[]>();
   for (const entry of toc.entries) {
     if (!entry.file) continue;
     const list = entriesByFile.get(entry.file) ?? [];
-    if (!list.some((e) => e.fragment === entry.fragment)) list.push(entry);
+    const same = list.findIndex((e) => e.fragment === entry.fragment);
+    if (same < 0) list.push(entry);
+    else if (depthOf(entry) > depthOf(list[same]!)) list[same] = entry;
     entriesByFile.set(entry.file, list);
   }
+  const groups = new Set(toc.entries.flatMap((e) => (e.parent ? [e.parent] : [])));
   const matterFiles = new Set<string>();
   const isMatterEntry = (entry: TocEntry) =>
     MATTER_LABEL.test(entry.label) || (entry.file !== null && matterFiles.has(entry.file));
+  const isStoryGroup = (entry: TocEntry) =>
+    entry.label !== '' &&
+    comparable(entry.label) !== comparable(bookTitle) &&
+    !isMatterEntry(entry);
 
-  const raw: RawChapter[] = [];
-  /** The chapter that content not listed in the TOC continues; null after skipped matter. */
-  let current: RawChapter | null = null;
-  let skipped = 0;
-  const keep = options.keepFrontMatter;
+  const raw: Array<RawChapter & { entry: TocEntry | null }> = [];
+  /** The chapter that content not listed in the TOC continues. */
+  let current: (typeof raw)[number] | null = null;
   const documents = pkg.spine.filter(
     ({ item }) => XHTML_TYPES.has(item.mediaType) && !item.properties.includes('nav'),
   );
@@ -478,12 +512,15 @@ export async function parseEpub(
     if (fileIsMatter) matterFiles.add(item.file);
 
     if (toc.entries.length === 0) {
-      if (fileIsMatter && !keep) {
-        skipped++;
-        continue;
-      }
       const { chapters } = splitIntoChapters(sanitizeContent(doc.html));
-      raw.push(...chapters.map((c) => ({ ...c, fallbackTitle: doc.title })));
+      raw.push(
+        ...chapters.map((c) => ({
+          ...c,
+          fallbackTitle: doc.title,
+          matter: fileIsMatter,
+          entry: null,
+        })),
+      );
       continue;
     }
 
@@ -491,43 +528,53 @@ export async function parseEpub(
       .map((entry) => ({ entry, at: entry.fragment ? (doc.cuts.get(entry.fragment) ?? 0) : 0 }))
       .sort((a, b) => a.at - b.at);
     const firstStart = starts[0]?.at ?? doc.html.length;
-    const lead = doc.html.slice(0, firstStart);
-    if (firstStart > 0 && lead.trim()) {
-      if (fileIsMatter && !keep) {
-        skipped++;
-        current = null;
-      } else if (current && !startsWithHeading(lead)) {
+    const lead = firstStart > 0 ? sanitizeContent(doc.html.slice(0, firstStart)) : '';
+    if (!isBlankHtml(lead)) {
+      if (current && current.matter === fileIsMatter && !startsWithHeading(lead)) {
         current.html += lead;
       } else {
-        current = { title: null, html: lead, fallbackTitle: doc.title };
+        current = {
+          title: null,
+          html: lead,
+          fallbackTitle: doc.title,
+          matter: fileIsMatter,
+          entry: null,
+        };
         raw.push(current);
       }
     }
     starts.forEach(({ entry, at }, i) => {
-      const html = doc.html.slice(at, starts[i + 1]?.at ?? doc.html.length);
-      if ((fileIsMatter || isMatterEntry(entry)) && !keep) {
-        skipped++;
-        current = null;
-        return;
-      }
       current = {
-        title: chapterTitle(entry, bookTitle, isMatterEntry),
-        html,
+        title: chapterTitle(entry, isStoryGroup),
+        html: sanitizeContent(doc.html.slice(at, starts[i + 1]?.at ?? doc.html.length)),
         fallbackTitle: doc.title,
+        matter: fileIsMatter || isMatterEntry(entry),
+        entry,
       };
       raw.push(current);
     });
   }
 
+  // Each story group opens its first chapter: with its own page when it has one (a title page,
+  // which finishChapters folds into the chapter after it), else with a heading line.
+  const withPage = new Set(raw.flatMap((c) => (c.entry && !isBlankHtml(c.html) ? [c.entry] : [])));
+  const opened = new Set<TocEntry>();
+  for (const chapter of raw) {
+    if (!chapter.entry || chapter.matter) continue;
+    const outer = storyGroups(chapter.entry, isStoryGroup);
+    chapter.depth = outer.length + 1;
+    chapter.group = groups.has(chapter.entry);
+    let lead = '';
+    outer.forEach((group, level) => {
+      if (opened.has(group)) return;
+      opened.add(group);
+      if (!withPage.has(group)) lead += headingLine(group.label, level + 2);
+    });
+    chapter.lead = lead;
+  }
+
   progress(0.95, 'Cleaning up chapters');
-  const chapters = finishChapters(
-    raw.map((c) => ({ ...c, html: sanitizeContent(c.html) })),
-    bookTitle,
-  );
-  if (skipped > 0 && !keep)
-    warnings.push(
-      `Skipped ${skipped} front or back matter section${skipped === 1 ? '' : 's'} (cover, title page, copyright, contents...)`,
-    );
+  const chapters = finishChapters(raw, bookTitle);
   let cover: ParsedCover | null = null;
   try {
     cover = await readCover(zip, pkg, rules);

@@ -1,10 +1,14 @@
-import type { ImportFormat } from '@inkwell/contract';
+import type { ImportChapterKind, ImportFormat } from '@inkwell/contract';
 import type { ZipLimits } from './zip.ts';
 
 export interface ParsedChapter {
   title: string;
   /** Sanitized HTML (sanitizeContent), never blank. */
   html: string;
+  /** Front or back matter (title page, copyright, notes...), or the story itself. */
+  kind: ImportChapterKind;
+  /** Words of its text, as word_count counts them. */
+  words: number;
 }
 
 export interface ParsedCover {
@@ -26,10 +30,12 @@ export interface ParsedBook {
   warnings: string[];
 }
 
+/**
+ * How to read a file. Which chapters become the book (matter or not, the author's choices) is
+ * decided after parsing (plan.ts), so that a preview and an import read a file alike.
+ */
 export interface ParseOptions {
   filename: string;
-  /** Keep cover pages, title pages, copyright, tables of contents, dedications and the like. */
-  keepFrontMatter: boolean;
   zipLimits?: ZipLimits;
 }
 

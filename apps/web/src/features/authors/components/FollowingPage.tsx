@@ -14,6 +14,10 @@ export function FollowingPage() {
   return (
     <div className="page">
       <PageTitle>Following</PageTitle>
+      <p className="muted">
+        New chapters by the authors you follow, in a feed reader:{' '}
+        <Link to={paths.privateFeed}>your private feed</Link>.
+      </p>
       {follows.isPending && <Loading />}
       {follows.isError && <Status kind="error">Could not load the authors you follow.</Status>}
       {follows.data?.length === 0 && (

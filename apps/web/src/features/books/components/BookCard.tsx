@@ -51,10 +51,11 @@ export function BookCard({
         {showGenres && <GenreTags genres={book.genres} />}
         {book.summary && <p className="book-card-summary">{book.summary}</p>}
         {showReadNow && (
+          // The visible words come first in the link's name (WCAG 2.5.3), the book's title after.
           <Link
             className="button button-small"
             to={paths.book(book.id)}
-            aria-label={`Read ${book.title} now`}
+            aria-label={`Read Now: ${book.title}`}
           >
             Read Now
           </Link>

@@ -127,7 +127,8 @@ export function Toolbar({ editor, onSave, disabled: saveDisabled }: ToolbarProps
         {HEADING_LEVELS.map((level) => (
           <Toggle
             key={level}
-            label={`Heading ${level}`}
+            // The name holds what the button shows (WCAG 2.5.3: "click H2" works by voice).
+            label={`Heading ${level} (H${level})`}
             active={state.heading === level}
             disabled={disabled}
             onClick={() => heading(level)}

@@ -70,7 +70,8 @@ export function ReadHistoryPage() {
                     <button
                       type="button"
                       className="button button-small"
-                      aria-label={`Read ${item.chapter_title} now`}
+                      // The visible words first (WCAG 2.5.3), then which chapter.
+                      aria-label={`Read Now: ${item.chapter_title}`}
                       onClick={() => navigate(paths.chapter(item.book_id, item.chapter_id))}
                     >
                       Read Now

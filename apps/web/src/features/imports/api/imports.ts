@@ -1,4 +1,4 @@
-import type { ImportJob } from '@inkwell/contract';
+import type { ImportJob, ImportPlan, ImportPreview } from '@inkwell/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/api.ts';
 import { keys } from '../../../lib/query-keys.ts';
@@ -9,12 +9,32 @@ export const IMPORT_POLL_MS = 1000;
 export const isFinished = (job: Pick<ImportJob, 'status'>) =>
   job.status === 'done' || job.status === 'failed';
 
-/** POST /api/imports: the file as multipart `file`; answers 202 with the queued job. */
-export function startImport(file: File, keepFrontMatter: boolean) {
+/** The multipart upload both import calls take. */
+function uploadForm(file: File, keepFrontMatter: boolean, plan?: ImportPlan) {
   const body = new FormData();
   body.append('keep_front_matter', keepFrontMatter ? 'true' : 'false');
+  if (plan) body.append('plan', JSON.stringify(plan));
   body.append('file', file);
-  return request<ImportJob>('/api/imports', { method: 'POST', body });
+  return body;
+}
+
+/** POST /api/imports/preview: the chapters the file would become; nothing is stored. */
+export function previewImport(file: File, keepFrontMatter: boolean) {
+  return request<ImportPreview>('/api/imports/preview', {
+    method: 'POST',
+    body: uploadForm(file, keepFrontMatter),
+  });
+}
+
+/**
+ * POST /api/imports: the file as multipart `file`, with the author's choices about the previewed
+ * chapters; answers 202 with the queued job.
+ */
+export function startImport(file: File, keepFrontMatter: boolean, plan?: ImportPlan) {
+  return request<ImportJob>('/api/imports', {
+    method: 'POST',
+    body: uploadForm(file, keepFrontMatter, plan),
+  });
 }
 
 /** One job, polled every second until it is done or failed. */

@@ -1,4 +1,5 @@
 import { IMPORT_MAX_BYTES } from '@inkwell/contract/constants';
+import type { ImportPlan, ImportPreview } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
@@ -8,7 +9,15 @@ import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime, megabytes } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { keys } from '../../../lib/query-keys.ts';
-import { importJobQuery, importsQuery, isFinished, startImport } from '../api/imports.ts';
+import {
+  importJobQuery,
+  importsQuery,
+  isFinished,
+  previewImport,
+  startImport,
+} from '../api/imports.ts';
+import '../imports.css';
+import { ChapterChoices } from './ChapterChoices.tsx';
 
 const workspaceBook = (bookId: number) => `${paths.workspace}/books/${bookId}`;
 const STATUS_TEXT = { queued: 'Waiting', running: 'Importing', done: 'Done', failed: 'Failed' };
@@ -88,23 +97,50 @@ export function ImportPage() {
   const id = useId();
   const [file, setFile] = useState<File | null>(null);
   const [keepFront, setKeepFront] = useState(false);
-  const [pending, setPending] = useState(false);
+  const [pending, setPending] = useState<'preview' | 'create' | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<ImportPreview | null>(null);
+  const [createError, setCreateError] = useState<string | null>(null);
   const [jobId, setJobId] = useState<number | null>(null);
 
-  const submit = async (e: FormEvent) => {
+  // 413 too big, 415 unknown format, 429 too many running, 400 unreadable: the server says which.
+  const explain = (err: unknown) =>
+    isApiError(err) && err.status !== 0 ? err.detail : 'Could not upload the file.';
+
+  /** Another file, or other options, is another attempt: the last one's proposal and error go. */
+  const restart = () => {
+    setError(null);
+    setPreview(null);
+    setCreateError(null);
+  };
+
+  const showPreview = async (e: FormEvent) => {
     e.preventDefault();
     if (!file || pending) return;
-    setPending(true);
-    setError(null);
+    setPending('preview');
+    restart();
+    setJobId(null);
     try {
-      const job = await startImport(file, keepFront);
+      setPreview(await previewImport(file, keepFront));
+    } catch (err) {
+      setError(explain(err));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const create = async (plan: ImportPlan) => {
+    if (!file || !preview || pending) return;
+    setPending('create');
+    setCreateError(null);
+    try {
+      const job = await startImport(file, preview.keep_front_matter, plan);
+      setPreview(null);
       setJobId(job.id);
     } catch (err) {
-      // 413 too big, 415 unknown format, 429 too many running: the server says which.
-      setError(isApiError(err) && err.status !== 0 ? err.detail : 'Could not upload the file.');
+      setCreateError(explain(err));
     } finally {
-      setPending(false);
+      setPending(null);
     }
   };
 
@@ -112,11 +148,11 @@ export function ImportPage() {
     <div className="page page-narrow import-page">
       <PageTitle>Import a story</PageTitle>
       <p>
-        Bring a story you already wrote: it becomes a new, unpublished book in your workspace, with
-        one chapter per heading. EPUB, DOCX, Markdown, HTML and plain text files up to{' '}
-        {megabytes(IMPORT_MAX_BYTES)}.
+        Bring a story you already wrote: it becomes a new, unpublished book in your workspace. EPUB,
+        DOCX, Markdown, HTML and plain text files up to {megabytes(IMPORT_MAX_BYTES)}. You see its
+        chapters before anything is created.
       </p>
-      <form className="form" onSubmit={submit}>
+      <form className="form" onSubmit={showPreview}>
         <div className="field">
           <label htmlFor={`${id}-file`}>Story file</label>
           <input
@@ -126,8 +162,7 @@ export function ImportPage() {
             required
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
-              // Another file is another attempt: the last one's error goes.
-              setError(null);
+              restart();
             }}
           />
         </div>
@@ -138,10 +173,10 @@ export function ImportPage() {
               checked={keepFront}
               onChange={(e) => {
                 setKeepFront(e.target.checked);
-                setError(null);
+                restart();
               }}
             />{' '}
-            Keep front and back matter (EPUB: title page, copyright, acknowledgements)
+            Tick front and back matter too (EPUB: title page, copyright, acknowledgements)
           </label>
         </div>
         {error && (
@@ -149,10 +184,19 @@ export function ImportPage() {
             {error}
           </p>
         )}
-        <button type="submit" className="button" disabled={!file || pending}>
-          {pending ? 'Uploading...' : 'Import'}
+        <button type="submit" className="button" disabled={!file || pending !== null}>
+          {pending === 'preview' ? 'Reading the file...' : 'Preview chapters'}
         </button>
       </form>
+      {preview && (
+        <ChapterChoices
+          key={`${preview.filename}-${preview.chapters.length}`}
+          preview={preview}
+          pending={pending === 'create'}
+          error={createError}
+          onCreate={(plan) => void create(plan)}
+        />
+      )}
       {jobId !== null && <ImportProgress key={jobId} jobId={jobId} />}
       <PastImports />
     </div>

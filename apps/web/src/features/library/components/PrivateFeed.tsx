@@ -19,7 +19,7 @@ export function PrivateFeed() {
   const active = status.data?.active ?? false;
 
   return (
-    <section className="private-feed" aria-labelledby={`${id}-title`}>
+    <section id="private-feed" className="private-feed" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Private feed</h2>
       <p className="muted">
         An Atom feed of new chapters from the authors you follow, for your feed reader. Its address

@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
 import { libraryEntryQuery, useUpdateLibraryEntry } from '../api/library.ts';
+import { paths } from '../../../lib/paths.ts';
 import { continueReadingPath, progressText, STATUS_LABELS } from '../shelves.ts';
 import '../library.css';
 
@@ -47,7 +48,9 @@ export function ShelfControls({ bookId }: { bookId: number }) {
           Owned
         </label>
       </div>
-      <p className="shelf-progress">{progressText(e.progress)}</p>
+      <p className="shelf-progress">
+        {progressText(e.progress)} <Link to={paths.library}>See My Library</Link>
+      </p>
       {next && e.position && (
         <Link className="button" to={next}>
           Continue reading

@@ -8,7 +8,7 @@ import '../notes.css';
 export function MyNotes() {
   const notes = useQuery(notesQuery());
   return (
-    <section className="my-notes" aria-labelledby="my-notes-title">
+    <section id="my-notes" className="my-notes" aria-labelledby="my-notes-title">
       <h2 id="my-notes-title">My notes</h2>
       {notes.isPending ? (
         <Loading>Loading your notes...</Loading>

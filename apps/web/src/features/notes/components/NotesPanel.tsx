@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { notesQuery, useNoteWrites } from '../api/notes.ts';
 import { NoteForm } from './NoteForm.tsx';
@@ -63,7 +65,9 @@ export function NotesPanel({
         </button>
       )}
       <h2 id={`${id}-title`}>{heading}</h2>
-      <p className="muted">{hint}</p>
+      <p className="muted">
+        {hint} <Link to={paths.myNotes}>All my notes</Link>
+      </p>
       {draft ? (
         <div className="note-draft">
           {draft.text && <blockquote className="note-quote">{draft.text}</blockquote>}

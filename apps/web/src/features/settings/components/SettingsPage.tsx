@@ -197,6 +197,13 @@ export function SettingsPage() {
       <PageTitle>Settings</PageTitle>
       <AvatarForm />
       <ProfileForm />
+      <section aria-labelledby="feed-settings-title">
+        <h2 id="feed-settings-title">Feeds</h2>
+        <p>
+          Follow new chapters by the authors you follow in a feed reader:{' '}
+          <Link to={paths.privateFeed}>make or replace your private feed address</Link>.
+        </p>
+      </section>
     </div>
   );
 }
