@@ -56,8 +56,8 @@ export async function insertSession(
     .executeTakeFirstOrThrow();
 }
 
-/** The live session for a token hash, with its user; expired sessions are not answered. */
-export async function findLiveSession(db: DbHandle, tokenHash: string, now: string) {
+/** Sessions that have not expired at `now`, with their user: what signs a request or socket in. */
+export function liveSessions(db: DbHandle, now: string) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -67,9 +67,12 @@ export async function findLiveSession(db: DbHandle, tokenHash: string, now: stri
       'users.id as user_id',
       'users.username',
     ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('sessions.expires_at', '>', now);
+}
+
+/** The live session for a token hash, with its user; expired sessions are not answered. */
+export async function findLiveSession(db: DbHandle, tokenHash: string, now: string) {
+  return liveSessions(db, now).where('sessions.token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 export async function deleteSession(db: DbHandle, sessionId: number) {

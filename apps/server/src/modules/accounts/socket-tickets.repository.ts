@@ -1,4 +1,5 @@
 import type { DbHandle } from '../../db/kysely.ts';
+import { liveSessions } from './accounts.repository.ts';
 
 /** Socket tickets (migration 0010): single-use, short-lived, stored hashed like session tokens. */
 
@@ -36,18 +37,7 @@ export async function takeSocketTicket(
 
 /** A session that has not expired, by id, with its user: whom a ticket signs in. */
 export async function findLiveSessionById(db: DbHandle, sessionId: number, now: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.id as session_id',
-      'sessions.expires_at',
-      'users.id as user_id',
-      'users.username',
-    ])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.expires_at', '>', now)
-    .executeTakeFirst();
+  return liveSessions(db, now).where('sessions.id', '=', sessionId).executeTakeFirst();
 }
 
 export async function deleteExpiredSocketTickets(db: DbHandle, now: string): Promise<void> {
