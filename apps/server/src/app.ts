@@ -140,6 +140,8 @@ export async function buildApp(
   const searchIndexer = new SearchIndexer(search, {
     intervalMs: config.SEARCH_INDEX_INTERVAL_MS,
     log: app.log,
+    // Cached search answers (plugins/read-cache.ts) may now be out of date, on every process.
+    onIndexed: () => void live.bus.publish({ type: 'search.indexed' }),
   });
   const ctx: AppContext = {
     db,

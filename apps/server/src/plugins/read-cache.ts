@@ -15,7 +15,7 @@ import { REQUEST_ID_HEADER } from './request-id.ts';
  * If-None-Match with 304, say how caches may keep them, and are gzipped from 1 KB. A visitor's
  * answer is also kept in memory and sent again to the next visitor who asks, from the first hook
  * of the request, until a domain event says that something visitors see changed (`book.changed`,
- * `author.changed`, `chapter.published`) here or on another process, or until it is
+ * `author.changed`, `chapter.published`, `search.indexed`) here or on another process, or until it is
  * READ_CACHE_MAX_AGE_SECONDS old. Rankings that move with reading and following (popular books,
  * home authors) are therefore at most that old.
  */
@@ -35,6 +35,7 @@ const CHANGES_WHAT_VISITORS_SEE: ReadonlySet<DomainEvent['type']> = new Set([
   'book.changed',
   'author.changed',
   'chapter.published',
+  'search.indexed',
 ]);
 
 /** Headers that belong to one response, never to a kept answer. */

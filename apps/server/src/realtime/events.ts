@@ -32,7 +32,9 @@ export type DomainEvent =
    */
   | { type: 'book.changed'; bookId: number }
   /** An author's public profile changed: names, username, biography, links or avatar. */
-  | { type: 'author.changed'; authorId: number };
+  | { type: 'author.changed'; authorId: number }
+  /** The search indexer changed the index: a search may now answer differently. */
+  | { type: 'search.indexed' };
 
 /** What the bus carries between processes. */
 export interface Envelope {

@@ -15,7 +15,12 @@ export class SearchIndexer {
 
   constructor(
     private readonly engine: SearchEngine,
-    private readonly options: { intervalMs: number; log?: FastifyBaseLogger },
+    private readonly options: {
+      intervalMs: number;
+      log?: FastifyBaseLogger;
+      /** Told after a round that changed the index: search answers may now differ. */
+      onIndexed?: () => void;
+    },
   ) {}
 
   start(): void {
@@ -47,16 +52,20 @@ export class SearchIndexer {
   }
 
   private async drain(): Promise<void> {
+    let indexed = false;
     try {
       for (;;) {
         const taken = await this.engine.indexPending(this.engine.indexBatch);
         if (!taken || this.stopped) return;
+        indexed = true;
         // Let requests in between two transactions.
         await new Promise((resolve) => setImmediate(resolve));
       }
     } catch (error) {
       // The queue keeps what this round did not finish; the next round tries again.
       this.options.log?.error({ err: error }, 'search indexing failed');
+    } finally {
+      if (indexed) this.options.onIndexed?.();
     }
   }
 }
