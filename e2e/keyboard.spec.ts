@@ -83,6 +83,9 @@ test('the editor toolbar: reach it, move along it with arrows, format and save',
   await logIn(page, author);
   await page.goto(app(`/my/workspace/books/${book.id}/chapters/${chapterId}`));
   await expect(editorText(page)).toContainText('Plain words.');
+  // On a loaded machine the page's other reads can still be landing; keys pressed while a late
+  // answer re-renders the editor may lose the caret.
+  await page.waitForLoadState('networkidle');
 
   // Into the text, to its end, and a new paragraph.
   await tabTo(page, editorText(page));
