@@ -156,7 +156,12 @@ export async function buildApp(
 
   await app.register(errors);
   await app.register(requestId);
-  await app.register(metrics, { base, bus: live.bus, token: config.METRICS_TOKEN });
+  await app.register(metrics, {
+    base,
+    bus: live.bus,
+    token: config.METRICS_TOKEN,
+    answers,
+  });
   // Before CORS, cookies, rate limits and auth: a visitor's kept answer needs none of them.
   await app.register(readCache, { cache: answers, bus: live.bus });
   const readiness = [

@@ -39,6 +39,9 @@ export class AnswerCache {
   private bytes = 0;
   private currentGeneration = 0;
   private readonly now: () => number;
+  /** Lookups that found a current answer, and those that did not (for the metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(private readonly options: AnswerCacheOptions) {
     this.now = options.now ?? Date.now;
@@ -62,12 +65,13 @@ export class AnswerCache {
 
   get(key: string): CachedAnswer | undefined {
     const answer = this.answers.get(key);
-    if (!answer) return undefined;
-    if (this.now() - answer.storedAt > this.options.maxAgeMs) {
-      this.drop(key, answer);
-      return undefined;
+    if (answer && this.now() - answer.storedAt > this.options.maxAgeMs) this.drop(key, answer);
+    else if (answer) {
+      this.hits++;
+      return answer;
     }
-    return answer;
+    this.misses++;
+    return undefined;
   }
 
   /** Keeps an answer computed by a request that arrived in `arrivalGeneration`, if still current. */

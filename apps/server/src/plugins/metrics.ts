@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WebSocket, WebSocketServer } from 'ws';
+import type { AnswerCache } from '../lib/answer-cache.ts';
 import { notFound, unauthorized } from '../lib/errors.ts';
 import type { EventBus } from '../realtime/events.ts';
 
@@ -21,6 +22,8 @@ export interface MetricsOptions {
    * its figures tell an outsider the site's load and routes.
    */
   token?: string;
+  /** The public reads' answer cache, whose lookups are counted (hit or miss). */
+  answers?: AnswerCache;
 }
 
 /**
@@ -28,9 +31,24 @@ export interface MetricsOptions {
  * by endpoint, event-bus lag, and the process's own figures (memory, event loop, GC). Each app
  * has its own registry, so several apps in one process (tests) never mix their counts.
  */
-async function metricsPlugin(app: FastifyInstance, { base, bus, token }: MetricsOptions) {
+async function metricsPlugin(app: FastifyInstance, { base, bus, token, answers }: MetricsOptions) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+
+  if (answers?.enabled) {
+    // Read off the cache when scraped: counting in the cache costs an increment, not a label lookup.
+    new Counter({
+      name: 'answer_cache_lookups_total',
+      help: "Visitors' public reads looked up in the answer cache, by result (hit or miss)",
+      labelNames: ['result'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc({ result: 'hit' }, answers.hits);
+        this.inc({ result: 'miss' }, answers.misses);
+      },
+    });
+  }
 
   const labelNames = ['method', 'route', 'status_code'] as const;
   const requests = new Counter({

@@ -147,6 +147,22 @@ describe('metrics', () => {
     expect(text).toContain('process_resident_memory_bytes');
   });
 
+  it("counts the answer cache's hits and misses for visitors' public reads", async () => {
+    const user = await signup(t.app);
+    const book = await createBook(t.app, user, 'Cached Once', { published: true });
+    const before = {
+      hit: (await sample('answer_cache_lookups_total', { result: 'hit' })) ?? 0,
+      miss: (await sample('answer_cache_lookups_total', { result: 'miss' })) ?? 0,
+    };
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: 'GET', url: `/api/books/${book.id}` })).statusCode).toBe(
+        200,
+      );
+    // The first read computes and keeps the answer; the next two are served from the cache.
+    expect(await sample('answer_cache_lookups_total', { result: 'miss' })).toBe(before.miss + 1);
+    expect(await sample('answer_cache_lookups_total', { result: 'hit' })).toBe(before.hit + 2);
+  });
+
   it('counts open sockets by endpoint and the event-bus lag of delivered events', async () => {
     const [author, reader] = [await signup(t.app), await signup(t.app)];
     const stream = await connect(`${base}/ws?token=${reader.token}`);
