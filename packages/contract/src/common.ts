@@ -29,15 +29,16 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const Ack = z.object({ detail: z.string() }).meta({ id: 'Ack' });
 export type Ack = z.infer<typeof Ack>;
 
+/** An id written as text, in its one spelling (ids.ts); the pattern also documents it in OpenAPI. */
+function idText(message: string) {
+  return z.string().regex(ID_PATTERN, message).transform(Number).pipe(z.number().max(ID_MAX));
+}
+
 /**
  * An id in a path: only its one spelling (ids.ts), e.g. `16`, never `0x10`, `016`, `+16` or
  * `1e1`. The error handler answers any params failure 404, as for an id that names nothing.
  */
-export const PathId = z
-  .string()
-  .regex(ID_PATTERN, 'an id is written in decimal digits without a leading zero')
-  .transform(Number)
-  .pipe(z.number().max(ID_MAX));
+export const PathId = idText('an id is written in decimal digits without a leading zero');
 
 /**
  * An id in a body or query string: a JSON integer, or the same id written as a string ("3"), as the
@@ -46,7 +47,7 @@ export const PathId = z
 export const Id = z.union(
   [
     z.number().int().min(1).max(ID_MAX),
-    z.string().regex(ID_PATTERN).transform(Number).pipe(z.number().max(ID_MAX)),
+    idText('must be an id'),
   ],
   { error: `must be an id: an integer from 1 to ${ID_MAX}` },
 );
