@@ -1,9 +1,7 @@
-import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import { IMAGE_UPLOAD_MAX_BYTES } from '@inkwell/contract/constants';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -30,6 +28,8 @@ import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { createSearchEngine } from './modules/search/search-engine.ts';
 import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { createUploadStore } from './modules/uploads/uploads.service.ts';
 import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
@@ -43,7 +43,6 @@ import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
 import { uploadGuard } from './plugins/upload-guard.ts';
-import { createFolderUploadStore } from './lib/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './modules/live/live.ts';
 import { realtime } from './modules/live/live.plugin.ts';
@@ -134,7 +133,6 @@ export async function buildApp(
     else parseJson(request, text, done);
   });
 
-  fs.mkdirSync(config.UPLOAD_DIR, { recursive: true });
   // The event bus and chat history: in memory, or through Redis when REDIS_URL is set.
   const live = createLive({ config, db, log: app.log });
   const searchIndexer = new SearchIndexer(search, {
@@ -149,7 +147,7 @@ export async function buildApp(
     searchIndexer,
     config,
     events: live.bus,
-    uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
+    uploads: createUploadStore(config, db),
     epubs: createEpubStore(config),
   };
   await live.ready();
@@ -192,16 +190,6 @@ export async function buildApp(
   await app.register(publicReads, { cache: answers });
   await app.register(openapi, { base });
 
-  await app.register(fastifyStatic, {
-    root: ctx.uploads.directory,
-    prefix: `${base}/uploads/`,
-    decorateReply: false,
-    // Upload names are content hashes: a name never changes meaning, so caches may keep it forever.
-    immutable: true,
-    maxAge: '365d',
-    index: false,
-  });
-
   for (const routes of [
     accountsRoutes,
     authorsRoutes,
@@ -218,6 +206,7 @@ export async function buildApp(
     exportsRoutes,
     feedsRoutes,
     importsRoutes,
+    uploadsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

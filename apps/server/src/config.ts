@@ -56,6 +56,17 @@ const EnvSchema = z.object({
    * client address; 0 for no cap. */
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(0).default(20),
   WS_MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(0).default(1_000),
+  /**
+   * Where processed images go: `folder` (UPLOAD_DIR, one per process unless shared) or
+   * `database` (every process serves every upload; docs/decisions/0026). There is no `s3`: no
+   * S3-compatible server could be tested here, and an untested store is not offered.
+   */
+  UPLOAD_STORE: z
+    .enum(['folder', 'database'], {
+      error: 'give folder or database (there is no s3 store: docs/decisions/0026)',
+    })
+    .default('folder'),
+  /** The folder store's folder, and what `npm run uploads:migrate` copies from. */
   UPLOAD_DIR: z.string().default('./data/uploads'),
   BASE_PATH: z
     .string()

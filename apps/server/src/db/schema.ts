@@ -195,6 +195,15 @@ export interface SocketTicketsTable {
   expires_at: string;
 }
 
+/** A processed image, by its content-addressed name (migration 0012; UPLOAD_STORE=database). */
+export interface UploadsTable {
+  name: string;
+  content_type: string;
+  bytes: Buffer;
+  size: number;
+  created_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -214,4 +223,5 @@ export interface Schema {
   import_jobs: ImportJobsTable;
   feed_tokens: FeedTokensTable;
   socket_tickets: SocketTicketsTable;
+  uploads: UploadsTable;
 }

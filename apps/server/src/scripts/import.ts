@@ -11,14 +11,15 @@ import { queueImport, readForPreview, type Upload } from '../modules/imports/imp
 import { parseInWorker } from '../modules/imports/parse-in-worker.ts';
 import { ImportRunner } from '../modules/imports/runner.ts';
 import type { ImportDeps } from '../modules/imports/save-book.ts';
-import { createFolderUploadStore } from '../lib/upload-store.ts';
+import { createUploadStore } from '../modules/uploads/uploads.service.ts';
 import { planFromFlags, summaryLines } from './import-choices.ts';
+import { progressLine } from './progress.ts';
 
 /**
  * `npm run import -- --user NAME [--keep-front-matter] [--format FMT] [choices] FILE...`
  * Imports files as new unpublished books of user NAME, straight into the configured database
- * (DATABASE_URL, UPLOAD_DIR), through the same job pipeline as POST /api/imports. Prints a
- * progress bar per file: redrawn in place on a terminal, one line per tenth otherwise.
+ * (DATABASE_URL; covers go to UPLOAD_STORE), through the same job pipeline as POST /api/imports.
+ * Prints a progress bar per file: redrawn in place on a terminal, one line per tenth otherwise.
  * `--dry-run` prints each file's proposed chapters instead, numbered, and imports nothing (no
  * user or database needed). The choices, by those numbers, are the import preview's: `--skip`,
  * `--keep` (matter), `--merge` (into the next imported chapter), `--rename N="Title"`.
@@ -86,16 +87,6 @@ const fields = {
   ...(plan && { plan }),
 };
 
-const BAR_WIDTH = 30;
-const tty = process.stdout.isTTY === true;
-
-/** One file's progress line: `[#######.......]  45% name: what is happening`. */
-function bar(name: string, fraction: number, message: string): string {
-  const filled = Math.round(fraction * BAR_WIDTH);
-  const percent = `${Math.round(fraction * 100)}%`.padStart(4);
-  return `[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${percent} ${name}: ${message}`;
-}
-
 let failures = 0;
 if (dryRun) {
   for (const file of args.positionals) if (!(await summarize(file))) failures++;
@@ -152,8 +143,7 @@ async function importAll(username: string): Promise<void> {
       process.stderr.write(`No user named "${username}"\n`);
       process.exitCode = 2;
     } else {
-      const uploads = createFolderUploadStore(config.UPLOAD_DIR, `${config.BASE_PATH}/uploads`);
-      const deps = { db, uploads };
+      const deps = { db, uploads: createUploadStore(config, db) };
       const listeners = new Map<number, Listener>();
       const runner = new ImportRunner(deps, {
         concurrency: 1,
@@ -190,34 +180,24 @@ async function importOne(
   file: string,
   name: string,
 ): Promise<boolean> {
-  const clearLine = tty ? '\r\x1b[2K' : '';
+  const line = progressLine(process.stdout, name);
   const fail = (message: string) => {
-    process.stdout.write(`${clearLine}${bar(name, 0, 'failed')}\n  ✗ ${message}\n`);
+    line.end(0, 'failed', `  ✗ ${message}`);
     return false;
   };
   const upload = await readUpload(file);
   if (typeof upload === 'string') return fail(upload);
-  let lastTenth = -1;
-  const draw = (fraction: number, message: string) => {
-    if (tty) process.stdout.write(`${clearLine}${bar(name, fraction, message)}`);
-    else if (Math.floor(fraction * 10) > lastTenth) {
-      lastTenth = Math.floor(fraction * 10);
-      process.stdout.write(`${bar(name, fraction, message)}\n`);
-    }
-  };
   try {
     const outcome = await new Promise<Parameters<Listener['finished']>[0]>((resolve, reject) => {
       queueImport(deps, runner, userId, upload)
         .then((job) => {
-          draw(0, 'queued');
-          listeners.set(job.id, { progress: draw, finished: resolve });
+          line.draw(0, 'queued');
+          listeners.set(job.id, { progress: line.draw, finished: resolve });
         })
         .catch(reject);
     });
     if (outcome.status === 'failed') return fail(outcome.message);
-    process.stdout.write(
-      `${clearLine}${bar(name, 1, 'done')}\n  ✓ ${outcome.message} (book ${outcome.bookId})\n`,
-    );
+    line.end(1, 'done', `  ✓ ${outcome.message} (book ${outcome.bookId})`);
     return true;
   } catch (error) {
     return fail(error instanceof AppError ? error.message : String(error));

@@ -175,7 +175,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/openapi.json': { call: get(() => '/api/openapi.json'), expect: same(200) },
   'GET /api/docs/': { call: get(() => '/api/docs/'), expect: same(200) },
   'GET /api/docs/js/scalar.js': { call: get(() => '/api/docs/js/scalar.js'), expect: same(200) },
-  'GET /uploads/*': { call: get(() => uploadHref), expect: same(200) },
+  'GET /uploads/:name': { call: get(() => uploadHref), expect: same(200) },
   // CORS preflights: no origin is allowed by default, so there is no preflight route to match.
   'OPTIONS *': { call: get(() => '/api/books'), expect: same(404) },
 

@@ -1,10 +1,9 @@
 import { isAuthorOf } from '../../access/policy.ts';
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { AppContext, Viewer } from '../../context.ts';
+import { parseUploadName, uploadNameOfHref, type UploadStore } from '../../lib/upload-store.ts';
 import { getVisibleBook } from '../books/books.service.ts';
 import { buildEpubInWorker } from './build-in-worker.ts';
 import { EpubStore } from './epub-store.ts';
@@ -34,22 +33,14 @@ export function safeFilename(title: string, fallback: string): string {
   return ascii || fallback;
 }
 
-const UPLOAD_NAME = /^[A-Za-z0-9_-]+\.(jpg|png|webp)$/;
-
-/** The stored cover's bytes. Only names the upload store makes are read: never a path from elsewhere. */
-async function readCover(directory: string, href: string | null) {
+/** The stored cover's bytes, from whichever store holds them; null when it has none. */
+async function readCover(uploads: UploadStore, href: string | null) {
   if (!href) return null;
-  const name = href.slice(href.lastIndexOf('/') + 1);
-  const match = UPLOAD_NAME.exec(name);
-  if (!match) return null;
-  try {
-    return {
-      bytes: await fs.readFile(path.join(directory, name)),
-      extension: match[1] as 'jpg' | 'png' | 'webp',
-    };
-  } catch {
-    return null;
-  }
+  const name = uploadNameOfHref(href);
+  const parsed = parseUploadName(name);
+  if (!parsed) return null;
+  const upload = await uploads.read(name);
+  return upload && { bytes: upload.bytes, extension: parsed.extension };
 }
 
 const later = (a: string, b: string) => (a > b ? a : b);
@@ -119,7 +110,7 @@ export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId:
       return batch.map((c) => texts.get(c.id) ?? '');
     };
     return buildEpubInWorker(
-      { ...description, cover: await readCover(ctx.uploads.directory, book.cover) },
+      { ...description, cover: await readCover(ctx.uploads, book.cover) },
       nextTexts,
       {
         maxBytes: ctx.config.EXPORT_MAX_MB * 1024 * 1024,
