@@ -43,6 +43,7 @@ import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
 import { uploadGuard } from './plugins/upload-guard.ts';
+import { createLimits } from './lib/shared-limits.ts';
 import { createFolderUploadStore } from './lib/upload-store.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './modules/live/live.ts';
@@ -149,6 +150,8 @@ export async function buildApp(
     searchIndexer,
     config,
     events: live.bus,
+    // Through Redis when there is one (the bus's commands connection), so every process counts together.
+    limits: createLimits({ redis: live.redis, prefix: config.REDIS_PREFIX, log: app.log }),
     uploads: createFolderUploadStore(config.UPLOAD_DIR, `${base}/uploads`),
     epubs: createEpubStore(config),
   };
@@ -224,6 +227,7 @@ export async function buildApp(
   searchIndexer.start();
   app.addHook('onClose', async () => {
     await searchIndexer.stop();
+    ctx.limits.close();
     await live.close();
     await search.close();
     await db.destroy();

@@ -2,7 +2,7 @@ import type { SignupBody, SocketTicket } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
-import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
+import { FailureLimiter } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import * as socketTickets from './socket-tickets.repository.ts';
@@ -48,24 +48,28 @@ const LOGIN_MAX_BACKOFF_MS = 15 * 60 * 1000;
 
 export type LoginLimiters = FailureLimiter;
 
-const loginLimiters = new WeakMap<Pick<AppContext, 'config'>, FailureLimiter>();
+const loginLimiters = new WeakMap<Pick<AppContext, 'config' | 'limits'>, FailureLimiter>();
+
+/** How long a password check may stay in flight before its count lapses (its process died). */
+const LOGIN_IN_FLIGHT_MS = 60 * 1000;
 
 /**
  * The guess limiter of this app: failed logins and wrong current passwords, per username and per
  * IP. LOGIN_MAX_FAILURES free failures, then a wait from 1 s doubling up to 15 min; forgotten
- * after LOGIN_WINDOW_SECONDS without a failure. One per app, so logins and password changes
- * share it.
+ * after LOGIN_WINDOW_SECONDS without a failure. Counted in Redis when there is one (shared by
+ * every process), else in memory. One per app, so logins and password changes share it.
  */
-export function createLoginLimiters(ctx: Pick<AppContext, 'config'>): LoginLimiters {
+export function createLoginLimiters(ctx: Pick<AppContext, 'config' | 'limits'>): LoginLimiters {
   let limiter = loginLimiters.get(ctx);
   if (!limiter) {
     const forgetMs = ctx.config.LOGIN_WINDOW_SECONDS * 1000;
     limiter = new FailureLimiter(
-      new MemoryAttemptStore({
+      ctx.limits.attempts('login', {
         free: ctx.config.LOGIN_MAX_FAILURES,
         baseMs: 1000,
         maxMs: Math.min(LOGIN_MAX_BACKOFF_MS, forgetMs),
         forgetMs,
+        inFlightMs: LOGIN_IN_FLIGHT_MS,
       }),
     );
     loginLimiters.set(ctx, limiter);
