@@ -30,6 +30,8 @@ import { importsRoutes } from './modules/imports/imports.routes.ts';
 import { createSearchEngine } from './modules/search/search-engine.ts';
 import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
+import { startPeriodicJobs } from './modules/jobs/periodic-jobs.ts';
+import { periodicJobs } from './modules/jobs/schedule.ts';
 import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
@@ -225,7 +227,9 @@ export async function buildApp(
   await app.register(webApp, { base, distDir: config.WEB_DIST_DIR });
 
   searchIndexer.start();
+  const jobs = startPeriodicJobs(db, periodicJobs(ctx), { log: app.log });
   app.addHook('onClose', async () => {
+    await jobs.stop();
     await searchIndexer.stop();
     ctx.limits.close();
     await live.close();

@@ -66,6 +66,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Session lifetime in days. */
   SESSION_DAYS: z.coerce.number().positive().default(30),
+  /** How often expired sessions (and socket tickets) are deleted, once across all processes. */
+  SESSION_PURGE_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
   /** Failed logins per IP and per username before each further try must wait (1 s, doubling to
    * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one.
    * Counted in Redis when REDIS_URL is set, so every process counts together. */

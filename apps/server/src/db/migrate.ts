@@ -12,6 +12,7 @@ import * as wideSearchKeys from './migrations/0008_wide_search_keys.ts';
 import * as searchQueue from './migrations/0009_search_queue.ts';
 import * as followNoticesAndSocketTickets from './migrations/0010_follow_notices_and_socket_tickets.ts';
 import * as searchBookQueue from './migrations/0011_search_book_queue.ts';
+import * as jobLeases from './migrations/0013_job_leases.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0009_search_queue': searchQueue,
   '0010_follow_notices_and_socket_tickets': followNoticesAndSocketTickets,
   '0011_search_book_queue': searchBookQueue,
+  '0013_job_leases': jobLeases,
 };
 
 class EngineAwareProvider implements MigrationProvider {

@@ -195,6 +195,15 @@ export interface SocketTicketsTable {
   expires_at: string;
 }
 
+/** A periodic job's lease, so that it runs once per interval across processes (migration 0013). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  started_at: string;
+  lease_until: string;
+  runs: Generated<number>;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -214,4 +223,5 @@ export interface Schema {
   import_jobs: ImportJobsTable;
   feed_tokens: FeedTokensTable;
   socket_tickets: SocketTicketsTable;
+  job_leases: JobLeasesTable;
 }

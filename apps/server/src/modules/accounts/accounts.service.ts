@@ -251,42 +251,15 @@ export async function accountOf(ctx: AppContext, viewer: Viewer) {
   return user;
 }
 
-/** How often expired sessions' rows are deleted. */
-const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
-
-/** Deletes expired sessions, and expired socket tickets nobody used. */
-async function deleteExpired(ctx: Pick<AppContext, 'db'>): Promise<void> {
+/**
+ * Deletes expired sessions, and expired socket tickets nobody used: an expired session is already
+ * refused, this only keeps the tables from growing. A periodic job (modules/jobs/schedule.ts)
+ * runs it once per SESSION_PURGE_INTERVAL_SECONDS across all processes.
+ */
+export async function purgeExpiredSessions(ctx: Pick<AppContext, 'db'>): Promise<void> {
   const now = nowIso();
   await accounts.deleteExpiredSessions(ctx.db, now);
   await socketTickets.deleteExpiredSocketTickets(ctx.db, now);
-}
-
-/**
- * Deletes expired sessions (and socket tickets) now and then every `intervalMs` (an expired
- * session is already refused; this only keeps the tables from growing). The timer does not keep the process alive.
- * Answers the stop function, which waits for a purge in flight.
- */
-export function purgeExpiredSessionsEvery(
-  ctx: Pick<AppContext, 'db'>,
-  intervalMs = SESSION_PURGE_INTERVAL_MS,
-  log?: { warn(details: object, message: string): void },
-): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const purge = () => {
-    if (stopped) return;
-    running = running
-      .then(() => deleteExpired(ctx))
-      .catch((error: unknown) => log?.warn({ err: error }, 'expired sessions not purged'));
-  };
-  const timer = setInterval(purge, intervalMs);
-  timer.unref();
-  purge();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
 }
 
 /** How long after signing in a session may change the password without the current one. */
