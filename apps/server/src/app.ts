@@ -30,6 +30,8 @@ import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { createUploadStore } from './modules/uploads/uploads.service.ts';
+import { startPeriodicJobs } from './modules/jobs/periodic-jobs.ts';
+import { periodicJobs } from './modules/jobs/schedule.ts';
 import { auth } from './plugins/auth.ts';
 import { answerFrameworkError, errors } from './plugins/errors.ts';
 import { databaseCheck, health } from './plugins/health.ts';
@@ -43,6 +45,7 @@ import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
 import { uploadGuard } from './plugins/upload-guard.ts';
+import { createLimits } from './lib/shared-limits.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './modules/live/live.ts';
 import { realtime } from './modules/live/live.plugin.ts';
@@ -147,6 +150,8 @@ export async function buildApp(
     searchIndexer,
     config,
     events: live.bus,
+    // Through Redis when there is one (the bus's commands connection), so every process counts together.
+    limits: createLimits({ redis: live.redis, prefix: config.REDIS_PREFIX, log: app.log }),
     uploads: createUploadStore(config, db),
     epubs: createEpubStore(config),
   };
@@ -216,8 +221,11 @@ export async function buildApp(
   await app.register(webApp, { base, distDir: config.WEB_DIST_DIR });
 
   searchIndexer.start();
+  const jobs = startPeriodicJobs(db, periodicJobs(ctx), { log: app.log });
   app.addHook('onClose', async () => {
+    await jobs.stop();
     await searchIndexer.stop();
+    ctx.limits.close();
     await live.close();
     await search.close();
     await db.destroy();

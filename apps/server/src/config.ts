@@ -46,14 +46,14 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   /** `postgres://...` selects PostgreSQL; anything else (or nothing) is a SQLite file path. */
   DATABASE_URL: z.string().default('./data/inkwell.db'),
-  /** Set: the event bus and chat history go through Redis, so several processes serve as one. */
+  /** Set: the event bus, chat history and limits go through Redis, so several processes serve as one. */
   REDIS_URL: z.string().optional(),
   /** Prefix of Redis keys and of the event channel; deployments sharing one Redis pick distinct ones. */
   REDIS_PREFIX: z.string().min(1).default('inkwell'),
   /** Interval between WebSocket pings; a socket that missed the previous pong is dropped. */
   WS_HEARTBEAT_MS: z.coerce.number().int().min(50).default(30_000),
-  /** Open WebSockets (notifications and chat together) a process allows per user and per
-   * client address; 0 for no cap. */
+  /** Open WebSockets (notifications and chat together) allowed per user and per client
+   * address, across all processes when REDIS_URL is set; 0 for no cap. */
   WS_MAX_SOCKETS_PER_USER: z.coerce.number().int().min(0).default(20),
   WS_MAX_SOCKETS_PER_ADDRESS: z.coerce.number().int().min(0).default(1_000),
   /**
@@ -77,8 +77,11 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Session lifetime in days. */
   SESSION_DAYS: z.coerce.number().positive().default(30),
+  /** How often expired sessions (and socket tickets) are deleted, once across all processes. */
+  SESSION_PURGE_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
   /** Failed logins per IP and per username before each further try must wait (1 s, doubling to
-   * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one. */
+   * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one.
+   * Counted in Redis when REDIS_URL is set, so every process counts together. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(5),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(3600),
   /**

@@ -4,6 +4,7 @@ import type { EpubStore } from './modules/exports/epub-store.ts';
 import type { SearchEngine } from './modules/search/search-engine.ts';
 import type { SearchIndexer } from './modules/search/search-indexer.ts';
 import type { EventBus } from './realtime/events.ts';
+import type { Limits } from './lib/shared-limits.ts';
 import type { UploadStore } from './lib/upload-store.ts';
 
 /** What services need from the outside world; built once in buildApp and handed to every route. */
@@ -16,6 +17,8 @@ export interface AppContext {
   searchIndexer: SearchIndexer;
   config: Config;
   events: EventBus;
+  /** Per-user and per-key limits: in Redis for every process when there is one, else in memory. */
+  limits: Limits;
   uploads: UploadStore;
   /** EPUBs this process has built, kept until their book changes. */
   epubs: EpubStore;

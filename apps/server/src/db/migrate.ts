@@ -13,6 +13,7 @@ import * as searchQueue from './migrations/0009_search_queue.ts';
 import * as followNoticesAndSocketTickets from './migrations/0010_follow_notices_and_socket_tickets.ts';
 import * as searchBookQueue from './migrations/0011_search_book_queue.ts';
 import * as uploads from './migrations/0012_uploads.ts';
+import * as jobLeases from './migrations/0013_job_leases.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0010_follow_notices_and_socket_tickets': followNoticesAndSocketTickets,
   '0011_search_book_queue': searchBookQueue,
   '0012_uploads': uploads,
+  '0013_job_leases': jobLeases,
 };
 
 class EngineAwareProvider implements MigrationProvider {

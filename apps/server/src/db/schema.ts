@@ -204,6 +204,15 @@ export interface UploadsTable {
   created_at: string;
 }
 
+/** A periodic job's lease, so that it runs once per interval across processes (migration 0013). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  started_at: string;
+  lease_until: string;
+  runs: Generated<number>;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -224,4 +233,5 @@ export interface Schema {
   feed_tokens: FeedTokensTable;
   socket_tickets: SocketTicketsTable;
   uploads: UploadsTable;
+  job_leases: JobLeasesTable;
 }

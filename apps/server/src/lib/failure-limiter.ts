@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import { ExpiringMap } from './expiring-map.ts';
+
 /**
  * Limits guesses (failed logins, wrong current passwords) per key, with an exponential back-off.
  *
@@ -14,9 +17,14 @@
  * the attempts waiting behind them then hear the back-off. Either way no more than `free`
  * unproven attempts per key are ever checked at once.
  *
- * The counting lives behind `AttemptStore`: this process's memory today (each process counts on
- * its own; with N processes a key gets up to N times the attempts), a store shared by every
- * process (Redis) later, through the same interface.
+ * Each attempt in flight is an entry of its own that lapses `inFlightMs` after it began: a
+ * process that dies in the middle of a check (its store shared with others, in Redis) must not
+ * leave the key busy forever.
+ *
+ * The counting lives behind `AttemptStore`: this process's memory (`MemoryAttemptStore`), or
+ * Redis, shared by every process (`redis-attempt-store.ts`, whose Lua script mirrors the rules
+ * of `MemoryAttemptStore` line for line; `test/unit/attempt-stores.test.ts` runs one table of
+ * cases against both).
  */
 
 export interface BackoffPolicy {
@@ -28,6 +36,8 @@ export interface BackoffPolicy {
   maxMs: number;
   /** Failures are forgotten after this long without one. */
   forgetMs: number;
+  /** An attempt still in flight after this long is taken for dead (its process stopped). */
+  inFlightMs: number;
 }
 
 /** The wait (ms) after the last failure, for a key holding `failures` failures. */
@@ -48,75 +58,70 @@ export type Acquired =
 
 /**
  * Where attempts are counted. Async, so a store shared by processes can stand behind it; each
- * method must be atomic for its key.
+ * method must be atomic for its key. `attempt` names one attempt (unique across processes), so
+ * that its end removes its own entry and an entry left by a dead process can lapse.
  */
 export interface AttemptStore {
   /** Counts the attempt as in flight if the key lets it through at `now` (see `Acquired`). */
-  acquire(key: string, now: number): Promise<Acquired>;
+  acquire(key: string, attempt: string, now: number): Promise<Acquired>;
   /** An attempt in flight failed: it becomes a failure and the back-off runs from `now`. */
-  fail(key: string, now: number): Promise<void>;
+  fail(key: string, attempt: string, now: number): Promise<void>;
   /** An attempt in flight turned out not to be a guess (it succeeded, or could not be checked). */
-  release(key: string): Promise<void>;
+  release(key: string, attempt: string): Promise<void>;
   /** Forgets every failure of the key (its attempts in flight stay counted). */
   reset(key: string): Promise<void>;
 }
 
 interface KeyState {
   failures: number;
-  /** Attempts admitted and still being checked. */
-  inFlight: number;
   /** When the last failure happened (epoch ms); the back-off runs from it. */
   failedAt: number;
   /** When the key was last used (epoch ms); it is forgotten `forgetMs` after. */
   touchedAt: number;
+  /** Attempts admitted and still being checked: when each lapses (epoch ms). */
+  inFlight: Map<string, number>;
 }
 
-/** Keys kept before the oldest are dropped, whatever their state: bounds memory under a flood. */
-const MAX_KEYS = 200_000;
-
-/** This process's memory. */
+/** This process's memory: the rules themselves, which the Redis store's script mirrors. */
 export class MemoryAttemptStore implements AttemptStore {
-  private readonly keys = new Map<string, KeyState>();
-  private sweepAbove = 10_000;
+  private readonly keys = new ExpiringMap<KeyState>();
 
   constructor(private readonly policy: BackoffPolicy) {}
 
-  async acquire(key: string, now: number): Promise<Acquired> {
-    const state = this.live(key, now) ?? { failures: 0, inFlight: 0, failedAt: 0, touchedAt: now };
+  async acquire(key: string, attempt: string, now: number): Promise<Acquired> {
+    const state = this.keys.get(key, now) ?? newState(now);
+    for (const [other, lapsesAt] of state.inFlight) {
+      if (lapsesAt <= now) state.inFlight.delete(other);
+    }
     const wait = state.failedAt + backoffMs(this.policy, state.failures) - now;
     if (state.failures > 0 && wait > 0) return { waitMs: wait };
     // Past the free attempts, one at a time: each must have failed before the next may try.
-    if (state.inFlight > 0 && state.failures + state.inFlight >= this.policy.free)
+    if (state.inFlight.size > 0 && state.failures + state.inFlight.size >= this.policy.free)
       return { busy: true };
-    this.touch(key, { ...state, inFlight: state.inFlight + 1, touchedAt: now }, now);
+    state.inFlight.set(attempt, now + this.policy.inFlightMs);
+    this.touch(key, state, now);
     return { admitted: true };
   }
 
-  async fail(key: string, now: number): Promise<void> {
-    const state = this.live(key, now);
-    this.touch(
-      key,
-      {
-        failures: (state?.failures ?? 0) + 1,
-        inFlight: Math.max(0, (state?.inFlight ?? 0) - 1),
-        failedAt: now,
-        touchedAt: now,
-      },
-      now,
-    );
+  async fail(key: string, attempt: string, now: number): Promise<void> {
+    const state = this.keys.get(key, now) ?? newState(now);
+    state.inFlight.delete(attempt);
+    state.failures += 1;
+    state.failedAt = now;
+    this.touch(key, state, now);
   }
 
-  async release(key: string): Promise<void> {
-    const state = this.keys.get(key);
+  async release(key: string, attempt: string): Promise<void> {
+    const state = this.keys.peek(key);
     if (!state) return;
-    state.inFlight = Math.max(0, state.inFlight - 1);
-    if (state.inFlight === 0 && state.failures === 0) this.keys.delete(key);
+    state.inFlight.delete(attempt);
+    if (state.inFlight.size === 0 && state.failures === 0) this.keys.delete(key);
   }
 
   async reset(key: string): Promise<void> {
-    const state = this.keys.get(key);
+    const state = this.keys.peek(key);
     if (!state) return;
-    if (state.inFlight === 0) this.keys.delete(key);
+    if (state.inFlight.size === 0) this.keys.delete(key);
     else state.failures = 0;
   }
 
@@ -125,38 +130,19 @@ export class MemoryAttemptStore implements AttemptStore {
     return this.keys.size;
   }
 
-  private live(key: string, now: number): KeyState | undefined {
-    const state = this.keys.get(key);
-    if (state && now - state.touchedAt > this.policy.forgetMs) {
-      this.keys.delete(key);
-      return undefined;
-    }
-    return state;
-  }
-
-  /** Stores the state as the newest key (Map order is insertion order: oldest first). */
+  /** Stores the state as used at `now`: forgotten `forgetMs` later. */
   private touch(key: string, state: KeyState, now: number): void {
-    this.keys.delete(key);
-    this.keys.set(key, state);
-    if (this.keys.size > this.sweepAbove) this.sweep(now);
-  }
-
-  private sweep(now: number): void {
-    for (const [key, state] of this.keys) {
-      if (now - state.touchedAt > this.policy.forgetMs) this.keys.delete(key);
-    }
-    // Over the cap, the oldest keys go, down to three quarters of it.
-    if (this.keys.size > MAX_KEYS) {
-      for (const key of this.keys.keys()) {
-        if (this.keys.size <= MAX_KEYS * 0.75) break;
-        this.keys.delete(key);
-      }
-    }
-    // Sweep again only once the map has grown well past what survived, so a flood of keys costs
-    // amortized constant time per attempt.
-    this.sweepAbove = Math.min(MAX_KEYS, Math.max(10_000, this.keys.size * 2));
+    state.touchedAt = now;
+    this.keys.set(key, state, now + this.policy.forgetMs, now);
   }
 }
+
+const newState = (now: number): KeyState => ({
+  failures: 0,
+  failedAt: 0,
+  touchedAt: now,
+  inFlight: new Map(),
+});
 
 /** An attempt that was let through: say how it ended, once. */
 export interface Attempt {
@@ -192,18 +178,19 @@ export class FailureLimiter {
   async begin(keys: readonly string[]): Promise<Admission> {
     const queuedSince = this.now();
     for (;;) {
+      const attempt = crypto.randomUUID();
       const taken: string[] = [];
       let refusal: Acquired | undefined;
       for (const key of keys) {
-        const acquired = await this.store.acquire(key, this.now());
+        const acquired = await this.store.acquire(key, attempt, this.now());
         if (!('admitted' in acquired)) {
           refusal = acquired;
           break;
         }
         taken.push(key);
       }
-      if (!refusal) return { attempt: this.attemptOn(taken) };
-      await Promise.all(taken.map((key) => this.store.release(key)));
+      if (!refusal) return { attempt: this.attemptOn(taken, attempt) };
+      await Promise.all(taken.map((key) => this.store.release(key, attempt)));
       taken.forEach((key) => this.wake(key));
       if ('waitMs' in refusal)
         return { retryAfterSeconds: Math.max(1, Math.ceil(refusal.waitMs / 1000)) };
@@ -219,7 +206,7 @@ export class FailureLimiter {
     this.wake(key);
   }
 
-  private attemptOn(keys: readonly string[]): Attempt {
+  private attemptOn(keys: readonly string[], attempt: string): Attempt {
     let settled = false;
     const settle = async (how: (key: string) => Promise<void>) => {
       if (settled) return;
@@ -228,8 +215,8 @@ export class FailureLimiter {
       keys.forEach((key) => this.wake(key));
     };
     return {
-      failed: () => settle((key) => this.store.fail(key, this.now())),
-      release: () => settle((key) => this.store.release(key)),
+      failed: () => settle((key) => this.store.fail(key, attempt, this.now())),
+      release: () => settle((key) => this.store.release(key, attempt)),
     };
   }
 

@@ -1,4 +1,4 @@
-/** Counts things in progress per key (sockets per user, uploads per user); a key at 0 is forgotten. */
+/** Counts things in progress per key in this process (uploads per user); a key at 0 is forgotten. */
 export class KeyedCounter<K> {
   private readonly counts = new Map<K, number>();
 

@@ -4,13 +4,15 @@ import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { RateLimit } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
+import type { LimitStore } from '../lib/limit-store.ts';
 
 /**
- * Per-address (and per-user) limits on the endpoints that cost the most or invite abuse: signup
- * and login (argon2), exports, imports, feeds, WebSocket upgrades (docs/decisions/0022). Counted
- * by @fastify/rate-limit in fixed windows: in this process's memory, or in Redis when there is
- * one, so that every process behind the load balancer counts together. Only routes that ask for
- * a limit (route config, `perAddress`) are counted.
+ * Per-address limits on the endpoints that cost the most or invite abuse: signup and login
+ * (argon2), exports, imports, feeds, WebSocket upgrades (docs/decisions/0022). Counted by
+ * @fastify/rate-limit in fixed windows: in this process's memory, or in Redis when there is one,
+ * so that every process behind the load balancer counts together. Only routes that ask for a
+ * limit (route config, `perAddress`) are counted. Per-user limits (`perUser`) count in the
+ * app's limit store instead (docs/decisions/0027).
  */
 
 export interface RateLimitsOptions {
@@ -72,17 +74,17 @@ export function perAddress(limit: RateLimit | null, what: string): FastifyContex
 /**
  * A hook limiting a signed-in user's requests, wherever they come from (`what` as for
  * perAddress); visitors are left to the per-address limit. Run it after auth (preHandler).
+ * Counted in the limit store (lib/shared-limits.ts: Redis for every process when there is one,
+ * else memory, and memory while Redis is away) as a token bucket of `max` requests refilling
+ * over `windowMs`: a burst of `max`, then `max` per window. A new per-user limit is one line,
+ * e.g. `preHandler: perUser(ctx.limits.store, { max: 5, windowMs: 60_000 }, 'comments')`.
  */
-export function perUser(app: FastifyInstance, limit: RateLimit | null, what: string) {
+export function perUser(store: LimitStore, limit: RateLimit | null, what: string) {
   if (!limit) return async () => {};
-  const check = app.createRateLimit({
-    max: limit.max,
-    timeWindow: limit.windowMs,
-    keyGenerator: (request) => `${what}:user:${request.viewer!.id}`,
-  });
+  const rate = { burst: limit.max, perSecond: (limit.max * 1000) / limit.windowMs };
   return async (request: FastifyRequest) => {
     if (!request.viewer) return;
-    const counted = await check(request);
-    if (!counted.isAllowed && counted.isExceeded) throw tooMany(what, counted.ttlInSeconds);
+    const spent = await store.spend(`rate:${what}:user:${request.viewer.id}`, rate, Date.now());
+    if (!spent.allowed) throw tooMany(what, Math.ceil(spent.retryAfterMs / 1000));
   };
 }

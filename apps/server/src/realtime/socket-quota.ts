@@ -1,36 +1,75 @@
-import { KeyedCounter } from '../lib/keyed-counter.ts';
+import crypto from 'node:crypto';
+import type { Held, LimitStore, Place } from '../lib/limit-store.ts';
+
+/** Each socket's place lapses after this many heartbeats without being renewed. */
+const HEARTBEATS_PER_HOLD = 3;
 
 /**
- * Caps the sockets this process holds per user and per client address (0: no cap), so that one
- * account or one machine cannot hold thousands of connections (and the memory, heartbeats and
- * fan-out work each costs). Counted per process: behind a load balancer each process caps its own.
+ * Caps the sockets open per user and per client address (0: no cap), so that one account or one
+ * machine cannot hold thousands of connections (and the memory, heartbeats and fan-out work each
+ * costs). Counted in the limit store: across every process when it is Redis.
+ *
+ * Each socket holds a place under its user's key and its address's key, named after the socket.
+ * A place lapses unless renewed: this process renews all of its sockets' places on every
+ * heartbeat (`renew`), so the places of a process that died without closing its sockets stop
+ * counting a few heartbeats later, while those of live processes never lapse.
  */
 export class SocketQuota {
-  private readonly byUser = new KeyedCounter<number>();
-  private readonly byAddress = new KeyedCounter<string>();
+  /** This process's sockets' places, by holder: what each heartbeat renews. */
+  private readonly mine = new Map<string, readonly string[]>();
+  private readonly process = crypto.randomBytes(6).toString('hex');
+  private sequence = 0;
+  private readonly holdMs: number;
 
-  constructor(private readonly limits: { perUser: number; perAddress: number }) {}
+  constructor(
+    private readonly store: LimitStore,
+    private readonly limits: { perUser: number; perAddress: number; heartbeatMs: number },
+  ) {
+    this.holdMs = HEARTBEATS_PER_HOLD * limits.heartbeatMs;
+  }
 
   /** Whether the address holds its cap of sockets: a cheap look, before any work for a new one. */
-  addressFull(address: string): boolean {
-    return this.limits.perAddress > 0 && this.byAddress.count(address) >= this.limits.perAddress;
+  addressFull(address: string): Promise<boolean> {
+    return this.full(addressKey(address), this.limits.perAddress);
   }
 
   /** Whether the user holds their cap of sockets. */
-  userFull(userId: number): boolean {
-    return this.limits.perUser > 0 && this.byUser.count(userId) >= this.limits.perUser;
+  userFull(userId: number): Promise<boolean> {
+    return this.full(userKey(userId), this.limits.perUser);
   }
 
-  /** Takes a place for a new socket; false (and nothing taken) when either cap is reached. */
-  acquire(userId: number, address: string): boolean {
-    if (this.userFull(userId) || this.addressFull(address)) return false;
-    this.byUser.increment(userId);
-    this.byAddress.increment(address);
-    return true;
+  /**
+   * Takes a place for a new socket under both caps at once, or none when either is reached.
+   * Answers the function that gives it back (call it once the socket has closed), or undefined.
+   */
+  async acquire(userId: number, address: string): Promise<(() => void) | undefined> {
+    const places: Place[] = [
+      { key: userKey(userId), cap: this.limits.perUser },
+      { key: addressKey(address), cap: this.limits.perAddress },
+    ].filter((place) => place.cap > 0);
+    if (places.length === 0) return () => {};
+    const holder = `${this.process}:${++this.sequence}`;
+    if (!(await this.store.hold(places, holder, Date.now(), this.holdMs))) return undefined;
+    const keys = places.map((place) => place.key);
+    this.mine.set(holder, keys);
+    return () => {
+      if (!this.mine.delete(holder)) return;
+      // Not renewed any more, the places lapse anyway if this does not get through.
+      this.store.unhold(keys, holder).catch(() => {});
+    };
   }
 
-  release(userId: number, address: string): void {
-    this.byUser.decrement(userId);
-    this.byAddress.decrement(address);
+  /** Keeps this process's sockets' places: call it every heartbeat. */
+  async renew(): Promise<void> {
+    if (this.mine.size === 0) return;
+    const holds: Held[] = [...this.mine].map(([holder, keys]) => ({ holder, keys }));
+    await this.store.renew(holds, Date.now(), this.holdMs);
+  }
+
+  private async full(key: string, cap: number): Promise<boolean> {
+    return cap > 0 && (await this.store.held(key, Date.now())) >= cap;
   }
 }
+
+const userKey = (userId: number) => `sockets:user:${userId}`;
+const addressKey = (address: string) => `sockets:address:${address}`;

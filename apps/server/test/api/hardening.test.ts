@@ -3,10 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, isPostgres } from '../../src/db/kysely.ts';
-import {
-  PASSWORD_CHANGE_DETAIL,
-  purgeExpiredSessionsEvery,
-} from '../../src/modules/accounts/accounts.service.ts';
+import { PASSWORD_CHANGE_DETAIL } from '../../src/modules/accounts/accounts.service.ts';
 import { hasFollowNotificationSince } from '../../src/modules/notifications/notifications.repository.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
@@ -397,26 +394,36 @@ describe('FOLLOW spam and expired sessions (#12)', () => {
       .execute();
   };
 
-  it('purges expired sessions on a timer, and stops when asked', async () => {
+  it('purges expired sessions every SESSION_PURGE_INTERVAL_SECONDS, until the app stops', async () => {
     const user = await signup(t.app);
     await login(user.username, user.password);
-    await expireOneSessionOf(user);
-    const stop = purgeExpiredSessionsEvery(t.ctx, 30);
-    await expect.poll(async () => (await sessionsOf(user)).length).toBe(1);
-    await stop();
+    await login(user.username, user.password);
+    const often = await createTestApp(
+      { SESSION_PURGE_INTERVAL_SECONDS: '0.05' },
+      { database: t.database },
+    );
+    try {
+      await expireOneSessionOf(user);
+      await expect.poll(async () => (await sessionsOf(user)).length).toBe(2);
+      await expireOneSessionOf(user);
+      await expect.poll(async () => (await sessionsOf(user)).length).toBe(1);
+    } finally {
+      await often.close();
+    }
     await login(user.username, user.password);
     await expireOneSessionOf(user);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 200));
     expect(await sessionsOf(user)).toHaveLength(2);
   });
 
-  it('purges them from the start of every app', async () => {
+  it('purges once per interval across apps: a new app does not purge again before it is due', async () => {
     const user = await signup(t.app);
     await login(user.username, user.password);
     await expireOneSessionOf(user);
     const second = await createTestApp({}, { database: t.database });
     try {
-      await expect.poll(async () => (await sessionsOf(user)).length).toBe(1);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await sessionsOf(user)).toHaveLength(2);
     } finally {
       await second.close();
     }

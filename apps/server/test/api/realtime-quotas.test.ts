@@ -93,3 +93,28 @@ describe('chat joins', () => {
     expect(notes.length).toBeLessThanOrEqual(2 * 12);
   });
 });
+
+describe('places of open sockets', () => {
+  it('are renewed by the heartbeat while the sockets stay open, so they never lapse', async () => {
+    // Places lapse three heartbeats after they were last renewed: 300 ms here.
+    const fast = await createTestApp({ WS_HEARTBEAT_MS: '100', WS_MAX_SOCKETS_PER_USER: '2' });
+    try {
+      const fastBase = await listen(fast.app);
+      const user = await signup(fast.app);
+      const open = [
+        await connect(`${fastBase}/ws?token=${user.token}`),
+        await connect(`${fastBase}/ws?token=${user.token}`),
+      ];
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const refused = await connect(`${fastBase}/ws?token=${user.token}`);
+      expect((await closing(refused)).code).toBe(WS_CLOSE.tooMany);
+      await open[0]!.close();
+      const again = await connect(`${fastBase}/ws?token=${user.token}`);
+      expect(await again.drain(200)).toEqual([]);
+      expect(again.ws.readyState).toBe(again.ws.OPEN);
+    } finally {
+      await closeAllSockets();
+      await fast.close();
+    }
+  });
+});

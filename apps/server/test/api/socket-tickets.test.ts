@@ -1,6 +1,6 @@
 import { WS_CLOSE } from '@inkwell/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredSessionsEvery } from '../../src/modules/accounts/accounts.service.ts';
+import { purgeExpiredSessions } from '../../src/modules/accounts/accounts.service.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { closeAllSockets, closing, connect, listen } from '../helpers/ws.ts';
 
@@ -152,8 +152,7 @@ describe('socket tickets', () => {
       .updateTable('socket_tickets')
       .set({ expires_at: '2001-01-01T00:00:00.000Z' })
       .execute();
-    const stop = purgeExpiredSessionsEvery(t.ctx, 60_000);
-    await stop();
+    await purgeExpiredSessions(t.ctx);
     const left = await t.ctx.db
       .selectFrom('socket_tickets')
       .select('ticket_hash')

@@ -7,7 +7,13 @@ import {
   type BackoffPolicy,
 } from '../../src/lib/failure-limiter.ts';
 
-const policy: BackoffPolicy = { free: 3, baseMs: 1000, maxMs: 8000, forgetMs: 60_000 };
+const policy: BackoffPolicy = {
+  free: 3,
+  baseMs: 1000,
+  maxMs: 8000,
+  forgetMs: 60_000,
+  inFlightMs: 30_000,
+};
 
 function limiterAt(start = 0) {
   const clock = { now: start };

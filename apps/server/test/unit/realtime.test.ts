@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { TokenBucket } from '../../src/modules/chat/token-bucket.ts';
+import { TokenBucket } from '../../src/lib/token-bucket.ts';
 import { ChatRooms } from '../../src/realtime/chat-rooms.ts';
 
 /** Just enough of a socket for the rooms: records what it was sent. */

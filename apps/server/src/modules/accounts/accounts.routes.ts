@@ -26,8 +26,6 @@ const TAG = { tags: ['accounts'] };
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const limiters = service.createLoginLimiters(ctx);
-  const stopSessionPurge = service.purgeExpiredSessionsEvery(ctx, undefined, app.log);
-  app.addHook('onClose', stopSessionPurge);
   const cookiePath = ctx.config.BASE_PATH || '/';
 
   const isSecure = (request: FastifyRequest) =>

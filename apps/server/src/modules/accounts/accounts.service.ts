@@ -2,7 +2,7 @@ import type { SignupBody, SocketTicket } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
-import { FailureLimiter, MemoryAttemptStore } from '../../lib/failure-limiter.ts';
+import { FailureLimiter } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import * as socketTickets from './socket-tickets.repository.ts';
@@ -48,24 +48,28 @@ const LOGIN_MAX_BACKOFF_MS = 15 * 60 * 1000;
 
 export type LoginLimiters = FailureLimiter;
 
-const loginLimiters = new WeakMap<Pick<AppContext, 'config'>, FailureLimiter>();
+const loginLimiters = new WeakMap<Pick<AppContext, 'config' | 'limits'>, FailureLimiter>();
+
+/** How long a password check may stay in flight before its count lapses (its process died). */
+const LOGIN_IN_FLIGHT_MS = 60 * 1000;
 
 /**
  * The guess limiter of this app: failed logins and wrong current passwords, per username and per
  * IP. LOGIN_MAX_FAILURES free failures, then a wait from 1 s doubling up to 15 min; forgotten
- * after LOGIN_WINDOW_SECONDS without a failure. One per app, so logins and password changes
- * share it.
+ * after LOGIN_WINDOW_SECONDS without a failure. Counted in Redis when there is one (shared by
+ * every process), else in memory. One per app, so logins and password changes share it.
  */
-export function createLoginLimiters(ctx: Pick<AppContext, 'config'>): LoginLimiters {
+export function createLoginLimiters(ctx: Pick<AppContext, 'config' | 'limits'>): LoginLimiters {
   let limiter = loginLimiters.get(ctx);
   if (!limiter) {
     const forgetMs = ctx.config.LOGIN_WINDOW_SECONDS * 1000;
     limiter = new FailureLimiter(
-      new MemoryAttemptStore({
+      ctx.limits.attempts('login', {
         free: ctx.config.LOGIN_MAX_FAILURES,
         baseMs: 1000,
         maxMs: Math.min(LOGIN_MAX_BACKOFF_MS, forgetMs),
         forgetMs,
+        inFlightMs: LOGIN_IN_FLIGHT_MS,
       }),
     );
     loginLimiters.set(ctx, limiter);
@@ -247,42 +251,15 @@ export async function accountOf(ctx: AppContext, viewer: Viewer) {
   return user;
 }
 
-/** How often expired sessions' rows are deleted. */
-const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
-
-/** Deletes expired sessions, and expired socket tickets nobody used. */
-async function deleteExpired(ctx: Pick<AppContext, 'db'>): Promise<void> {
+/**
+ * Deletes expired sessions, and expired socket tickets nobody used: an expired session is already
+ * refused, this only keeps the tables from growing. A periodic job (modules/jobs/schedule.ts)
+ * runs it once per SESSION_PURGE_INTERVAL_SECONDS across all processes.
+ */
+export async function purgeExpiredSessions(ctx: Pick<AppContext, 'db'>): Promise<void> {
   const now = nowIso();
   await accounts.deleteExpiredSessions(ctx.db, now);
   await socketTickets.deleteExpiredSocketTickets(ctx.db, now);
-}
-
-/**
- * Deletes expired sessions (and socket tickets) now and then every `intervalMs` (an expired
- * session is already refused; this only keeps the tables from growing). The timer does not keep the process alive.
- * Answers the stop function, which waits for a purge in flight.
- */
-export function purgeExpiredSessionsEvery(
-  ctx: Pick<AppContext, 'db'>,
-  intervalMs = SESSION_PURGE_INTERVAL_MS,
-  log?: { warn(details: object, message: string): void },
-): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const purge = () => {
-    if (stopped) return;
-    running = running
-      .then(() => deleteExpired(ctx))
-      .catch((error: unknown) => log?.warn({ err: error }, 'expired sessions not purged'));
-  };
-  const timer = setInterval(purge, intervalMs);
-  timer.unref();
-  purge();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
 }
 
 /** How long after signing in a session may change the password without the current one. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { WS_CLOSE, type ChatErrorFrame } from '@inkwell/contract';
+import { CHAT_LIMITS, WS_CLOSE, type ChatErrorFrame } from '@inkwell/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
@@ -50,15 +50,26 @@ export function joinRoom(
   const say = (note: ReturnType<typeof announcement>) =>
     ctx.events.publish({ type: 'chat.message', room, ...note, system: true });
 
+  // Frames whose turn has not come yet. A connection sending more than a burst of them faster
+  // than the limit store answers is over the rate whatever it says: those are refused at once,
+  // so a flood cannot queue without bound behind a slow store.
+  let waiting = 0;
+
   socket.on('message', (data, isBinary) => {
     // Frames still arriving after a flood close are not heard.
     if (socket.readyState !== WebSocket.OPEN) return;
-    if (!limits.allowMessage()) return refuseMessage(REFUSED.tooFast);
-    const incoming = readIncoming(data, isBinary);
-    if (incoming.kind === 'refused') return refuseMessage(incoming.detail);
-    if (incoming.kind === 'blank') return;
-    const line = { id: crypto.randomUUID(), user: viewer.username, message: incoming.message };
+    if (waiting >= CHAT_LIMITS.burst) return refuseMessage(REFUSED.tooFast);
+    waiting++;
+    // Asked now, in the order the frames came (the store answers in that order); each frame is
+    // then handled in turn, so lines are stored and published in the order they were sent.
+    const allowed = limits.allowMessage();
     tail = tail.then(async () => {
+      waiting--;
+      if (!(await allowed)) return refuseMessage(REFUSED.tooFast);
+      const incoming = readIncoming(data, isBinary);
+      if (incoming.kind === 'refused') return refuseMessage(incoming.detail);
+      if (incoming.kind === 'blank') return;
+      const line = { id: crypto.randomUUID(), user: viewer.username, message: incoming.message };
       try {
         await history.append(room, line);
       } catch (error) {
@@ -71,7 +82,6 @@ export function joinRoom(
 
   socket.once('close', () => {
     rooms.leave(member);
-    limits.release();
     if (announced) void say(announcement(viewer.username, 'disconnected'));
   });
 

@@ -8,12 +8,12 @@ import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
 
 /** `{base}/chat/{username}?ticket=` (or `?token=`): the chat room of an author, for signed-in users. */
 export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
-  const limiter = new ChatLimiter();
-  const joins = new JoinLimiter();
+  const limiter = new ChatLimiter(deps.ctx.limits.store);
+  const joins = new JoinLimiter(deps.ctx.limits.store);
   const admission = socketAdmission(deps, async (request, session) => {
     // Each join replays the room's history and sends a note to every member: a connect/close
     // loop must not turn into a flood.
-    if (!joins.allow(session.viewer.id))
+    if (!(await joins.allow(session.viewer.id)))
       return refuse(WS_CLOSE.tooMany, 'Joining too often: wait a little');
     const { username } = request.params as { username: string };
     try {

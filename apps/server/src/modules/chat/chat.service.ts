@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { escapeText } from '../../html/escape.ts';
 import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { findAuthor } from '../authors/authors.service.ts';
-import { TokenBucket } from './token-bucket.ts';
+import type { LimitStore } from '../../lib/limit-store.ts';
+import { TokenBucket, type TokenRate } from '../../lib/token-bucket.ts';
 
 /** The room of an author, keyed by id so that renaming the author keeps the room and its history. */
 export async function findRoom(ctx: AppContext, authorRef: string): Promise<string> {
@@ -48,70 +49,49 @@ export function announcement(
 const FLOOD_STRIKES = 20;
 const STRIKES_FORGIVEN_PER_SECOND = 2;
 
+/** A user's chat messages, over all their connections on every process. */
+const MESSAGE_RATE: TokenRate = { burst: CHAT_LIMITS.burst, perSecond: CHAT_LIMITS.ratePerSecond };
+
 export interface ConnectionLimits {
   /** Spends one of the user's message tokens; false when the user is over the rate. */
-  allowMessage(): boolean;
+  allowMessage(): Promise<boolean>;
   /**
    * Records a refused message. True when the connection floods and must be closed: a client a
    * little over the rate is only told so, one sending at several times the rate for a few
    * seconds (or that keeps sending oversized frames) is cut off.
    */
   recordRefusal(): boolean;
-  release(): void;
 }
 
 /**
- * Per-user message rate (a token bucket shared by all the user's chat connections on this
- * process) and per-connection flood detection. Buckets live while the user has a connection.
+ * Per-user message rate (a token bucket in the limit store, shared by all the user's chat
+ * connections, on every process when the store is Redis) and per-connection flood detection
+ * (in memory: a connection lives on one process).
  */
 export class ChatLimiter {
-  private readonly users = new Map<number, { bucket: TokenBucket; connections: number }>();
+  constructor(private readonly store: LimitStore) {}
 
   open(userId: number): ConnectionLimits {
-    let user = this.users.get(userId);
-    if (!user) {
-      user = {
-        bucket: new TokenBucket(CHAT_LIMITS.burst, CHAT_LIMITS.ratePerSecond),
-        connections: 0,
-      };
-      this.users.set(userId, user);
-    }
-    user.connections++;
-    const shared = user;
     const strikes = new TokenBucket(FLOOD_STRIKES, STRIKES_FORGIVEN_PER_SECOND);
-    let released = false;
     return {
-      allowMessage: () => shared.bucket.take(),
+      allowMessage: async () =>
+        (await this.store.spend(`chat-messages:user:${userId}`, MESSAGE_RATE, Date.now())).allowed,
       recordRefusal: () => !strikes.take(),
-      release: () => {
-        if (released) return;
-        released = true;
-        if (--shared.connections === 0) this.users.delete(userId);
-      },
     };
   }
 }
 
 /** Joins a user may make at once, and how fast the allowance comes back (one every 3 s). */
-const JOIN_BURST = 10;
-const JOINS_PER_SECOND = 1 / 3;
-/** Users remembered at most; the longest idle are forgotten first (their allowance is full). */
-const MAX_JOINERS = 10_000;
+const JOIN_RATE: TokenRate = { burst: 10, perSecond: 1 / 3 };
 
 /**
- * Chat joins per user on this process, across connections: unlike the message rate, this must
+ * Chat joins per user, across connections and processes: unlike the message rate, this must
  * outlive a connection, since closing and reopening one is exactly what it limits.
  */
 export class JoinLimiter {
-  private readonly users = new Map<number, TokenBucket>();
+  constructor(private readonly store: LimitStore) {}
 
-  allow(userId: number): boolean {
-    let bucket = this.users.get(userId);
-    if (bucket) this.users.delete(userId);
-    else bucket = new TokenBucket(JOIN_BURST, JOINS_PER_SECOND);
-    // Most recently seen last: the map's order is who to forget first.
-    this.users.set(userId, bucket);
-    if (this.users.size > MAX_JOINERS) this.users.delete(this.users.keys().next().value!);
-    return bucket.take();
+  async allow(userId: number): Promise<boolean> {
+    return (await this.store.spend(`chat-joins:user:${userId}`, JOIN_RATE, Date.now())).allowed;
   }
 }

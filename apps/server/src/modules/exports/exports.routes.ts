@@ -10,7 +10,7 @@ export const exportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     '/api/books/:id/export.epub',
     {
       config: perAddress(ctx.config.RATE_LIMIT_EXPORT, 'exports'),
-      preHandler: perUser(app, ctx.config.RATE_LIMIT_EXPORT_PER_USER, 'exports'),
+      preHandler: perUser(ctx.limits.store, ctx.config.RATE_LIMIT_EXPORT_PER_USER, 'exports'),
       schema: {
         tags: ['exports'],
         summary:

@@ -63,12 +63,22 @@ export function socketAdmission<T extends object>(
   admit: (request: FastifyRequest, session: LiveSession) => Promise<T | Refusal>,
 ) {
   const decide = async (request: FastifyRequest): Promise<Admitted<T> | Refusal> => {
-    if (quota.addressFull(request.ip)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
+    if (await quota.addressFull(request.ip)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
     const session = await socketSession(ctx, request);
     if (isRefusal(session)) return session;
-    if (quota.userFull(session.viewer.id)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
+    if (await quota.userFull(session.viewer.id)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
     const admitted = await admit(request, session);
-    return isRefusal(admitted) ? admitted : { ...admitted, session };
+    if (isRefusal(admitted)) return admitted;
+    // Taken for real only now, under both caps at once: other sockets may have opened since the
+    // looks above, here or on another process.
+    const release = await quota.acquire(session.viewer.id, request.ip);
+    if (!release) return refuse(WS_CLOSE.tooMany, TOO_MANY);
+    // Given back when the connection ends, whether or not the upgrade completes: a client gone
+    // before the handler runs must not keep its place.
+    const connection = request.raw.socket;
+    if (connection.destroyed) release();
+    else connection.once('close', release);
+    return { ...admitted, session };
   };
   const decisions = new WeakMap<FastifyRequest, Admitted<T> | Refusal>();
   return {
@@ -88,12 +98,6 @@ export function socketAdmission<T extends object>(
         return undefined;
       }
       const { viewer, expiresAt } = decision.session;
-      // Taken for real only now: other sockets may have opened since the look in preHandler.
-      if (!quota.acquire(viewer.id, request.ip)) {
-        socket.close(WS_CLOSE.tooMany, TOO_MANY);
-        return undefined;
-      }
-      socket.once('close', () => quota.release(viewer.id, request.ip));
       // The session may have ended while the upgrade completed.
       return sessions.track({ sessionId: viewer.sessionId, expiresAt }, socket)
         ? decision

@@ -25,9 +25,10 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
   const rooms = new ChatRooms();
   const sessions = new SessionSockets();
   // One quota for both endpoints: a user's notification and chat sockets count together.
-  const quota = new SocketQuota({
+  const quota = new SocketQuota(ctx.limits.store, {
     perUser: ctx.config.WS_MAX_SOCKETS_PER_USER,
     perAddress: ctx.config.WS_MAX_SOCKETS_PER_ADDRESS,
+    heartbeatMs: ctx.config.WS_HEARTBEAT_MS,
   });
   let stopHeartbeat = () => {};
 
@@ -41,11 +42,15 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
       await new Promise<void>((resolve) => this.websocketServer.close(() => resolve()));
     },
   });
-  // Each beat also closes the sockets whose session expired: a token is checked only when a
-  // socket opens, and an expired session sends no event.
-  stopHeartbeat = startHeartbeat(app.websocketServer, ctx.config.WS_HEARTBEAT_MS, () =>
-    sessions.closeExpired(),
-  );
+  // Each beat also closes the sockets whose session expired (a token is checked only when a
+  // socket opens, and an expired session sends no event), and renews the open sockets' places
+  // in the quota, which lapse otherwise.
+  stopHeartbeat = startHeartbeat(app.websocketServer, ctx.config.WS_HEARTBEAT_MS, () => {
+    sessions.closeExpired();
+    quota
+      .renew()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'socket quota not renewed'));
+  });
   const stopDelivery = deliverEvents(ctx.events, { users, rooms, sessions });
   // A logout while Redis was down sent its event nowhere: once the bus is back, the database
   // says which of our sockets' sessions are gone.

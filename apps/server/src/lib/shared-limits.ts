@@ -1,0 +1,54 @@
+import type { Redis } from 'ioredis';
+import { MemoryAttemptStore, type AttemptStore, type BackoffPolicy } from './failure-limiter.ts';
+import { MemoryLimitStore, type LimitStore } from './limit-store.ts';
+import { RedisAttemptStore } from './redis-attempt-store.ts';
+import { RedisLimitStore } from './redis-limit-store.ts';
+import {
+  fallbackAttemptStore,
+  fallbackLimitStore,
+  StoreFallback,
+  type FallbackLog,
+} from './store-fallback.ts';
+
+/**
+ * Where this app's per-user and per-key limits count (docs/decisions/0027): in Redis when there
+ * is one, so that N processes allow what one would, falling back to this process's memory while
+ * Redis is unreachable; in memory without Redis. Per-address request limits are counted by
+ * @fastify/rate-limit (plugins/rate-limits.ts), not here.
+ */
+export interface Limits {
+  /** Rates and places held: chat messages and joins, exports per user, sockets open. */
+  store: LimitStore;
+  /** The attempt store of a failure limiter, its keys named under `name`. */
+  attempts(name: string, policy: BackoffPolicy): AttemptStore;
+  close(): void;
+}
+
+export function createLimits(options: {
+  redis: Redis | null;
+  /** REDIS_PREFIX: keys go under `{prefix}:limits:`. */
+  prefix: string;
+  log: FallbackLog;
+}): Limits {
+  const { redis, log } = options;
+  if (!redis) {
+    return {
+      store: new MemoryLimitStore(),
+      attempts: (_name, policy) => new MemoryAttemptStore(policy),
+      close: () => {},
+    };
+  }
+  const prefix = `${options.prefix}:limits`;
+  // One switch for every limit of the process: one warning per outage, not one per limit.
+  const fallback = new StoreFallback({ probe: () => redis.ping(), log });
+  return {
+    store: fallbackLimitStore(new RedisLimitStore(redis, prefix), new MemoryLimitStore(), fallback),
+    attempts: (name, policy) =>
+      fallbackAttemptStore(
+        new RedisAttemptStore(redis, `${prefix}:${name}`, policy),
+        new MemoryAttemptStore(policy),
+        fallback,
+      ),
+    close: () => fallback.close(),
+  };
+}
