@@ -177,7 +177,12 @@ export async function startNginx(options: StartNginxOptions): Promise<Nginx> {
     ].join('\n'),
   );
   const args = ['-c', mainFile, '-p', dir];
-  check(binary, args);
+  try {
+    check(binary, args);
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
