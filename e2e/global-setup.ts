@@ -34,25 +34,17 @@ async function waitForServer(url: string, child: ChildProcess, log: () => string
   throw new Error(`server did not answer ${url} within 60 s:\n${log()}`);
 }
 
-/**
- * Builds the web app for the test BASE_PATH into a temp folder, starts the real server on a free
- * port with a fresh SQLite database there, and hands the address to the tests through the
- * environment. Returns the teardown.
- */
-export default async function globalSetup() {
+export function checkChromium(): void {
   if (!fs.existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium')) {
     throw new Error(
       "Chromium is missing: apt-get install -y chromium (the e2e tests use Debian's build).",
     );
   }
-  const basePath = process.env.E2E_BASE_PATH ?? '/inkwell';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-'));
-  const dist = path.join(dir, 'dist');
-  const env: NodeJS.ProcessEnv = { ...process.env, BASE_PATH: basePath };
-  // One process, in-memory event bus: the suite needs no Redis.
-  delete env.REDIS_URL;
-  delete env.DATABASE_URL;
+}
 
+/** Builds the web app for `basePath` into `dist`. */
+export function buildWebApp(basePath: string, dist: string): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, BASE_PATH: basePath };
   execFileSync(
     process.execPath,
     [
@@ -70,6 +62,23 @@ export default async function globalSetup() {
       stdio: 'inherit',
     },
   );
+}
+
+/**
+ * Builds the web app for the test BASE_PATH into a temp folder, starts the real server on a free
+ * port with a fresh SQLite database there, and hands the address to the tests through the
+ * environment. Returns the teardown.
+ */
+export default async function globalSetup() {
+  checkChromium();
+  const basePath = process.env.E2E_BASE_PATH ?? '/inkwell';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-e2e-'));
+  const dist = path.join(dir, 'dist');
+  buildWebApp(basePath, dist);
+  const env: NodeJS.ProcessEnv = { ...process.env, BASE_PATH: basePath };
+  // One process, in-memory event bus: the suite needs no Redis.
+  delete env.REDIS_URL;
+  delete env.DATABASE_URL;
 
   const port = await freePort();
   let output = '';

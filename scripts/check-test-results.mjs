@@ -1,29 +1,33 @@
 // Fails CI unless each required test project ran tests and none failed. A suite that skipped
-// itself (no PostgreSQL, no browser) must not pass as green.
+// itself (no PostgreSQL, no browser, no nginx) must not pass as green.
 import fs from 'node:fs';
 
-const REQUIRED = { sqlite: 1, postgres: 1, unit: 1 };
+// postgres-nginx: the API tests and the fault test through nginx (files named *nginx*, counted
+// apart by scripts/project-counts-reporter.ts): two files, 16 tests today.
+const REQUIRED = { sqlite: 1, postgres: 1, unit: 1, 'postgres-nginx': 16 };
 
 const counts = JSON.parse(fs.readFileSync('test-results/vitest-projects.json', 'utf8'));
-const e2eFile = 'test-results/e2e-results.json';
+// Playwright's JSON report: expected = passed, unexpected = failed, flaky = passed on retry.
+function playwrightCounts(file) {
+  if (!fs.existsSync(file)) return undefined;
+  const { stats } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+}
 if (fs.existsSync('e2e') && fs.readdirSync('e2e').some((f) => f.endsWith('.spec.ts'))) {
   REQUIRED.e2e = 1;
   REQUIRED.web = 1;
-  if (fs.existsSync(e2eFile)) {
-    // Playwright's JSON report: expected = passed, unexpected = failed, flaky = passed on retry.
-    const { stats } = JSON.parse(fs.readFileSync(e2eFile, 'utf8'));
-    counts.e2e = {
-      passed: stats.expected + stats.flaky,
-      failed: stats.unexpected,
-      skipped: stats.skipped,
-    };
-  }
+  counts.e2e = playwrightCounts('test-results/e2e-results.json');
+  // Part of the suite through nginx (e2e/nginx/playwright.config.ts): 6 of the suite's tests,
+  // chat across processes, and a process killed under a reader.
+  REQUIRED['e2e-nginx'] = 8;
+  counts['e2e-nginx'] = playwrightCounts('test-results/e2e-nginx-results.json');
 }
 
 let passed = 0;
 let failed = 0;
 let problems = 0;
 for (const [name, c] of Object.entries(counts)) {
+  if (!c) continue;
   console.log(`${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
   passed += c.passed;
   failed += c.failed;
@@ -31,9 +35,13 @@ for (const [name, c] of Object.entries(counts)) {
 for (const [name, minimum] of Object.entries(REQUIRED)) {
   const c = counts[name];
   if (!c || c.passed < minimum) {
-    console.error(`required test project "${name}" did not run`);
+    console.error(
+      c
+        ? `required test project "${name}" ran ${c.passed} tests, fewer than ${minimum}`
+        : `required test project "${name}" did not run`,
+    );
     problems++;
-  } else if (name === 'postgres' && c.skipped > 0) {
+  } else if (name.startsWith('postgres') && c.skipped > 0) {
     console.error('PostgreSQL tests were skipped: the PostgreSQL half must run whole');
     problems++;
   } else if (c.failed > 0) {

@@ -89,4 +89,33 @@ describe('live sockets', () => {
     expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(2);
     socket.close();
   });
+
+  it('say "reconnecting", never "closed", while a lost connection is being replaced', async () => {
+    // A process behind the load balancer died (1006): the socket lands on another within seconds.
+    vi.useFakeTimers();
+    const statuses: string[] = [];
+    const socket = openLiveSocket('/chat/ann', {
+      onMessage() {},
+      onStatus: (s) => statuses.push(s),
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeSocket.opened[0]!.onopen?.();
+    FakeSocket.opened[0]!.onclose?.({ code: 1006 });
+    // The first ticket after the loss fails too (the dying process answered it).
+    ticketAnswer = () => json(502, { detail: 'Bad gateway', code: 'unavailable' });
+    await vi.advanceTimersByTimeAsync(1000);
+    ticketAnswer = () => json(201, { ticket: `ticket-${++tickets}`, expires_in: 60 });
+    await vi.advanceTimersByTimeAsync(2000);
+    FakeSocket.opened.at(-1)!.onopen?.();
+    expect(statuses).toEqual([
+      'connecting',
+      'open',
+      'reconnecting',
+      'reconnecting',
+      'reconnecting',
+      'reconnecting',
+      'open',
+    ]);
+    socket.close();
+  });
 });

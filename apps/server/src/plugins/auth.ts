@@ -26,6 +26,36 @@ function tokenFrom(request: FastifyRequest): { token: string; via: 'bearer' | 'c
   return cookie ? { token: cookie, via: 'cookie' } : null;
 }
 
+/** What the cross-site check needs of the configuration. */
+interface OriginRules {
+  /** CORS_ORIGINS: other origins allowed to write with the cookie. */
+  allowed: readonly string[];
+  /** PUBLIC_URL's origin, when set: the site's own, whatever a proxy did to Host. */
+  publicOrigin: string | null;
+  /** Whether TRUST_PROXY names proxies, so the request's scheme and host can be believed. */
+  behindTrustedProxy: boolean;
+}
+
+/**
+ * Whether `origin` is the site's own. Behind a proxy TRUST_PROXY names, the request's scheme and
+ * host are what the browser used: Fastify takes X-Forwarded-Proto and X-Forwarded-Host from
+ * those proxies only, so a proxy that rewrites Host (to the process's name) still tells us the
+ * site; the whole origin must match, scheme and port included (a default port written out or
+ * not). Without TRUST_PROXY the scheme is unknown (a TLS proxy in front makes every request look
+ * like plain HTTP), so only the Host header is compared. PUBLIC_URL is the site's own origin
+ * too: behind a proxy that forwards no host at all, it is the only way to know it.
+ */
+function isOwnOrigin(request: FastifyRequest, origin: string, rules: OriginRules): boolean {
+  try {
+    const url = new URL(origin);
+    if (url.origin === rules.publicOrigin) return true;
+    if (!rules.behindTrustedProxy) return url.host === request.host;
+    return url.origin === new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A cookie rides along on cross-site requests; a bearer header never does. So a write that is not
  * authenticated by a bearer header must come from our own origin or from one listed in
@@ -33,18 +63,12 @@ function tokenFrom(request: FastifyRequest): { token: string; via: 'bearer' | 'c
  * or signup (a cross-site form would sign the victim into the attacker's account). A request
  * with no Origin (a non-browser client) is let through unless the browser says it is cross-site.
  */
-function isCrossSiteWrite(request: FastifyRequest, allowedOrigins: readonly string[]): boolean {
+function isCrossSiteWrite(request: FastifyRequest, rules: OriginRules): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   const origin = request.headers.origin;
   if (origin) {
-    if (allowedOrigins.includes(origin)) return false;
-    try {
-      // request.host follows X-Forwarded-Host from the proxies TRUST_PROXY names: behind one
-      // that rewrites Host, the browser's origin is the forwarded host.
-      return new URL(origin).host !== request.host;
-    } catch {
-      return true;
-    }
+    if (rules.allowed.includes(origin)) return false;
+    return !isOwnOrigin(request, origin, rules);
   }
   return request.headers['sec-fetch-site'] === 'cross-site';
 }
@@ -58,10 +82,16 @@ export interface AuthOptions {
 async function authPlugin(app: FastifyInstance, { ctx, viewerForToken }: AuthOptions) {
   app.decorateRequest('viewer', null);
   app.decorateRequest('sessionToken', null);
+  const { CORS_ORIGINS, PUBLIC_URL, TRUST_PROXY } = ctx.config;
+  const rules: OriginRules = {
+    allowed: CORS_ORIGINS,
+    publicOrigin: PUBLIC_URL ? new URL(PUBLIC_URL).origin : null,
+    behindTrustedProxy: TRUST_PROXY !== false,
+  };
 
   app.addHook('onRequest', async (request) => {
     const found = tokenFrom(request);
-    if (found?.via !== 'bearer' && isCrossSiteWrite(request, ctx.config.CORS_ORIGINS)) {
+    if (found?.via !== 'bearer' && isCrossSiteWrite(request, rules)) {
       throw new AppError('forbidden', 'Cross-site request refused');
     }
     if (!found) return;

@@ -408,6 +408,28 @@ describe('updating a chapter', () => {
     expect(blind.json()).toMatchObject({ content: '<p>two</p>', version: chapter.version + 2 });
   });
 
+  it('answers a save sent again after it was committed as done, not as a conflict', async () => {
+    // A load balancer retries a PUT whose process died after the commit (decision 0028).
+    const chapter = await createChapter(t.app, author, published.id);
+    const save = { content: '<p>once<br>more</p>', title: 'Twice', version: chapter.version };
+    const first = await as(t.app, author).put(chapterUrl(chapter), save);
+    expect(first.statusCode).toBe(200);
+    const again = await as(t.app, author).put(chapterUrl(chapter), save);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toEqual(first.json());
+
+    // Anything it would change is still a conflict, the publication state included.
+    for (const body of [
+      { ...save, content: '<p>other</p>' },
+      { ...save, title: 'Other' },
+      { ...save, is_published: true },
+    ]) {
+      expect((await as(t.app, author).put(chapterUrl(chapter), body)).statusCode).toBe(409);
+    }
+    const read = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();
+    expect(read).toEqual(first.json());
+  });
+
   it('answers the chapter exactly as a read then shows it', async () => {
     const chapter = await createChapter(t.app, author, draft.id);
     const before = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();

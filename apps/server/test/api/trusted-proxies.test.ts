@@ -66,4 +66,61 @@ describe('TRUST_PROXY', () => {
       await t.close();
     }
   });
+
+  // Issue 22 §4: behind a proxy that rewrites Host, the origin is the forwarded scheme and host.
+  const logout = (t: Awaited<ReturnType<typeof createTestApp>>, headers: Record<string, string>) =>
+    t.app.inject({ method: 'DELETE', url: '/token', headers }).then((res) => res.statusCode);
+
+  it('behind a trusted proxy, compares the whole origin: forwarded scheme, host and port', async () => {
+    const t = await createTestApp({ TRUST_PROXY: 'loopback' });
+    try {
+      const via = (host: string, proto: string, origin: string) =>
+        logout(t, {
+          host: 'inkwell',
+          'x-forwarded-host': host,
+          'x-forwarded-proto': proto,
+          origin,
+        });
+      expect(await via('books.example', 'https', 'https://books.example')).toBe(200);
+      // A default port written out is the same origin.
+      expect(await via('books.example:443', 'https', 'https://books.example')).toBe(200);
+      expect(await via('books.example:8443', 'https', 'https://books.example:8443')).toBe(200);
+      expect(await via('books.example:8443', 'https', 'https://books.example')).toBe(403);
+      // The same host over the other scheme is another origin.
+      expect(await via('books.example', 'https', 'http://books.example')).toBe(403);
+      expect(await via('books.example', 'http', 'https://books.example')).toBe(403);
+      // A proxy that forwards nothing leaves the rewritten Host, which is not the browser's.
+      expect(await logout(t, { host: 'inkwell', origin: 'https://books.example' })).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without TRUST_PROXY believes no forwarded header: Host is compared, scheme aside', async () => {
+    const t = await createTestApp({});
+    try {
+      // A TLS proxy that is not trusted makes every request look like plain HTTP: Host decides.
+      expect(await logout(t, { host: 'books.example', origin: 'https://books.example' })).toBe(200);
+      expect(
+        await logout(t, {
+          host: 'inkwell',
+          'x-forwarded-host': 'books.example',
+          origin: 'https://books.example',
+        }),
+      ).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("takes PUBLIC_URL's origin as the site's own, behind a proxy that forwards no host", async () => {
+    const t = await createTestApp({ TRUST_PROXY: 'loopback', PUBLIC_URL: 'https://books.example' });
+    try {
+      expect(await logout(t, { host: 'inkwell', origin: 'https://books.example' })).toBe(200);
+      expect(await logout(t, { host: 'inkwell', origin: 'http://books.example' })).toBe(403);
+      expect(await logout(t, { host: 'inkwell', origin: 'https://evil.example' })).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
 });

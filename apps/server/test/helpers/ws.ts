@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { WebSocket, type ClientOptions } from 'ws';
@@ -24,6 +25,8 @@ export interface Frame {
 /** A real `ws` client that keeps every message it receives until a test takes it. */
 export interface TestSocket {
   ws: WebSocket;
+  /** The headers of the server's 101 answer (a load balancer may name the process in them). */
+  headers: IncomingHttpHeaders;
   /** The next message (parsed JSON) that matches, waiting up to `timeoutMs`; earlier non-matching ones stay queued. */
   next<T = Frame>(match?: (frame: Frame) => boolean, timeoutMs?: number): Promise<T>;
   /** Waits `ms`, then answers (and consumes) the messages that arrived and match; a test expects this to be empty. */
@@ -70,6 +73,7 @@ export function connect(url: string, options: ClientOptions = {}): Promise<TestS
 
   const socket: TestSocket = {
     ws,
+    headers: {},
     next(match = () => true, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
         const found = take(match);
@@ -116,6 +120,7 @@ export function connect(url: string, options: ClientOptions = {}): Promise<TestS
   };
   open.add(socket);
 
+  ws.once('upgrade', (res) => (socket.headers = res.headers));
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(socket));
     ws.once('unexpected-response', (_req, res) => {

@@ -11,9 +11,17 @@ export interface LiveSocket {
   close(): void;
 }
 
+/**
+ * `connecting`: the first connection is being made; `open`; `reconnecting`: the connection was
+ * lost (a server restarted, the network dropped) and another is planned or under way, which is
+ * no failure of anyone's: behind a load balancer it lands on another process within seconds;
+ * `closed`: for good (closed by us, or refused).
+ */
+export type LiveSocketStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
 export interface LiveSocketHandlers {
   onMessage(data: unknown): void;
-  onStatus?(status: 'connecting' | 'open' | 'closed'): void;
+  onStatus?(status: LiveSocketStatus): void;
 }
 
 /**
@@ -27,16 +35,19 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
   let socket: WebSocket | null = null;
   let stopped = false;
   let attempt = 0;
+  // Once a connection was open (or one attempt failed), further attempts are reconnections.
+  let reconnecting = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
 
   const retryLater = () => {
-    handlers.onStatus?.('closed');
+    reconnecting = true;
+    handlers.onStatus?.('reconnecting');
     const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** attempt++);
     retry = setTimeout(() => void connect(), delay);
   };
 
   const connect = async () => {
-    handlers.onStatus?.('connecting');
+    handlers.onStatus?.(reconnecting ? 'reconnecting' : 'connecting');
     let ticket: string;
     try {
       ({ ticket } = await request<SocketTicket>('/api/socket-tickets', { method: 'POST' }));

@@ -24,7 +24,7 @@ import {
 } from '../../access/policy.ts';
 import { nowIso, toFlag } from '../../lib/convert.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
-import { type AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
@@ -192,18 +192,35 @@ export async function reorderChapters(
 /**
  * Why an update of a chapter matched nothing, in the order the rules are checked: the book is
  * not the viewer's to see (404) or to change (403), the chapter is not in it (404), or the
- * version the edit started from is stale (409).
+ * version the edit started from is stale (409). Unless the chapter already holds exactly what
+ * the update asks for: then the update is done, and the chapter as it is answers it. That is a
+ * save sent again after its first attempt was committed but never answered (a load balancer
+ * retries a PUT whose process died after the commit, decision 0028; a client retries after a
+ * lost answer): its version is stale only because of itself, and nothing anyone wrote is lost.
  */
 async function refusedUpdate(
   trx: DbHandle,
   viewer: Viewer,
   bookId: number,
   chapterId: number,
-): Promise<AppError> {
+  changes: chapters.ChapterChanges,
+): Promise<AppError | chapters.ChapterRow> {
   assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
-  const current = await chapters.findChapterHead(trx, chapterId);
+  const current = await chapters.findChapter(trx, chapterId);
   if (!current || current.book_id !== bookId) return notFound('Chapter not found');
+  if (alreadyHolds(current, changes)) return current;
   return conflict('This chapter was changed elsewhere');
+}
+
+/** Whether `changes` change something, and the chapter already holds every one of them. */
+function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterChanges): boolean {
+  const { content, title, is_published } = changes;
+  if (content === undefined && title === undefined && is_published === undefined) return false;
+  return (
+    (content === undefined || content === current.content) &&
+    (title === undefined || title === current.title) &&
+    (is_published === undefined || Boolean(is_published) === Boolean(current.is_published))
+  );
 }
 
 /**
@@ -237,7 +254,11 @@ export async function updateChapter(
     const book = input.is_published ? await chapters.lockBook(trx, bookId) : undefined;
     const target = { id: chapterId, bookId, authorId: viewer.id, version: input.version };
     const updated = await chapters.updateOwnedChapter(trx, target, changes);
-    if (!updated) throw await refusedUpdate(trx, viewer, bookId, chapterId);
+    if (!updated) {
+      const refusal = await refusedUpdate(trx, viewer, bookId, chapterId, changes);
+      if (refusal instanceof AppError) throw refusal;
+      return { chapter: refusal, announce: null };
+    }
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
     return { chapter: updated, announce: first && isPublicBook(book) ? book : null };

@@ -40,13 +40,15 @@ export interface ServerProcess {
 const running = new Set<ServerProcess>();
 
 /**
- * Starts the server with the given environment on a free port and waits until /healthz answers.
- * UPLOAD_DIR and WEB_DIST_DIR default to a fresh temporary folder and to no web build.
+ * Starts the server with the given environment on a free port and waits until /healthz answers
+ * (under BASE_PATH when the environment sets one). UPLOAD_DIR and WEB_DIST_DIR default to a
+ * fresh temporary folder and to no web build.
  */
 export async function startServer(
   env: Record<string, string>,
   { timeoutMs = 30_000 } = {},
 ): Promise<ServerProcess> {
+  const base = env.BASE_PATH ? `/${env.BASE_PATH.replace(/^\/+|\/+$/g, '')}` : '';
   const port = await freePort();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-rel-'));
   // process.execPath is the Node 24 that runs the tests (the system node may be older).
@@ -96,7 +98,7 @@ export async function startServer(
   void exited.then((exit) => (gone = exit));
   while (Date.now() < deadline && !gone) {
     try {
-      if ((await fetch(`${server.http}/healthz`)).ok) return server;
+      if ((await fetch(`${server.http}${base === '/' ? '' : base}/healthz`)).ok) return server;
     } catch {
       // not listening yet
     }

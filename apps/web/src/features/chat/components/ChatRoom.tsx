@@ -6,7 +6,7 @@ import { Status } from '../../../components/Status.tsx';
 import { loadChunk } from '../../../lib/chunks.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { openLiveSocket, type LiveSocket } from '../../../lib/socket.ts';
+import { openLiveSocket, type LiveSocket, type LiveSocketStatus } from '../../../lib/socket.ts';
 
 const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
 
@@ -17,12 +17,20 @@ interface Line {
   message: string;
 }
 
+const STATUS_TEXT: Record<LiveSocketStatus, string> = {
+  connecting: 'Connecting...',
+  open: 'Connected',
+  // A lost connection is tried again at once (another process takes it behind a load balancer).
+  reconnecting: 'Reconnecting...',
+  closed: 'Disconnected',
+};
+
 /** A chat room: the message list (history arrives on join) and the input. Signed-in users only. */
 export function ChatRoom({ username }: { username: string }) {
   const { state } = useSession();
   const location = useLocation();
   const [lines, setLines] = useState<Line[]>([]);
-  const [status, setStatus] = useState<'connecting' | 'open' | 'closed'>('connecting');
+  const [status, setStatus] = useState<LiveSocketStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
   const socket = useRef<LiveSocket | null>(null);
   const list = useRef<HTMLDivElement>(null);
@@ -88,13 +96,7 @@ export function ChatRoom({ username }: { username: string }) {
     <section className="chat" aria-labelledby="chat-title">
       <h2 id="chat-title" className="chat-title">
         Chat with {username}’s readers
-        <span className={`chat-status is-${status}`}>
-          {status === 'open'
-            ? 'Connected'
-            : status === 'connecting'
-              ? 'Connecting...'
-              : 'Disconnected'}
-        </span>
+        <span className={`chat-status is-${status}`}>{STATUS_TEXT[status]}</span>
       </h2>
       <div className="chat-log" ref={list} role="log" aria-label="Messages" tabIndex={0}>
         <ol className="chat-lines">
