@@ -27,7 +27,7 @@ export interface TestSocket {
   ws: WebSocket;
   /** The headers of the server's 101 answer (a load balancer may name the process in them). */
   headers: IncomingHttpHeaders;
-  /** The next message (parsed JSON) that matches, waiting up to `timeoutMs`; earlier non-matching ones stay queued. */
+  /** The next message (parsed JSON) that matches, waiting up to `timeoutMs` (15 s: a bound for "never came", generous for a busy CI machine); earlier non-matching ones stay queued. */
   next<T = Frame>(match?: (frame: Frame) => boolean, timeoutMs?: number): Promise<T>;
   /** Waits `ms`, then answers (and consumes) the messages that arrived and match; a test expects this to be empty. */
   drain(ms: number, match?: (frame: Frame) => boolean): Promise<Frame[]>;
@@ -74,7 +74,7 @@ export function connect(url: string, options: ClientOptions = {}): Promise<TestS
   const socket: TestSocket = {
     ws,
     headers: {},
-    next(match = () => true, timeoutMs = 5_000) {
+    next(match = () => true, timeoutMs = 15_000) {
       return new Promise((resolve, reject) => {
         const found = take(match);
         if (found) return resolve(found[0] as never);
