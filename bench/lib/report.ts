@@ -4,7 +4,7 @@ import path from 'node:path';
 
 /** One line of the results table. Absent figures do not apply to that measurement. */
 export interface Row {
-  suite: 'read' | 'search' | 'write' | 'fanout' | 'chat' | 'memory' | 'web' | 'dataset';
+  suite: 'read' | 'search' | 'write' | 'fanout' | 'chat' | 'memory' | 'web' | 'dataset' | 'mixed';
   name: string;
   engine?: string;
   size?: string;
