@@ -29,4 +29,7 @@ export interface Viewer {
   id: number;
   username: string;
   sessionId: number;
+  /** When this session signed in (ISO 8601): a password change without the current password is
+   * let through only shortly after (sudo mode). */
+  signedInAt: string;
 }

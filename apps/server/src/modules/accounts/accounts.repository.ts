@@ -63,6 +63,7 @@ export function liveSessions(db: DbHandle, now: string) {
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
       'sessions.id as session_id',
+      'sessions.created_at as signed_in_at',
       'sessions.expires_at',
       'users.id as user_id',
       'users.username',
@@ -90,15 +91,3 @@ export async function deleteExpiredSessions(db: DbHandle, now: string) {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
 
-/** When a session was signed in (ISO), or undefined when it has ended. */
-export async function findSessionCreatedAt(
-  db: DbHandle,
-  sessionId: number,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('sessions')
-    .select('created_at')
-    .where('id', '=', sessionId)
-    .executeTakeFirst();
-  return row?.created_at;
-}
