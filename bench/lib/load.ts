@@ -30,14 +30,24 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** Sees each answer: its connection's context (as `next` left it), status and time (ms). */
+export type ResponseObserver = (
+  context: Record<string, unknown>,
+  status: number,
+  responseTime: number,
+) => void;
+
 /**
  * One autocannon run against `base`. Each connection walks through `next(i, context)` to build its
  * requests; `context` is per connection (autocannon's), so a connection can keep its own author.
+ * With one request in flight per connection (no pipelining), the context `observe` gets is the one
+ * `next` set up the answered request with.
  */
 export function runLoad(
   base: string,
   settings: LoadSettings,
   next: (sequence: number, context: Record<string, unknown>) => RawRequest,
+  observe?: ResponseObserver,
 ): Promise<LoadResult> {
   let sequence = 0;
   const latencies: number[] = [];
@@ -77,8 +87,17 @@ export function runLoad(
     );
     instance.on(
       'response',
-      (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      (
+        client: { requestIterator?: { context?: Record<string, unknown> } },
+        status: number,
+        _bytes: number,
+        responseTime: number,
+      ) => {
         latencies.push(responseTime);
+        if (!observe) return;
+        const context = client.requestIterator?.context;
+        if (!context) throw new Error("autocannon's client no longer exposes its context");
+        observe(context, status, responseTime);
       },
     );
   });

@@ -1,5 +1,5 @@
-import autocannon, { type RawRequest } from 'autocannon';
-import { percentile } from './load.ts';
+import type { RawRequest } from 'autocannon';
+import { percentile, runLoad } from './load.ts';
 
 /** One request of a mix, with the kind it is reported under and the statuses that are answers. */
 export interface MixedRequest extends RawRequest {
@@ -32,100 +32,66 @@ interface KindTally {
   latencies: number[];
   statusCodes: Record<string, number>;
   errors: number;
-  alsoFine: readonly number[];
 }
 
+type Tagged = Pick<MixedRequest, 'kind' | 'alsoFine'>;
+
 const round2 = (n: number) => Math.round(n * 100) / 100;
+const isSuccess = (status: number) => status >= 200 && status <= 299;
 
 /**
  * A closed loop of `connections` clients, each sending its next request of the mix as soon as the
- * last is answered, for `duration` seconds; every answer's time is reported under its kind.
- *
- * autocannon calls `setupRequest` with the connection's own context; with one request in flight
- * per connection (no pipelining) the context still names the kind of the request just answered
- * when the 'response' event fires, which is how each time finds its kind.
+ * last is answered, for `duration` seconds (bench/lib/load.ts's runLoad); every answer's time is
+ * reported under its kind.
  */
-export function runMixedLoad(
+export async function runMixedLoad(
   base: string,
   settings: { connections: number; duration: number },
   next: (sequence: number) => MixedRequest,
 ): Promise<MixedResult> {
-  let sequence = 0;
   const kinds = new Map<string, KindTally>();
-  const tallyOf = (request: MixedRequest) => {
-    let tally = kinds.get(request.kind);
-    if (!tally) {
-      tally = { latencies: [], statusCodes: {}, errors: 0, alsoFine: request.alsoFine ?? [] };
-      kinds.set(request.kind, tally);
-    }
-    return tally;
+  const result = await runLoad(
+    base,
+    settings,
+    (sequence, context) => {
+      const { kind, alsoFine, ...request } = next(sequence);
+      context.request = { kind, alsoFine } satisfies Tagged;
+      return request;
+    },
+    (context, status, time) => {
+      const { kind, alsoFine = [] } = context.request as Tagged;
+      let tally = kinds.get(kind);
+      if (!tally) kinds.set(kind, (tally = { latencies: [], statusCodes: {}, errors: 0 }));
+      tally.latencies.push(time);
+      tally.statusCodes[status] = (tally.statusCodes[status] ?? 0) + 1;
+      if (!isSuccess(status) && !alsoFine.includes(status)) tally.errors++;
+    },
+  );
+  const byKind: Record<string, KindResult> = {};
+  // runLoad counts every non-2xx as an error; here only wrong statuses and failed connections are.
+  const non2xx = Object.entries(result.statusCodes)
+    .filter(([status]) => !isSuccess(Number(status)))
+    .reduce((sum, [, n]) => sum + n, 0);
+  let errors = result.errors - non2xx;
+  for (const [kind, tally] of [...kinds].sort(([a], [b]) => a.localeCompare(b))) {
+    const sorted = Float64Array.from(tally.latencies).sort();
+    errors += tally.errors;
+    byKind[kind] = {
+      requests: sorted.length,
+      rps: Math.round(sorted.length / result.seconds),
+      p50: round2(percentile(sorted, 50)),
+      p99: round2(percentile(sorted, 99)),
+      errors: tally.errors,
+      statusCodes: tally.statusCodes,
+    };
+  }
+  return {
+    seconds: result.seconds,
+    requests: result.requests,
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    errors,
+    byKind,
   };
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: base,
-        connections: settings.connections,
-        duration: settings.duration,
-        pipelining: 1,
-        timeout: 10,
-        requests: [
-          {
-            setupRequest: (request, context) => {
-              const { kind, alsoFine, headers, ...rest } = next(sequence++);
-              context.request = { kind, alsoFine };
-              return Object.assign(request, { method: 'GET' }, rest, {
-                headers: { ...request.headers, ...headers },
-              });
-            },
-          },
-        ],
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        const byKind: Record<string, KindResult> = {};
-        const all: number[] = [];
-        // autocannon's errors are connection errors and timeouts (a timeout counts in both).
-        let errors = result.errors;
-        for (const [kind, tally] of [...kinds].sort(([a], [b]) => a.localeCompare(b))) {
-          const sorted = Float64Array.from(tally.latencies).sort();
-          all.push(...tally.latencies);
-          errors += tally.errors;
-          byKind[kind] = {
-            requests: sorted.length,
-            rps: Math.round(sorted.length / result.duration),
-            p50: round2(percentile(sorted, 50)),
-            p99: round2(percentile(sorted, 99)),
-            errors: tally.errors,
-            statusCodes: tally.statusCodes,
-          };
-        }
-        const sorted = Float64Array.from(all).sort();
-        resolve({
-          seconds: result.duration,
-          requests: sorted.length,
-          rps: Math.round(sorted.length / result.duration),
-          p50: round2(percentile(sorted, 50)),
-          p99: round2(percentile(sorted, 99)),
-          errors,
-          byKind,
-        });
-      },
-    );
-    instance.on(
-      'response',
-      (
-        client: { requestIterator?: { context?: Record<string, unknown> } },
-        status: number,
-        _bytes: number,
-        time: number,
-      ) => {
-        const request = client.requestIterator?.context?.request as MixedRequest | undefined;
-        if (!request) throw new Error("autocannon's client no longer exposes its context");
-        const tally = tallyOf(request);
-        tally.latencies.push(time);
-        tally.statusCodes[status] = (tally.statusCodes[status] ?? 0) + 1;
-        if ((status < 200 || status > 299) && !tally.alsoFine.includes(status)) tally.errors++;
-      },
-    );
-  });
 }

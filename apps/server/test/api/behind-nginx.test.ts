@@ -7,7 +7,6 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { makeImage, multipart } from '../helpers/images.ts';
 import { dropRedisKeys } from '../helpers/live.ts';
 import {
-  freePort,
   getOnce,
   PROXY_VARIANTS,
   startNginx,
@@ -15,6 +14,7 @@ import {
   type ConfigEdit,
   type Nginx,
 } from '../helpers/nginx.ts';
+import { freePort } from '../reliability/helpers/process.ts';
 import {
   nginxFront,
   twoProcessScenarios,

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../reliability/helpers/process.ts';
 
 /**
  * Debian's nginx in front of Inkwell processes, as docs/deploy.md deploys it: the tests run the
@@ -98,18 +99,6 @@ function check(binary: string, args: string[]): void {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
     throw new Error(`nginx refused the configuration:\n${stderr}`, { cause: error });
   }
-}
-
-/** A port that was free a moment ago, on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Nginx {
