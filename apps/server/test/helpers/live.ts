@@ -14,9 +14,20 @@ export interface Caller {
   delete(url: string, payload?: unknown): Promise<Answer>;
 }
 
+/** What a caller does around each request: wait for something first, look at the answer's headers. */
+export interface CallHooks {
+  before?: () => Promise<void>;
+  check?: (headers: Headers) => void;
+}
+
 /** Like `as(app, user)`, against a server process listening at `base` (http://host:port). */
-export function overHttp(base: string, user?: { token: string } | null): Caller {
+export function overHttp(
+  base: string,
+  user?: { token: string } | null,
+  hooks: CallHooks = {},
+): Caller {
   const call = async (method: string, url: string, payload?: unknown): Promise<Answer> => {
+    await hooks.before?.();
     const res = await fetch(base + url, {
       method,
       headers: {
@@ -25,6 +36,7 @@ export function overHttp(base: string, user?: { token: string } | null): Caller 
       },
       ...(payload !== undefined && { body: JSON.stringify(payload) }),
     });
+    hooks.check?.(res.headers);
     const body = await res.text();
     return { statusCode: res.status, body, json: () => JSON.parse(body) };
   };

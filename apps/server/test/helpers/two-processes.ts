@@ -2,7 +2,14 @@ import crypto from 'node:crypto';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import type { ServerProcess } from '../reliability/helpers/process.ts';
-import { addChapter, createPublishedBook, follow, updateChapter, type Caller } from './live.ts';
+import {
+  addChapter,
+  createPublishedBook,
+  follow,
+  overHttp,
+  updateChapter,
+  type Caller,
+} from './live.ts';
 import type { Nginx } from './nginx.ts';
 import { connect, type TestSocket } from './ws.ts';
 
@@ -23,47 +30,11 @@ export interface Front {
   processes: ServerProcess[];
 }
 
-type Answer = Awaited<ReturnType<Caller['get']>>;
-
-function caller(
-  base: string,
-  user: { token: string } | null | undefined,
-  before: () => Promise<void>,
-  check: (headers: Headers) => void,
-): Caller {
-  const call = async (method: string, url: string, payload?: unknown): Promise<Answer> => {
-    await before();
-    const res = await fetch(base + url, {
-      method,
-      headers: {
-        ...(user && { authorization: `Bearer ${user.token}` }),
-        ...(payload !== undefined && { 'content-type': 'application/json' }),
-      },
-      ...(payload !== undefined && { body: JSON.stringify(payload) }),
-    });
-    check(res.headers);
-    const body = await res.text();
-    return { statusCode: res.status, body, json: () => JSON.parse(body) };
-  };
-  return {
-    get: (url) => call('GET', url),
-    post: (url, payload) => call('POST', url, payload),
-    put: (url, payload) => call('PUT', url, payload),
-    delete: (url, payload) => call('DELETE', url, payload),
-  };
-}
-
 /** Straight to the processes. */
 export function directFront(processes: ServerProcess[]): Front {
   return {
     processes,
-    on: (i, user) =>
-      caller(
-        processes[i]!.http,
-        user,
-        async () => {},
-        () => {},
-      ),
+    on: (i, user) => overHttp(processes[i]!.http, user),
     connect: (i, path) => connect(`${processes[i]!.ws}${path}`),
     connectAny: (path) => connect(`${processes[0]!.ws}${path}`),
   };
@@ -105,12 +76,10 @@ export function nginxFront(nginx: Nginx, processes: ServerProcess[]): Front {
   return {
     processes,
     on: (i, user) =>
-      caller(
-        nginx.http,
-        user,
-        () => steerTo(nginx, address(i)),
-        (headers) => expectAt(i, upstreamOf(headers), 'a request'),
-      ),
+      overHttp(nginx.http, user, {
+        before: () => steerTo(nginx, address(i)),
+        check: (headers) => expectAt(i, upstreamOf(headers), 'a request'),
+      }),
     async connect(i, path) {
       await steerTo(nginx, address(i));
       const socket = await connect(`${nginx.ws}${path}`);
