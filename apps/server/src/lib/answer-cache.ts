@@ -1,5 +1,8 @@
 import zlib from 'node:zlib';
 
+/** How answers are compressed for clients that accept gzip, kept or not: one level for both. */
+export const gzip = (body: string | Buffer): Buffer => zlib.gzipSync(body, { level: 6 });
+
 /** A public answer kept as the bytes that were sent, with what is needed to send it again. */
 export interface CachedAnswer {
   /** The request URL it answers, path and query as the client sent them. */
@@ -74,21 +77,29 @@ export class AnswerCache {
     return undefined;
   }
 
-  /** Keeps an answer computed by a request that arrived in `arrivalGeneration`, if still current. */
-  set(answer: Omit<CachedAnswer, 'storedAt' | 'gzipped'>, arrivalGeneration: number): void {
-    if (!this.enabled || arrivalGeneration !== this.currentGeneration) return;
-    if (answer.body.length > this.options.maxBytes / 4) return;
+  /**
+   * Keeps an answer computed by a request that arrived in `arrivalGeneration`, if still current,
+   * and answers the kept entry (so its gzipped copy, once made, is kept with it).
+   */
+  set(
+    answer: Omit<CachedAnswer, 'storedAt' | 'gzipped'>,
+    arrivalGeneration: number,
+  ): CachedAnswer | undefined {
+    if (!this.enabled || arrivalGeneration !== this.currentGeneration) return undefined;
+    if (answer.body.length > this.options.maxBytes / 4) return undefined;
     const previous = this.answers.get(answer.key);
     if (previous) this.drop(answer.key, previous);
-    this.answers.set(answer.key, { ...answer, storedAt: this.now() });
+    const kept: CachedAnswer = { ...answer, storedAt: this.now() };
+    this.answers.set(answer.key, kept);
     this.bytes += answer.body.length;
     this.evictOverBudget();
+    return kept;
   }
 
   /** The gzipped body, compressed once per kept answer. */
   gzipped(answer: CachedAnswer): Buffer {
     if (!answer.gzipped) {
-      answer.gzipped = zlib.gzipSync(answer.body, { level: 6 });
+      answer.gzipped = gzip(answer.body);
       // Only if it is still kept: a dropped answer's copy leaves with it.
       if (this.answers.get(answer.key) === answer) {
         this.bytes += answer.gzipped.length;

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AnswerCache, CachedAnswer } from '../lib/answer-cache.ts';
+import { gzip, type AnswerCache, type CachedAnswer } from '../lib/answer-cache.ts';
 import type { DomainEvent, EventBus } from '../realtime/events.ts';
 import { SESSION_COOKIE } from './auth.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
@@ -128,17 +127,23 @@ function sendKept(
   return reply.send(answer.body);
 }
 
-function keep(cache: AnswerCache, request: FastifyRequest, reply: FastifyReply, body: string) {
+/** Keeps a visitor's answer; answers the kept entry, or undefined when it is not kept. */
+function keep(
+  cache: AnswerCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: string,
+): CachedAnswer | undefined {
   const arrival = arrivals.get(request);
-  if (arrival === undefined || request.viewer) return;
+  if (arrival === undefined || request.viewer) return undefined;
   const headers: string[] = [];
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (value === undefined) continue;
-    if (name === 'set-cookie') return;
+    if (name === 'set-cookie') return undefined;
     if (PER_RESPONSE_HEADERS.has(name)) continue;
     for (const one of Array.isArray(value) ? value : [value]) headers.push(name, String(one));
   }
-  cache.set(
+  return cache.set(
     {
       key: arrival.key,
       route: request.routeOptions.url ?? request.url,
@@ -207,7 +212,7 @@ async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: Answe
       'vary',
       `${vary ? `${String(vary)}, ` : ''}Authorization, Cookie, Accept-Encoding`,
     );
-    if (cache.enabled) keep(cache, request, reply, payload);
+    const kept = cache.enabled ? keep(cache, request, reply, payload) : undefined;
     if (request.headers['if-none-match'] === etag) {
       reply.code(304);
       return '';
@@ -215,7 +220,8 @@ async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: Answe
     // A chapter is ~16 KB of JSON and a third of that gzipped; on a phone's link that is most of the wait.
     if (payload.length >= COMPRESS_FROM_BYTES && acceptsGzip(request)) {
       reply.header('content-encoding', 'gzip');
-      return zlib.gzipSync(payload, { level: 6 });
+      // A kept answer is compressed once, here, for this client and every later one.
+      return kept ? cache.gzipped(kept) : gzip(payload);
     }
     return payload;
   });

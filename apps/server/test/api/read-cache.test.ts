@@ -280,6 +280,31 @@ describe('the answer cache', () => {
     expect(zlib.gunzipSync(raw.body).toString()).toBe(fresh.text);
   });
 
+  it("compresses a kept answer once: the first gzip client's copy is kept for the next", async () => {
+    const long = `<p>${'another long paragraph of a chapter '.repeat(100)}</p>`;
+    const book = await createBook(t.app, author, 'Compressed Once', { published: true });
+    const chapter = await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Once', content: long },
+      { published: true },
+    );
+    const url = `/api/chapters/${chapter.id}`;
+    const ask = () => t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    const first = await ask();
+    expect(first.headers['content-encoding']).toBe('gzip');
+    const kept = t.app.answerCache!.get(url);
+    expect(kept?.gzipped, 'the miss kept its compressed copy').toBeDefined();
+    expect(first.rawPayload.equals(kept!.gzipped!)).toBe(true);
+    const second = await ask();
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(JSON.parse(zlib.gunzipSync(second.rawPayload).toString())).toMatchObject({
+      id: chapter.id,
+      content: long,
+    });
+  });
+
   it('uses an answer no longer than its maximum age', async () => {
     const short = await createTestApp({ READ_CACHE_MAX_AGE_SECONDS: '0.05' });
     try {
