@@ -44,13 +44,9 @@ export const PathId = idText('an id is written in decimal digits without a leadi
  * An id in a body or query string: a JSON integer, or the same id written as a string ("3"), as the
  * spec's client sends a `<select>`'s value. Other spellings ("0x10", "1e1", true) are refused (400).
  */
-export const Id = z.union(
-  [
-    z.number().int().min(1).max(ID_MAX),
-    idText('must be an id'),
-  ],
-  { error: `must be an id: an integer from 1 to ${ID_MAX}` },
-);
+export const Id = z.union([z.number().int().min(1).max(ID_MAX), idText('must be an id')], {
+  error: `must be an id: an integer from 1 to ${ID_MAX}`,
+});
 
 export const IdParams = z.object({ id: PathId });
 
