@@ -173,7 +173,7 @@ export async function buildApp(
   ];
   await app.register(health, { base, checks: readiness });
   // Before any route: routes ask for their limits as they are added.
-  await app.register(rateLimits, { redis: live.redis, prefix: config.REDIS_PREFIX });
+  await app.register(rateLimits, { store: ctx.limits.store });
   await app.register(securityHeaders, { base });
   await app.register(cors, {
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,

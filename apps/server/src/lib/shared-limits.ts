@@ -13,11 +13,14 @@ import {
 /**
  * Where this app's per-user and per-key limits count (docs/decisions/0027): in Redis when there
  * is one, so that N processes allow what one would, falling back to this process's memory while
- * Redis is unreachable; in memory without Redis. Per-address request limits are counted by
- * @fastify/rate-limit (plugins/rate-limits.ts), not here.
+ * Redis is unreachable; in memory without Redis. The per-address and per-user request limits
+ * (plugins/rate-limits.ts) count here too.
  */
 export interface Limits {
-  /** Rates and places held: chat messages and joins, exports per user, sockets open. */
+  /**
+   * Rates and places held: requests per address and per user, chat messages and joins, sockets
+   * open.
+   */
   store: LimitStore;
   /** The attempt store of a failure limiter, its keys named under `name`. */
   attempts(name: string, policy: BackoffPolicy): AttemptStore;

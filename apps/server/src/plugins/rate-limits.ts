@@ -1,54 +1,76 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import net from 'node:net';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyRequest,
+  onRequestHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 import type { RateLimit } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
 import type { LimitStore } from '../lib/limit-store.ts';
+import type { TokenRate } from '../lib/token-bucket.ts';
 
 /**
- * Per-address limits on the endpoints that cost the most or invite abuse: signup and login
- * (argon2), exports, imports, feeds, WebSocket upgrades (docs/decisions/0022). Counted by
- * @fastify/rate-limit in fixed windows: in this process's memory, or in Redis when there is one,
- * so that every process behind the load balancer counts together. Only routes that ask for a
- * limit (route config, `perAddress`) are counted. Per-user limits (`perUser`) count in the
- * app's limit store instead (docs/decisions/0027).
+ * Request limits, counted in the app's limit store (`ctx.limits.store`, lib/shared-limits.ts: in
+ * Redis for every process when there is one, else in memory, and in memory while Redis is away;
+ * docs/decisions/0027). Each limit is a token bucket of `max` requests refilling over `windowMs`:
+ * a burst of `max`, then `max` per window.
+ *
+ * - `perAddress` (route config): per client address, on the endpoints that cost the most or
+ *   invite abuse: signup and login (argon2), exports, imports, feeds, WebSocket upgrades and
+ *   socket tickets (docs/decisions/0022). Only routes that ask are counted, each on its own.
+ * - `perUser` (a preHandler): per signed-in user, wherever they come from.
  */
 
-export interface RateLimitsOptions {
-  /** Redis commands connection: counts are shared by every process using it. */
-  redis: Redis | null;
-  /** Prefix of the Redis keys (REDIS_PREFIX). */
-  prefix: string;
+/** What a route's `perAddress` config holds. */
+export interface AddressLimit {
+  rate: TokenRate;
+  /** The requests, as the 429's message names them ("sign-ups"). */
+  what: string;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Requests per client address on this route: set with `perAddress(setting, what)`. */
+    perAddress?: AddressLimit;
+  }
+}
+
+export interface RateLimitsOptions {
+  /** The app's limit store (`ctx.limits.store`). */
+  store: LimitStore;
+}
+
+/** A limit of `max` per `windowMs` as a token bucket: a burst of `max`, refilled over the window. */
+const tokenRate = (limit: RateLimit): TokenRate => ({
+  burst: limit.max,
+  perSecond: (limit.max * 1000) / limit.windowMs,
+});
+
 /** The house 429: `{detail, code: "rate_limited"}` with Retry-After, like the login limiter's. */
-function tooMany(what: string, retryAfterSeconds: number): AppError {
-  const seconds = Math.max(1, retryAfterSeconds);
+function tooMany(what: string, retryAfterMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return new AppError('rate_limited', `Too many ${what}. Try again in ${seconds} s.`, {
     'retry-after': String(seconds),
   });
 }
 
-async function rateLimitsPlugin(app: FastifyInstance, { redis, prefix }: RateLimitsOptions) {
-  await app.register(rateLimit, {
-    global: false,
-    ...(redis && { redis, nameSpace: `${prefix}:rate-limit:` }),
-    // Redis unreachable: serve rather than refuse everyone (the login back-off still holds).
-    skipOnError: true,
-    // Only Retry-After, on the 429 itself: counts in every answer would end up in shared caches
-    // (public feeds) and tell a client how close to the limit it is.
-    addHeaders: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-      'retry-after': true,
-    },
-    addHeadersOnExceeding: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-    },
+async function rateLimitsPlugin(app: FastifyInstance, { store }: RateLimitsOptions) {
+  // A request hook of each route that asks, after the app's own request hooks (those of CORS,
+  // cookies and the WebSocket plugin, which a 429 needs) and before its body is read, its socket
+  // upgraded, its password hashed. Only Retry-After, on the 429 itself: counts in every answer
+  // would end up in shared caches (public feeds) and tell a client how close to the limit it is.
+  app.addHook('onRoute', (route) => {
+    const limit = route.config?.perAddress;
+    if (!limit) return;
+    // Per route (its path: a HEAD counts with its GET), so the three feed routes count apart.
+    const limiter: onRequestHookHandler = async (request) => {
+      const key = `rate:address:${route.url}:${clientAddress(request.ip)}`;
+      const spent = await store.spend(key, limit.rate, Date.now());
+      if (!spent.allowed) throw tooMany(`${limit.what} from your address`, spent.retryAfterMs);
+    };
+    route.onRequest = [...[route.onRequest ?? []].flat(), limiter];
   });
 }
 
@@ -60,31 +82,54 @@ export const rateLimits = fp(rateLimitsPlugin, { name: 'inkwell-rate-limits' });
  * your address"). No limit when the setting is off.
  */
 export function perAddress(limit: RateLimit | null, what: string): FastifyContextConfig {
-  if (!limit) return {};
-  return {
-    rateLimit: {
-      max: limit.max,
-      timeWindow: limit.windowMs,
-      errorResponseBuilder: (_request, context) =>
-        tooMany(`${what} from your address`, Math.ceil(context.ttl / 1000)),
-    },
-  };
+  return limit ? { perAddress: { rate: tokenRate(limit), what } } : {};
 }
 
 /**
  * A hook limiting a signed-in user's requests, wherever they come from (`what` as for
  * perAddress); visitors are left to the per-address limit. Run it after auth (preHandler).
- * Counted in the limit store (lib/shared-limits.ts: Redis for every process when there is one,
- * else memory, and memory while Redis is away) as a token bucket of `max` requests refilling
- * over `windowMs`: a burst of `max`, then `max` per window. A new per-user limit is one line,
+ * A new per-user limit is one line,
  * e.g. `preHandler: perUser(ctx.limits.store, { max: 5, windowMs: 60_000 }, 'comments')`.
  */
 export function perUser(store: LimitStore, limit: RateLimit | null, what: string) {
   if (!limit) return async () => {};
-  const rate = { burst: limit.max, perSecond: (limit.max * 1000) / limit.windowMs };
+  const rate = tokenRate(limit);
   return async (request: FastifyRequest) => {
     if (!request.viewer) return;
     const spent = await store.spend(`rate:${what}:user:${request.viewer.id}`, rate, Date.now());
-    if (!spent.allowed) throw tooMany(what, Math.ceil(spent.retryAfterMs / 1000));
+    if (!spent.allowed) throw tooMany(what, spent.retryAfterMs);
   };
+}
+
+/**
+ * The address a per-address limit counts under: an IPv4 address as it is (an IPv4-mapped IPv6
+ * one as IPv4), an IPv6 address by its /64, since one subscriber is given a whole /64 and can
+ * pick any address in it.
+ */
+export function clientAddress(ip: string): string {
+  if (!net.isIPv6(ip)) return ip.toLowerCase();
+  const groups = ipv6Groups(ip);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.');
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail read). */
+function ipv6Groups(ip: string): number[] {
+  let text = ip.split('%')[0]!; // without a zone (fe80::1%eth0)
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const read = (part: string | undefined) =>
+    part ? part.split(':').map((group) => parseInt(group, 16)) : [];
+  const [head, tail] = text.split('::');
+  const front = read(head);
+  const back = read(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
 }

@@ -58,6 +58,12 @@ function expectHouse429(res: LightMyRequestResponse, what: RegExp) {
     code: 'rate_limited',
   });
   expect(res.json().detail).toContain(`Try again in ${retryAfter} s.`);
+  expectNoCounts(res);
+}
+
+/** No X-RateLimit-* (nor RateLimit-*) headers: shared caches would keep them with a feed. */
+function expectNoCounts(res: LightMyRequestResponse) {
+  expect(Object.keys(res.headers).filter((name) => /ratelimit/i.test(name))).toEqual([]);
 }
 
 describe('per-address limits', () => {
@@ -103,6 +109,52 @@ describe('per-address limits', () => {
     );
     expect(codes).toEqual([200, 200, 200, 429]);
     expectHouse429(last, /^Too many feed reads from your address\. /);
+    // Each feed route counts on its own.
+    const authorFeed = await t.app.inject({
+      method: 'GET',
+      url: `/api/authors/${author.id}/feed.atom`,
+      remoteAddress: address,
+    });
+    expect(authorFeed.statusCode).toBe(200);
+    expectNoCounts(authorFeed);
+  });
+
+  it('counts a HEAD request of a limited route once, with its GETs', async () => {
+    const address = newAddress();
+    const codes = [];
+    for (const method of ['GET', 'HEAD', 'HEAD', 'GET'] as const) {
+      const res = await t.app.inject({
+        method,
+        url: `/api/books/${bookId}/feed.atom`,
+        remoteAddress: address,
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([200, 200, 200, 429]);
+  });
+
+  it('counts an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 one', async () => {
+    const read = (remoteAddress: string) =>
+      t.app.inject({ method: 'GET', url: `/api/books/${bookId}/feed.atom`, remoteAddress });
+    const statuses = async (addresses: string[]) => {
+      const codes = [];
+      for (const address of addresses) codes.push((await read(address)).statusCode);
+      return codes;
+    };
+    // Four addresses of one /64, however written: one client.
+    expect(
+      await statuses([
+        '2001:db8:77:1::1',
+        '2001:db8:77:1:ffff:ffff:ffff:fffe',
+        '2001:0db8:0077:0001:0000:0000:0000:0003',
+        '2001:db8:77:1::10.0.0.4',
+      ]),
+    ).toEqual([200, 200, 200, 429]);
+    // The next /64 is someone else.
+    expect(await statuses(['2001:db8:77:2::1'])).toEqual([200]);
+
+    const v4 = newAddress();
+    expect(await statuses([`::ffff:${v4}`, v4, `::ffff:${v4}`, v4])).toEqual([200, 200, 200, 429]);
   });
 
   it('limits imports per address', async () => {

@@ -13,11 +13,13 @@ import { signupOver } from '../helpers/workload.ts';
 /**
  * Issue 22 §2 and §3 with real processes (`apps/server/src/main.ts`) on one PostgreSQL database
  * and the local Redis: limits count across processes (failed logins, chat messages, sockets
- * per user), fall back to each process's memory when Redis is away (and say so), and the
- * session purge runs once per interval whichever process's turn it is.
+ * per user, requests per address), fall back to each process's memory when Redis is away (and
+ * say so), and the session purge runs once per interval whichever process's turn it is.
  */
 const PURGE_INTERVAL_SECONDS = 1;
 const SOCKETS_PER_USER = 3;
+/** Feed reads per address and route (RATE_LIMIT_FEEDS). */
+const FEED_READS = 4;
 const prefix = `inkwell-limits-${crypto.randomBytes(5).toString('hex')}`;
 
 let database: TestDatabase | undefined;
@@ -35,6 +37,7 @@ const envFor = (redisUrl: string) => ({
   LOG_LEVEL: 'debug',
   SESSION_PURGE_INTERVAL_SECONDS: String(PURGE_INTERVAL_SECONDS),
   WS_MAX_SOCKETS_PER_USER: String(SOCKETS_PER_USER),
+  RATE_LIMIT_FEEDS: `${FEED_READS}/minute`,
 });
 
 beforeAll(async () => {
@@ -63,6 +66,32 @@ async function login(server: ServerProcess, username: string, password: string, 
   });
   await res.text();
   return { status: res.status, retryAfter: Number(res.headers.get('retry-after')) };
+}
+
+/** Reads a feed (of a book that need not exist: a 404 counts too) from an address. */
+async function readFeed(server: ServerProcess, from: string) {
+  const res = await fetch(`${server.http}/api/books/999999/feed.atom`, {
+    headers: { 'x-forwarded-for': from },
+  });
+  const body = await res.text();
+  return { status: res.status, retryAfter: Number(res.headers.get('retry-after')), body };
+}
+
+/** The statuses of feed reads from one address, on each server in turn. */
+async function feedStatuses(servers: ServerProcess[], from: string) {
+  const statuses = [];
+  for (const server of servers) statuses.push((await readFeed(server, from)).status);
+  return statuses;
+}
+
+/** The house 429 of a per-address limit. */
+function expectFeedRefusal(refused: Awaited<ReturnType<typeof readFeed>>) {
+  expect(refused.status).toBe(429);
+  expect(refused.retryAfter).toBeGreaterThan(0);
+  expect(JSON.parse(refused.body)).toEqual({
+    detail: expect.stringMatching(/^Too many feed reads from your address\. Try again in \d+ s\.$/),
+    code: 'rate_limited',
+  });
 }
 
 /** The server's log lines (pino JSON) with this message. */
@@ -128,6 +157,16 @@ describe('limits across processes', () => {
     expect(lines.length + refusedOnA + refusedOnB).toBe(2 * burst + burst / 2);
   });
 
+  it('counts a per-address request limit across the processes', async () => {
+    const from = newAddress();
+    // Alternating between the two processes: counted apart, each would allow FEED_READS.
+    const servers = Array.from({ length: FEED_READS }, (_, i) => [A, B][i % 2]!);
+    expect(await feedStatuses(servers, from)).toEqual(Array(FEED_READS).fill(404));
+    for (const server of [A, B]) expectFeedRefusal(await readFeed(server, from));
+    // Another address is not affected.
+    expect((await readFeed(B, newAddress())).status).toBe(404);
+  });
+
   it('caps a user’s sockets across the processes', async () => {
     const user = await signupOver(B.http, unique('sockets'));
     const open = [];
@@ -185,7 +224,7 @@ describe('the session purge', () => {
 });
 
 describe('limits when Redis is away', () => {
-  it('fall back to each process’s memory, still refuse the 6th failed login, and say so', async () => {
+  it('fall back to each process’s memory, still refuse past a per-address limit and the 6th failed login, and say so', async () => {
     // C never reaches Redis (nothing listens on its port); D loses it after it started.
     proxy = await startTcpProxy({ host: '127.0.0.1', port: 6379 });
     const [C, D] = await Promise.all([
@@ -197,6 +236,17 @@ describe('limits when Redis is away', () => {
     expect((await login(D, victim.username, 'wrong password', newAddress())).status).toBe(401);
     expect(logged(D, FELL_BACK)).toEqual([]);
     await proxy.cut();
+
+    // The per-address request limits are the first to find Redis gone: they count in memory
+    // (not skipped), on each process alone, and the fall-back is logged.
+    const from = newAddress();
+    for (const server of [C, D]) {
+      expect(await feedStatuses(Array(FEED_READS).fill(server), from)).toEqual(
+        Array(FEED_READS).fill(404),
+      );
+      expectFeedRefusal(await readFeed(server, from));
+      await expect.poll(() => logged(server, FELL_BACK).length).toBe(1);
+    }
 
     const sixFailures = async (server: ServerProcess) => {
       const from = newAddress();
