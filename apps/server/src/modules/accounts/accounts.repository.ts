@@ -90,4 +90,3 @@ export async function findExistingSessionIds(db: DbHandle, ids: number[]): Promi
 export async function deleteExpiredSessions(db: DbHandle, now: string) {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
 }
-
