@@ -10,6 +10,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
+  // Those run through nginx in front of two processes, by e2e/nginx/playwright.config.ts.
+  testIgnore: ['**/nginx/**'],
   globalSetup: './global-setup.ts',
   outputDir: '../test-results/e2e',
   fullyParallel: false,

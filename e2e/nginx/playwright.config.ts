@@ -19,6 +19,8 @@ const THROUGH_NGINX = [
 export default defineConfig({
   ...base,
   testDir: '..',
+  // The base config leaves this folder's specs out of the main suite; here they belong.
+  testIgnore: [],
   globalSetup: './global-setup.ts',
   outputDir: '../../test-results/e2e-nginx',
   reporter: [
