@@ -43,6 +43,23 @@ describe('sockets per user and per address', () => {
   });
 });
 
+describe('plain requests to a socket URL', () => {
+  it('take no place: a GET that is not an upgrade opens nothing, so it holds nothing', async () => {
+    await closeAllSockets();
+    const user = await signup(t.app);
+    // Kept-alive GETs (fetch reuses its connection): each used to take a place held until the
+    // connection closed, so three of them filled this user's cap of 3.
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base.replace('ws:', 'http:')}/ws?token=${user.token}`);
+      await res.arrayBuffer();
+      expect(res.ok).toBe(false);
+    }
+    const socket = await connect(`${base}/ws?token=${user.token}`);
+    expect(await socket.drain(200)).toEqual([]);
+    expect(socket.ws.readyState).toBe(socket.ws.OPEN);
+  });
+});
+
 describe('refusing beyond the cap before any work', () => {
   it('refuses beyond the address cap before reading the token: even a bad one hears 4429', async () => {
     await closeAllSockets();

@@ -38,6 +38,26 @@ describe('TRUST_PROXY', () => {
     }
   });
 
+  it('counts failed logins from one IPv6 /64 together, as the request limits count it', async () => {
+    const t = await createTestApp({ TRUST_PROXY: 'loopback', LOGIN_MAX_FAILURES: '2' });
+    try {
+      const statuses: number[] = [];
+      // One subscriber's /64: any address in it is theirs to pick.
+      for (const host of ['a', 'b', 'c']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/token',
+          headers: { 'x-forwarded-for': `2001:db8:1:2::${host}` },
+          payload: { username: `nobody_${host}`, password: 'wrong password here' },
+        });
+        statuses.push(res.statusCode);
+      }
+      expect(statuses).toEqual([401, 401, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('takes the forwarded host for the cross-site check behind a trusted proxy that rewrites Host', async () => {
     const t = await createTestApp({ TRUST_PROXY: 'loopback' });
     try {

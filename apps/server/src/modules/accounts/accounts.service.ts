@@ -2,6 +2,7 @@ import type { SignupBody, SocketTicket } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
+import { clientAddress } from '../../lib/client-address.ts';
 import { FailureLimiter } from '../../lib/failure-limiter.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
@@ -78,7 +79,8 @@ export function createLoginLimiters(ctx: Pick<AppContext, 'config' | 'limits'>):
 }
 
 const usernameKey = (username: string) => `user:${username.toLowerCase()}`;
-const ipKey = (ip: string) => `ip:${ip}`;
+// An address as every per-address limit counts it (IPv6 by its /64).
+const ipKey = (ip: string) => `ip:${clientAddress(ip)}`;
 
 function tooManyGuesses(wait: number): AppError {
   return new AppError('rate_limited', `Too many failed attempts. Try again in ${wait} s.`, {

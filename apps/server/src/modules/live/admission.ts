@@ -2,6 +2,7 @@ import { WS_CLOSE } from '@inkwell/contract';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.ts';
+import { clientAddress } from '../../lib/client-address.ts';
 import {
   sessionForSocketTicket,
   sessionForToken,
@@ -46,6 +47,10 @@ export async function socketSession(
 /** An admitted socket: its session, and what the endpoint's own checks found (a chat room). */
 export type Admitted<T> = { session: LiveSession } & T;
 
+/** Whether the request asks to become a WebSocket (a plain GET of a socket's URL does not). */
+const isUpgrade = (request: FastifyRequest) =>
+  String(request.headers.upgrade ?? '').toLowerCase() === 'websocket';
+
 /**
  * Decides on a socket before the upgrade (in preHandler, where it may wait on the database) and
  * hands the decision to the socket handler, which must attach its listeners synchronously. A
@@ -63,7 +68,8 @@ export function socketAdmission<T extends object>(
   admit: (request: FastifyRequest, session: LiveSession) => Promise<T | Refusal>,
 ) {
   const decide = async (request: FastifyRequest): Promise<Admitted<T> | Refusal> => {
-    if (await quota.addressFull(request.ip)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
+    const address = clientAddress(request.ip);
+    if (await quota.addressFull(address)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
     const session = await socketSession(ctx, request);
     if (isRefusal(session)) return session;
     if (await quota.userFull(session.viewer.id)) return refuse(WS_CLOSE.tooMany, TOO_MANY);
@@ -71,7 +77,7 @@ export function socketAdmission<T extends object>(
     if (isRefusal(admitted)) return admitted;
     // Taken for real only now, under both caps at once: other sockets may have opened since the
     // looks above, here or on another process.
-    const release = await quota.acquire(session.viewer.id, request.ip);
+    const release = await quota.acquire(session.viewer.id, address);
     if (!release) return refuse(WS_CLOSE.tooMany, TOO_MANY);
     // Given back when the connection ends, whether or not the upgrade completes: a client gone
     // before the handler runs must not keep its place.
@@ -83,6 +89,9 @@ export function socketAdmission<T extends object>(
   const decisions = new WeakMap<FastifyRequest, Admitted<T> | Refusal>();
   return {
     preHandler: async (request: FastifyRequest) => {
+      // A plain GET of a socket's URL opens nothing (it is answered 404): it must not take a
+      // place, nor spend a chat join.
+      if (!isUpgrade(request)) return;
       decisions.set(request, await decide(request));
     },
     /** The admitted value, or undefined once the socket has been closed with the refusal. */
