@@ -138,6 +138,30 @@ describe('periodic jobs', () => {
     expect(warnings[0]).toBe('periodic job failed');
   });
 
+  it('wait out an interval longer than a timer can hold without firing early', async () => {
+    const overflows: string[] = [];
+    const listen = (warning: Error) => {
+      if (warning.name === 'TimeoutOverflowWarning') overflows.push(warning.message);
+    };
+    process.on('warning', listen);
+    let runs = 0;
+    // Forty days: past the 24.8 days a Node timer can wait, beyond which it fires at once.
+    const job: PeriodicJob = {
+      name: uniqueName('monthly'),
+      intervalMs: 40 * 86_400_000,
+      run: async () => void runs++,
+    };
+    const runner = startPeriodicJobs(handles[0]!, [job], { log: quiet, holder: 'patient' });
+    try {
+      await sleep(500);
+      expect(runs).toBe(1);
+      expect(overflows).toEqual([]);
+    } finally {
+      await runner.stop();
+      process.off('warning', listen);
+    }
+  });
+
   it('stop waits for a run in progress, and none begins after', async () => {
     const name = uniqueName('stopping');
     let release: () => void = () => {};

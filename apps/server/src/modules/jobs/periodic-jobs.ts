@@ -114,6 +114,12 @@ async function takeTurn(db: Db, job: PeriodicJob, holder: string, log: JobLog): 
   return clampWait(due - Date.now(), job);
 }
 
-/** At least MIN_WAIT_MS; at most one interval, so a changed interval takes effect soon. */
+/** The longest delay a timer takes: beyond it Node fires at once (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * At least MIN_WAIT_MS; at most one interval, so a changed interval takes effect soon, and never
+ * beyond what a timer can wait (a longer wait is simply looked at again then).
+ */
 const clampWait = (ms: number, job: PeriodicJob) =>
-  Math.min(job.intervalMs, Math.max(MIN_WAIT_MS, ms));
+  Math.min(job.intervalMs, MAX_TIMER_MS, Math.max(MIN_WAIT_MS, ms));
