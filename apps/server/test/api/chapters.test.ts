@@ -430,6 +430,27 @@ describe('updating a chapter', () => {
     expect(read).toEqual(first.json());
   });
 
+  it('still refuses a stale save whose text happens to match, once someone else saved since', async () => {
+    const chapter = await createChapter(t.app, author, published.id);
+    const text = { content: '<p>the same words</p>' };
+    const mine = await as(t.app, author).put(chapterUrl(chapter), {
+      ...text,
+      version: chapter.version,
+    });
+    expect(mine.statusCode).toBe(200);
+    // Another tab renames the chapter from the new version: two saves since the stale tab's.
+    const other = await as(t.app, author).put(chapterUrl(chapter), {
+      title: 'Renamed elsewhere',
+      version: mine.json().version,
+    });
+    expect(other.statusCode).toBe(200);
+    const stale = await as(t.app, author).put(chapterUrl(chapter), {
+      ...text,
+      version: chapter.version,
+    });
+    expect(stale.statusCode).toBe(409);
+  });
+
   it('answers the chapter exactly as a read then shows it', async () => {
     const chapter = await createChapter(t.app, author, draft.id);
     const before = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();

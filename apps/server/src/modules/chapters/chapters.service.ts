@@ -196,19 +196,21 @@ export async function reorderChapters(
  * the update asks for: then the update is done, and the chapter as it is answers it. That is a
  * save sent again after its first attempt was committed but never answered (a load balancer
  * retries a PUT whose process died after the commit, decision 0028; a client retries after a
- * lost answer): its version is stale only because of itself, and nothing anyone wrote is lost.
+ * lost answer): its version is stale only because of itself (the chapter is exactly one save
+ * ahead of it), and nothing anyone wrote is lost. Two saves ahead, someone else saved in
+ * between: that stays a conflict even if the text happens to match.
  */
 async function refusedUpdate(
   trx: DbHandle,
   viewer: Viewer,
-  bookId: number,
-  chapterId: number,
+  { bookId, chapterId, version }: { bookId: number; chapterId: number; version?: number },
   changes: chapters.ChapterChanges,
 ): Promise<AppError | chapters.ChapterRow> {
   assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
   const current = await chapters.findChapter(trx, chapterId);
   if (!current || current.book_id !== bookId) return notFound('Chapter not found');
-  if (alreadyHolds(current, changes)) return current;
+  const onlyItsOwnSaveAhead = version !== undefined && current.version === version + 1;
+  if (onlyItsOwnSaveAhead && alreadyHolds(current, changes)) return current;
   return conflict('This chapter was changed elsewhere');
 }
 
@@ -255,7 +257,12 @@ export async function updateChapter(
     const target = { id: chapterId, bookId, authorId: viewer.id, version: input.version };
     const updated = await chapters.updateOwnedChapter(trx, target, changes);
     if (!updated) {
-      const refusal = await refusedUpdate(trx, viewer, bookId, chapterId, changes);
+      const refusal = await refusedUpdate(
+        trx,
+        viewer,
+        { bookId, chapterId, version: input.version },
+        changes,
+      );
       if (refusal instanceof AppError) throw refusal;
       return { chapter: refusal, announce: null };
     }
