@@ -16,6 +16,17 @@ export interface TestApp {
 }
 
 /**
+ * Settings that lift the request-rate limits (decision 0022), for suites that call every route
+ * many times from one address to test something else (id spellings, who may do what).
+ */
+export const NO_REQUEST_LIMITS = Object.fromEntries(
+  ['SIGNUP', 'LOGIN', 'EXPORT', 'EXPORT_PER_USER', 'IMPORT', 'FEEDS', 'SOCKETS'].map((name) => [
+    `RATE_LIMIT_${name}`,
+    'off',
+  ]),
+);
+
+/**
  * A full server on a fresh database of the engine under test (TEST_DB), with its own upload folder.
  * With `database`, on that one instead (several apps on one database play several processes; each
  * migrates on start, so start them one after the other); closing the app then leaves it.
