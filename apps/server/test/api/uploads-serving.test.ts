@@ -156,6 +156,10 @@ describe.each(['folder', 'database'] as const)('uploads in the %s store', (store
       expect(res.headers['cache-control'] ?? '', url).not.toMatch(/max-age/);
       expect(res.headers.etag, url).toBeUndefined();
     }
+    // An upload not (yet) there says so to shared caches too: a CDN must not keep that 404.
+    const missing = await get(t, `/uploads/${'0'.repeat(32)}.png`);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-store');
     // Text no route takes (a NUL) is refused before any lookup, as on every route.
     const nul = await get(t, `/uploads/${known}%00.png`);
     expect(nul.statusCode).toBe(400);
