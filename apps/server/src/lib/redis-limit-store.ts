@@ -105,13 +105,19 @@ export class RedisLimitStore implements LimitStore {
 
   async renew(holds: readonly Held[], now: number, holdMs: number): Promise<void> {
     const pairs = holds.flatMap(({ holder, keys }) => keys.map((key) => [key, holder] as const));
-    for (let start = 0; start < pairs.length; start += RENEW_CHUNK) {
-      const chunk = pairs.slice(start, start + RENEW_CHUNK);
-      await this.script(
-        chunk.map(([key]) => this.named(key)),
-        ['renew', now, holdMs, ...chunk.map(([, holder]) => holder)],
-      );
-    }
+    const chunks: Array<typeof pairs> = [];
+    for (let start = 0; start < pairs.length; start += RENEW_CHUNK)
+      chunks.push(pairs.slice(start, start + RENEW_CHUNK));
+    // Sent together (the connection pipelines them): one round trip for the whole heartbeat, so
+    // a process with many sockets renews well within the fall-back's time limit.
+    await Promise.all(
+      chunks.map((chunk) =>
+        this.script(
+          chunk.map(([key]) => this.named(key)),
+          ['renew', now, holdMs, ...chunk.map(([, holder]) => holder)],
+        ),
+      ),
+    );
   }
 
   async unhold(keys: readonly string[], holder: string): Promise<void> {
