@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { gzip, type AnswerCache, type CachedAnswer } from '../lib/answer-cache.ts';
+import { ifNoneMatchLists } from '../lib/etag.ts';
 import type { DomainEvent, EventBus } from '../realtime/events.ts';
 import { SESSION_COOKIE } from './auth.ts';
 import { REQUEST_ID_HEADER } from './request-id.ts';
@@ -119,7 +120,8 @@ function sendKept(
   servedKept.add(request);
   for (let i = 0; i < answer.headers.length; i += 2)
     reply.header(answer.headers[i]!, answer.headers[i + 1]);
-  if (request.headers['if-none-match'] === answer.etag) return reply.code(304).send();
+  if (ifNoneMatchLists(request.headers['if-none-match'], answer.etag))
+    return reply.code(304).send();
   if (answer.body.length >= COMPRESS_FROM_BYTES && acceptsGzip(request)) {
     reply.header('content-encoding', 'gzip');
     return reply.send(cache.gzipped(answer));
@@ -213,7 +215,7 @@ async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: Answe
       `${vary ? `${String(vary)}, ` : ''}Authorization, Cookie, Accept-Encoding`,
     );
     const kept = cache.enabled ? keep(cache, request, reply, payload) : undefined;
-    if (request.headers['if-none-match'] === etag) {
+    if (ifNoneMatchLists(request.headers['if-none-match'], etag)) {
       reply.code(304);
       return '';
     }
