@@ -90,10 +90,9 @@ async function expectServed(user: TestUser, room: TestUser, tabsList: SessionTab
   await speakerChat.close();
 }
 
-// Retried: on a fully loaded CI machine, 1 run in 2 of the whole suite saw one of these tests wait
-// 15 s for a FOLLOW or chat line that never came to a socket that stayed open; 10 runs of this
-// file alone, idle or beside CPU hogs, never did. Not yet explained (see the closing note of the
-// 2026-11-25 stop); a retry keeps the suite's verdict while it is looked into.
+// Retried: on a fully loaded CI machine, one of these tests sometimes waited 15 s for a FOLLOW or
+// chat line that never came to a socket that stayed open, while this file alone, idle or beside
+// CPU hogs, never did. The cause is not found yet; the retry keeps the suite's verdict meanwhile.
 describe(`open sockets of an ended session (${testEngine()})`, { retry: 2 }, () => {
   it('logout closes the notification and chat sockets of that session with 4401, and only those', async () => {
     const [user, room, stranger] = [await signup(t.app), await signup(t.app), await signup(t.app)];

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
  * purge first, then scheduled releases, revision compaction, view-count flushes): a row per job,
  * which a process claims with one conditional write when the job is due and no live lease stands
  * (modules/jobs/, docs/decisions/0027). Times are ISO-8601 UTC text, compared as text, like every
- * other timestamp here. Numbered 0013: 0012 is taken by the uploads work of the same issue.
+ * other timestamp here.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -20,7 +20,8 @@ interface Line {
 const STATUS_TEXT: Record<LiveSocketStatus, string> = {
   connecting: 'Connecting...',
   open: 'Connected',
-  // A lost connection is tried again at once (another process takes it behind a load balancer).
+  // A lost connection is tried again a second later (another process takes it behind a load
+  // balancer): a brief state, not an error.
   reconnecting: 'Reconnecting...',
   closed: 'Disconnected',
 };
