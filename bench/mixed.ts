@@ -4,7 +4,7 @@
  * Two `npm start` processes on one PostgreSQL and Redis behind nginx (round robin, the shipped
  * deploy/nginx/inkwell.conf), loaded with a mix of calls over a Zipf-distributed choice of books
  * and chapters (bench/suites/mixed.ts). Prints req/s, p50 and p99 per kind, the answer cache's hit
- * ratio and the CPU each process used, and writes them to bench/results/mixed-<engine>-<size>.
+ * ratio and the CPU each process used, and writes them to bench/results/mixed-<engine>-<size>.json.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -123,7 +123,7 @@ try {
 
   const rows = report(result, { hitRatio, cpu });
   const name = values.out ?? `mixed-${values.engine}-${values.size}`;
-  const file = writeResults(name, {
+  const file = writeResults(`${name}.json`, {
     environment: environment({ ...values, mix: MIX }),
     rows,
     result,
