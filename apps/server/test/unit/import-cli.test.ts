@@ -108,6 +108,9 @@ describe('npm run import', () => {
 });
 
 describe('npm run import: choosing the chapters', () => {
+  // Keep the title page, skip chapter 5, merge the interlude into 4, rename 4: the dry run
+  // shows them, and the import then does exactly that.
+  const CHOICES = ['--keep', '1', '--skip', '5', '--merge', '3', '--rename', '4=Two, Renamed'];
   let book: string;
   beforeAll(async () => {
     book = path.join(dir, 'choices.epub');
@@ -136,18 +139,7 @@ describe('npm run import: choosing the chapters', () => {
         '  Skipped 2 front or back matter sections (cover, title page, copyright, contents...)',
         '',
       ]);
-      const chosen = await cli(
-        '--dry-run',
-        '--keep',
-        '1',
-        '--skip',
-        '5',
-        '--merge',
-        '3',
-        '--rename',
-        '4=Two, Renamed',
-        book,
-      );
+      const chosen = await cli('--dry-run', ...CHOICES, book);
       expect(chosen.code).toBe(0);
       expect(chosen.stdout.split('\n').slice(1, 8)).toEqual([
         '  1. [x] Title Page (5 words, front matter)',
@@ -163,19 +155,7 @@ describe('npm run import: choosing the chapters', () => {
   );
 
   it('imports with the choices, exactly as the summary said', { timeout: 90_000 }, async () => {
-    const result = await cli(
-      '--user',
-      user.username,
-      '--keep',
-      '1',
-      '--skip',
-      '5',
-      '--merge',
-      '3',
-      '--rename',
-      '4=Two, Renamed',
-      book,
-    );
+    const result = await cli('--user', user.username, ...CHOICES, book);
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toContain('✓ Imported "Chosen by Flags" with 3 chapters');
     const imported = (await myBooks()).find((b) => b.title === 'Chosen by Flags')!;
