@@ -160,25 +160,6 @@ describe.each(Object.keys(stores))('the %s limit store', (kind) => {
 });
 
 describe('the Redis limit store', () => {
-  it('renews more places than one script takes (a process with many sockets), every one', async () => {
-    const store = new RedisLimitStore(redis, `${prefix}:many`);
-    const holds = Array.from({ length: 1_200 }, (_, i) => ({
-      holder: `socket-${i}`,
-      keys: [`user-${i % 7}`, 'address'],
-    }));
-    for (const { holder, keys } of holds)
-      await store.hold(
-        keys.map((key) => ({ key, cap: 0 })),
-        holder,
-        T0,
-        HOLD_MS,
-      );
-    // Just before the places lapse, one heartbeat renews all 2,400; they outlive the first hold.
-    await store.renew(holds, T0 + 900, HOLD_MS);
-    expect(await store.held('address', T0 + 1_500)).toBe(1_200);
-    expect(await store.held('user-0', T0 + 1_500)).toBe(172);
-  });
-
   it('lets Redis forget a bucket once it would be full again, and places with their last holder', async () => {
     const keyPrefix = `${prefix}:ttl`;
     const store = new RedisLimitStore(redis, keyPrefix);
