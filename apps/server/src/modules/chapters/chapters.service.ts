@@ -207,10 +207,13 @@ async function refusedUpdate(
   changes: chapters.ChapterChanges,
 ): Promise<AppError | chapters.ChapterRow> {
   assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
-  const current = await chapters.findChapter(trx, chapterId);
-  if (!current || current.book_id !== bookId) return notFound('Chapter not found');
-  const onlyItsOwnSaveAhead = version !== undefined && current.version === version + 1;
-  if (onlyItsOwnSaveAhead && alreadyHolds(current, changes)) return current;
+  const head = await chapters.findChapterHead(trx, chapterId);
+  if (!head || head.book_id !== bookId) return notFound('Chapter not found');
+  // Only a save exactly one ahead can be this one's own: only then is the (long) content read.
+  if (version !== undefined && head.version === version + 1) {
+    const current = await chapters.findChapter(trx, chapterId);
+    if (current && alreadyHolds(current, changes)) return current;
+  }
   return conflict('This chapter was changed elsewhere');
 }
 
