@@ -50,7 +50,8 @@ function checkPlan(plan: ImportPlan, count: number): void {
       `The choices name chapter ${beyond + 1}, but the file has ${count} chapter${count === 1 ? '' : 's'}`,
     );
   }
-  const both = plan.skip.find((i) => plan.keep.includes(i));
+  const keep = new Set(plan.keep);
+  const both = plan.skip.find((i) => keep.has(i));
   if (both !== undefined) fail(`Chapter ${both + 1} is both left out and kept`);
 }
 
