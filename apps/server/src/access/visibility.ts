@@ -21,11 +21,6 @@ export function published(alias: string): Expression<SqlBool> {
   return sql<SqlBool>`${column(alias, 'is_published')} = 1`;
 }
 
-/** The row under `alias` is a draft. */
-export function unpublished(alias: string): Expression<SqlBool> {
-  return sql<SqlBool>`${column(alias, 'is_published')} = 0`;
-}
-
 /**
  * `published`, written so that SQLite's planner checks it on each row a join already found
  * instead of choosing an index on the flag to walk (the unary plus hides the column from index

@@ -58,8 +58,6 @@ function genreNames(db: DbHandle): RawBuilder<string[] | string> {
     : names(sql`json_group_array(g.name order by g.id)`);
 }
 
-export type BookRow = Awaited<ReturnType<ReturnType<typeof bookSelect>['executeTakeFirstOrThrow']>>;
-
 const PUBLIC: Visibility = { viewerId: null };
 
 /** What access rules need of a book: its author and whether it is published (no joins, no counts). */

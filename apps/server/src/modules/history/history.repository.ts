@@ -66,8 +66,6 @@ export async function listReads(
     .execute();
 }
 
-export type ReadHistoryRow = Awaited<ReturnType<typeof listReads>>[number];
-
 /** Answers whether there was an entry to delete. */
 export async function deleteRead(
   db: DbHandle,
