@@ -49,6 +49,9 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
     .where('book_genres.book_id', 'in', bookIds)
     .orderBy('genres.id')
     .execute();
+  const genreNames = new Map<number, string[]>();
+  for (const { book_id, name } of genres)
+    genreNames.set(book_id, [...(genreNames.get(book_id) ?? []), name]);
   const documents = books.map((book) => ({
     book_id: book.id,
     document: [
@@ -57,7 +60,7 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
       book.username,
       book.first_name,
       book.last_name,
-      ...genres.filter((g) => g.book_id === book.id).map((g) => g.name),
+      ...(genreNames.get(book.id) ?? []),
     ]
       .filter(Boolean)
       .join('\n'),
