@@ -109,11 +109,6 @@ export class AnswerCache {
     return answer.gzipped;
   }
 
-  /** The keys of the kept answers, oldest first (for tests and diagnostics). */
-  keys(): string[] {
-    return [...this.answers.keys()];
-  }
-
   get size(): number {
     return this.answers.size;
   }

@@ -151,7 +151,7 @@ describe('the answer cache', () => {
   });
 
   it('files answers by the parameters the route reads, so unknown ones neither miss nor fill it', async () => {
-    const { book, chapter } = await publishedChapter(t, author, 'Filed');
+    const { chapter } = await publishedChapter(t, author, 'Filed');
     const url = `/api/chapters/${chapter.id}`;
     await get(base, url);
     await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
@@ -166,12 +166,10 @@ describe('the answer cache', () => {
     expect(t.app.answerCache!.size).toBe(2);
     await get(base, `/api/books?limit=6`);
     expect(t.app.answerCache!.size).toBe(3);
-    expect(book.id).toBeGreaterThan(0);
   });
 
   it('answers reads that leave their parameters to defaults, or whose query is rewritten, from memory', async () => {
     const { book } = await publishedChapter(t, author, 'Defaults');
-    await t.ctx.searchIndexer.flush();
     const urls = [
       '/api/recent/books',
       `/api/books/search?q=${encodeURIComponent('Book of Defaults')}`,
@@ -242,10 +240,10 @@ describe('the answer cache', () => {
   it('keeps the home page picks', async () => {
     const url = '/api/home/authors';
     expect((await get(base, url)).status).toBe(200);
-    const kept = t.app.answerCache!.size;
+    const hits = t.app.answerCache!.hits;
+    // The second read is answered from memory: a hit, not a recomputation kept again.
     expect((await get(base, url)).status).toBe(200);
-    expect(t.app.answerCache!.size).toBe(kept);
-    expect([...keysOf(t.app)]).toContain(url);
+    expect(t.app.answerCache!.hits).toBe(hits + 1);
   });
 
   it('answers If-None-Match with 304 and gzips for clients that accept it', async () => {
@@ -410,11 +408,6 @@ describe('the answer cache across processes', () => {
     expect(seen).toBe('After');
   });
 });
-
-/** The keys of the kept answers (test-only view of the cache). */
-function keysOf(app: FastifyInstance): string[] {
-  return app.answerCache!.keys();
-}
 
 /** Resolves once `to` has received everything `from` had announced before the call. */
 function announcementsSettled(from: EventBus, to: EventBus): Promise<void> {
