@@ -64,7 +64,6 @@ export function createFolderUploadStore(directory: string, publicPrefix: string)
   return {
     async save(bytes, extension) {
       const name = uploadNameFor(bytes, extension);
-      await fs.promises.mkdir(root, { recursive: true });
       const target = path.join(root, name);
       // Write then rename, so a crash never leaves a half-written file under a served name.
       const temporary = `${target}.${process.pid}.${crypto.randomUUID()}.tmp`;
