@@ -30,6 +30,8 @@ let problems = 0;
 for (const [name, c] of Object.entries(counts)) {
   if (!c) continue;
   console.log(`${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`);
+  // postgres-nginx is a part of postgres's count, shown apart: not added twice.
+  if (name === 'postgres-nginx') continue;
   passed += c.passed;
   failed += c.failed;
 }
