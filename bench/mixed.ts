@@ -48,6 +48,8 @@ const TARGET = { rps: 3_000, p99: 100 };
 const METRICS_TOKEN = crypto.randomBytes(16).toString('hex');
 const log = (line: string) => console.log(line);
 const processes = Number(values.processes);
+if (values.front !== 'nginx' && values.front !== 'direct')
+  throw new Error(`--front is nginx or direct, not ${values.front}`);
 if (values.front === 'direct' && processes !== 1)
   throw new Error('--front direct loads one process: add --processes 1');
 
