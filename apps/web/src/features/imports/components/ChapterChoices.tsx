@@ -1,4 +1,5 @@
 import type { ImportPlan, ImportPreview } from '@inkwell/contract';
+import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useEffect, useId, useRef, useState } from 'react';
 import {
   hasProblems,
@@ -117,6 +118,7 @@ export function ChapterChoices({
                       id={`${id}-title-${i}`}
                       type="text"
                       value={choice.title}
+                      maxLength={TITLE_MAX_LENGTH}
                       disabled={!choice.include}
                       aria-invalid={titleError ? true : undefined}
                       aria-describedby={described || undefined}
