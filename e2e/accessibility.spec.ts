@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import {
   addChapter,
+  apiAs,
   createBook,
   createUser,
   follow,
@@ -15,20 +16,6 @@ import { app, expectAccessible, expect, logIn, test } from './support/app.ts';
  * signed in; any serious or critical violation fails. Each test visits its routes in one page,
  * so the suite stays quick.
  */
-
-const root = () => `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}`;
-async function apiAs(user: User, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${root()}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${user.token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 /** The signed-in user: an author with books of their own who also reads, follows and takes notes. */
 let me: User;

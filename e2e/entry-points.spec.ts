@@ -1,5 +1,12 @@
 import type { Page } from '@playwright/test';
-import { createBook, createUser, follow, type CreatedBook, type User } from './support/api.ts';
+import {
+  apiAs,
+  createBook,
+  createUser,
+  follow,
+  type CreatedBook,
+  type User,
+} from './support/api.ts';
 import { app, at, expect, logIn, snapshot, test } from './support/app.ts';
 
 /*
@@ -7,8 +14,6 @@ import { app, at, expect, logIn, snapshot, test } from './support/app.ts';
  * the burger sidebar, which these tests never open: My Library from the header and the book page,
  * notes from the reader, the private feed from settings and following, the inbox from the bell.
  */
-
-const root = () => `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}`;
 
 let writer: User;
 let book: CreatedBook;
@@ -22,12 +27,7 @@ test.beforeAll(async () => {
 async function reader(): Promise<User> {
   const me = await createUser('ep_reader');
   await follow(me, writer);
-  const call = (method: string, path: string, body: unknown) =>
-    fetch(`${root()}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const call = (method: string, path: string, body: unknown) => apiAs(me, method, path, body);
   await call('PUT', `/api/my/library/${book.id}`, { status: 'reading' });
   await call('POST', '/api/my/notes', {
     book_id: book.id,

@@ -34,6 +34,11 @@ async function call<T>(
   return (await res.json()) as T;
 }
 
+/** A call to the API as `user` (bearer token); throws on any answer but 2xx. */
+export function apiAs<T = unknown>(user: User, method: string, path: string, body?: unknown) {
+  return call<T>(method, path, user.token, body);
+}
+
 export async function createUser(
   prefix = 'reader',
   profile: Record<string, string> = {},
