@@ -76,8 +76,6 @@ interface KeyState {
   failures: number;
   /** When the last failure happened (epoch ms); the back-off runs from it. */
   failedAt: number;
-  /** When the key was last used (epoch ms); it is forgotten `forgetMs` after. */
-  touchedAt: number;
   /** Attempts admitted and still being checked: when each lapses (epoch ms). */
   inFlight: Map<string, number>;
 }
@@ -89,7 +87,7 @@ export class MemoryAttemptStore implements AttemptStore {
   constructor(private readonly policy: BackoffPolicy) {}
 
   async acquire(key: string, attempt: string, now: number): Promise<Acquired> {
-    const state = this.keys.get(key, now) ?? newState(now);
+    const state = this.keys.get(key, now) ?? newState();
     for (const [other, lapsesAt] of state.inFlight) {
       if (lapsesAt <= now) state.inFlight.delete(other);
     }
@@ -104,7 +102,7 @@ export class MemoryAttemptStore implements AttemptStore {
   }
 
   async fail(key: string, attempt: string, now: number): Promise<void> {
-    const state = this.keys.get(key, now) ?? newState(now);
+    const state = this.keys.get(key, now) ?? newState();
     state.inFlight.delete(attempt);
     state.failures += 1;
     state.failedAt = now;
@@ -130,19 +128,13 @@ export class MemoryAttemptStore implements AttemptStore {
     return this.keys.size;
   }
 
-  /** Stores the state as used at `now`: forgotten `forgetMs` later. */
+  /** Stores the state as used at `now`: the map forgets it `forgetMs` later. */
   private touch(key: string, state: KeyState, now: number): void {
-    state.touchedAt = now;
     this.keys.set(key, state, now + this.policy.forgetMs, now);
   }
 }
 
-const newState = (now: number): KeyState => ({
-  failures: 0,
-  failedAt: 0,
-  touchedAt: now,
-  inFlight: new Map(),
-});
+const newState = (): KeyState => ({ failures: 0, failedAt: 0, inFlight: new Map() });
 
 /** An attempt that was let through: say how it ended, once. */
 export interface Attempt {

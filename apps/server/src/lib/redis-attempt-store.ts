@@ -9,7 +9,10 @@ import { redisScript, type RedisScript } from './redis-script.ts';
  *
  * A key is a hash: `failures`, `failedAt`, `touchedAt`, and one field `a:<attempt>` per attempt
  * in flight, whose value is when it lapses. Times are the callers' (epoch ms), as in memory.
- * Redis forgets the whole key `forgetMs` after its last use, as the memory store does.
+ * Redis forgets the whole key `forgetMs` after its last use, as the memory store does; since
+ * the times are the callers' and not Redis's clock, the script also keeps `touchedAt` to forget a
+ * key whose expiry a caller with a later clock has not reached yet (the memory store's map does
+ * that itself).
  */
 const LUA = `
 local key, op, attempt, now = KEYS[1], ARGV[1], ARGV[2], tonumber(ARGV[3])
