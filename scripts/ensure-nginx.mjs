@@ -5,7 +5,16 @@ import { execSync } from 'node:child_process';
 import fs from 'node:fs';
 
 const NGINX = process.env.NGINX_BIN ?? '/usr/sbin/nginx';
-if (!fs.existsSync(NGINX)) {
+// Found as the tests find it (apps/server/test/helpers/nginx.ts): NGINX_BIN, /usr/sbin, the PATH.
+const onPath = () => {
+  try {
+    execSync('command -v nginx', { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+if (!fs.existsSync(NGINX) && (process.env.NGINX_BIN || !onPath())) {
   if (process.getuid?.() !== 0) {
     console.error(`nginx is missing at ${NGINX}: run  sudo apt-get install -y nginx`);
     process.exit(1);
