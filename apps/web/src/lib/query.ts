@@ -63,6 +63,9 @@ export const historyQuery = () =>
       api.get<{ read_history: ReadHistoryItem[] }>('/api/my/history', signal),
   });
 
-/** historyQuery's `select` for checkmarks: the ids of the chapters read. */
-export const readChapterIds = (data: { read_history: ReadHistoryItem[] }): Set<number> =>
-  new Set(data.read_history.map((item) => item.chapter_id));
+/** The read history as the ids of the chapters read (checkmarks): one cache entry with it. */
+export const readChaptersQuery = () =>
+  queryOptions({
+    ...historyQuery(),
+    select: (data): Set<number> => new Set(data.read_history.map((item) => item.chapter_id)),
+  });

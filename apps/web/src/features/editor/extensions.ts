@@ -3,7 +3,6 @@ import { StarterKit } from '@tiptap/starter-kit';
 import { HEADING_LEVELS } from '@inkwell/contract/html';
 import { EDITOR_UNDO_DEPTH, EDITOR_UNDO_GROUP_MS } from '../../lib/constants.ts';
 
-export { HEADING_LEVELS };
 export type HeadingLevel = (typeof HEADING_LEVELS)[number];
 
 /**

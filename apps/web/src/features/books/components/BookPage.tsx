@@ -8,17 +8,13 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { paths, routeId, url } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { bookChaptersQuery, bookQuery, historyQuery, readChapterIds } from '../../../lib/query.ts';
+import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../../../lib/query.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
 
 function ChapterList({ bookId }: { bookId: number }) {
   const { state } = useSession();
   const chapters = useQuery(bookChaptersQuery(bookId));
-  const read = useQuery({
-    ...historyQuery(),
-    select: readChapterIds,
-    enabled: state.status === 'in',
-  });
+  const read = useQuery({ ...readChaptersQuery(), enabled: state.status === 'in' });
 
   if (chapters.isPending) return <Loading />;
   if (chapters.isError) return <Status kind="error">Could not load the chapters.</Status>;

@@ -1,7 +1,8 @@
 import type { Editor } from '@tiptap/core';
 import { useEditorState } from '@tiptap/react';
 import type { KeyboardEvent, ReactNode } from 'react';
-import { HEADING_LEVELS, type HeadingLevel } from '../extensions.ts';
+import { HEADING_LEVELS } from '@inkwell/contract/html';
+import type { HeadingLevel } from '../extensions.ts';
 import { Icon } from './icons.tsx';
 
 interface ToggleProps {

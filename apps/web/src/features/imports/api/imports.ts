@@ -4,7 +4,7 @@ import { request } from '../../../lib/api.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
 /** How often a running import is asked about. */
-export const IMPORT_POLL_MS = 1000;
+const IMPORT_POLL_MS = 1000;
 
 export const isFinished = (job: Pick<ImportJob, 'status'>) =>
   job.status === 'done' || job.status === 'failed';

@@ -22,7 +22,7 @@ import { useEffect, useMemo, useReducer, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
-import { historyQuery, readChapterIds } from '../../../lib/query.ts';
+import { readChaptersQuery } from '../../../lib/query.ts';
 import { newChapterTitle } from '../../../lib/titles.ts';
 import { authorChaptersQuery, useCreateChapter, useReorderChapters } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
@@ -102,7 +102,7 @@ function SortableChapter({ chapter, position, bookId, isRead }: RowProps) {
  */
 export function ChapterSidebar({ book }: { book: Book }) {
   const chapters = useQuery(authorChaptersQuery(book.id));
-  const read = useQuery({ ...historyQuery(), select: readChapterIds });
+  const read = useQuery(readChaptersQuery());
   const [order, dispatch] = useReducer(reorderReducer, undefined, () => initialReorder());
   const [announcement, setAnnouncement] = useState('');
 
