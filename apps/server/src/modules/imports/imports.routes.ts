@@ -130,7 +130,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) =>
-      withUpload(request, (viewer, upload) => service.previewImport(ctx, runner, viewer, upload)),
+      withUpload(request, (_viewer, upload) => service.previewImport(runner, upload)),
   );
 
   app.get(

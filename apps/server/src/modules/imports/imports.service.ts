@@ -38,6 +38,11 @@ export async function checkCanImport(
       `You already have ${IMPORT_MAX_ACTIVE_PER_USER} imports in progress; wait for one to finish`,
     );
   }
+  checkRunnerHasRoom(runner);
+}
+
+/** The import workers can take one more file: else 503, to retry in a while. */
+function checkRunnerHasRoom(runner: ImportRunner): void {
   if (!runner.hasRoom()) {
     throw new AppError(
       'unavailable',
@@ -80,13 +85,10 @@ export async function readForPreview(
 }
 
 /** What the upload would be imported as: the proposed chapters, nothing stored. */
-export async function previewImport(
-  ctx: AppContext,
-  runner: ImportRunner,
-  viewer: Viewer,
-  upload: Upload,
-): Promise<ImportPreview> {
-  await checkCanImport(ctx, runner, viewer);
+export async function previewImport(runner: ImportRunner, upload: Upload): Promise<ImportPreview> {
+  // The viewer's imports were counted before the upload was read (a preview makes no job);
+  // only the workers' room may have changed while it arrived.
+  checkRunnerHasRoom(runner);
   const { parsed, format, filename } = await readForPreview(
     (request) => runner.preview(request),
     upload,
