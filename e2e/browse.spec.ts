@@ -144,7 +144,11 @@ test('search results come a page of 20 at a time, the count saying when more fol
   const cards = page.locator('.book-card');
   await expect(cards).toHaveCount(20);
   await expect(page.getByText('20+ results', { exact: true })).toBeVisible();
-  await page.getByRole('button', { name: 'Load more results' }).click();
+  // Pressed where it is, not scrolled to: scrolling to it brings the last card into view, which
+  // loads the next page by itself (InfiniteList) and takes the button away mid-click.
+  await page
+    .getByRole('button', { name: 'Load more results' })
+    .evaluate((button: HTMLButtonElement) => button.click());
   await expect(cards).toHaveCount(21);
   await expect(page.getByText('21 results', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Load more results' })).toHaveCount(0);
