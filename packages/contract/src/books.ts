@@ -31,6 +31,12 @@ export const Book = z
     created_at: Timestamp,
     updated_at: Timestamp,
     published_at: Timestamp.nullable(),
+    /** Issue 19, on GET /api/books/{id} (and the owner's answers): new comments are refused. */
+    comments_locked: z.boolean().optional(),
+    /** Issue 19, on GET /api/books/{id}: how many readers follow the book. */
+    followers: z.number().optional(),
+    /** Issue 19, on GET /api/books/{id} for a signed-in viewer: whether they follow it. */
+    following: z.boolean().optional(),
   })
   .meta({ id: 'Book' });
 export type Book = z.infer<typeof Book>;
@@ -45,6 +51,7 @@ export const UpdateBookBody = z.object({
   title: z.string().trim().min(1, 'title must not be empty').max(TITLE_MAX_LENGTH).optional(),
   summary: z.string().max(SUMMARY_MAX_LENGTH).nullish(),
   is_published: z.boolean().optional(),
+  comments_locked: z.boolean().optional(),
 });
 export type UpdateBookBody = z.infer<typeof UpdateBookBody>;
 

@@ -21,7 +21,16 @@ export const ChapterSummary = z
   .meta({ id: 'ChapterSummary' });
 export type ChapterSummary = z.infer<typeof ChapterSummary>;
 
-export const Chapter = ChapterSummary.extend({ content: z.string() }).meta({ id: 'Chapter' });
+/**
+ * A whole chapter. Issue 19 adds, on GET /api/chapters/{id} and the owner's answers,
+ * `comments_locked`, `likes`, and `liked` for a signed-in viewer.
+ */
+export const Chapter = ChapterSummary.extend({
+  content: z.string(),
+  comments_locked: z.boolean().optional(),
+  likes: z.number().optional(),
+  liked: z.boolean().optional(),
+}).meta({ id: 'Chapter' });
 export type Chapter = z.infer<typeof Chapter>;
 
 export const ChaptersResponse = z
@@ -53,15 +62,22 @@ export const UpdateChapterBody = z
     content: z.string().max(CONTENT_MAX_LENGTH).optional(),
     title: z.string().trim().min(1, 'title must not be empty').max(TITLE_MAX_LENGTH).optional(),
     is_published: z.boolean().optional(),
+    /** Issue 19: refuse new comments on this chapter (existing ones stay readable). */
+    comments_locked: z.boolean().optional(),
     /**
      * Optional optimistic concurrency: the version the edit started from; a stale one answers 409.
      * Versions are 32-bit integers in the database, as ids are.
      */
     version: z.number().int().min(1).max(2_147_483_647).optional(),
   })
-  .refine((b) => b.content !== undefined || b.title !== undefined || b.is_published !== undefined, {
-    message: 'send at least one of content, title or is_published',
-  });
+  .refine(
+    (b) =>
+      b.content !== undefined ||
+      b.title !== undefined ||
+      b.is_published !== undefined ||
+      b.comments_locked !== undefined,
+    { message: 'send at least one of content, title, is_published or comments_locked' },
+  );
 export type UpdateChapterBody = z.infer<typeof UpdateChapterBody>;
 
 export const BookIdParams = z.object({ bookId: PathId });

@@ -36,3 +36,23 @@ export const LINE_ENDING_ELEMENTS = [
 export const HEADING_LEVELS = CONTAINER_ELEMENTS.flatMap((tag) =>
   /^h[1-6]$/.test(tag) ? [Number(tag[1]) as 1 | 2 | 3 | 4 | 5 | 6] : [],
 );
+
+/**
+ * Comments (issue 19) allow less than chapters: bold, italic, strike, links, paragraphs and line
+ * breaks, and a spoiler mark; no headings, lists, images or rules. A spoiler is
+ * `<span class="spoiler">`, the only element besides the link that keeps an attribute; readers
+ * see it hidden until they reveal it, and notifications and feeds show SPOILER_PLACEHOLDER.
+ */
+export const COMMENT_CONTAINER_ELEMENTS = ['p', 'strong', 'em', 's'] as const;
+export const COMMENT_VOID_ELEMENTS = ['br'] as const;
+export const SPOILER_ELEMENT = 'span';
+export const SPOILER_CLASS = 'spoiler';
+export const SPOILER_PLACEHOLDER = '[spoiler]';
+export const COMMENT_ALLOWED_TAGS: readonly string[] = [
+  ...COMMENT_CONTAINER_ELEMENTS,
+  ...COMMENT_VOID_ELEMENTS,
+  LINK_ELEMENT,
+  SPOILER_ELEMENT,
+];
+/** A link in a comment is user-generated content: search engines and opened pages are told so. */
+export const COMMENT_LINK_REL = 'nofollow ugc noopener';

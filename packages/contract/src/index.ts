@@ -17,3 +17,5 @@ export * from './library.ts';
 export * from './notes.ts';
 export * from './imports.ts';
 export * from './feeds.ts';
+export * from './comments.ts';
+export * from './community.ts';

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { Id, Pagination, Timestamp } from './common.ts';
 
-export const NOTIFICATION_TYPES = ['CHAPTER', 'FOLLOW'] as const;
+export const NOTIFICATION_TYPES = ['CHAPTER', 'FOLLOW', 'COMMENT', 'REPLY'] as const;
 export const NotificationType = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof NotificationType>;
 
 /**
  * One entry of the inbox. CHAPTER entries carry book_id and chapter_id, FOLLOW entries carry
- * follower (the follower's username); the fields a type does not use are null.
+ * follower (the follower's username), COMMENT and REPLY entries book_id, chapter_id and
+ * comment_id (issue 19); the fields a type does not use are null.
  */
 export const Notification = z
   .object({
@@ -17,6 +18,7 @@ export const Notification = z
     book_id: z.number().nullable(),
     chapter_id: z.number().nullable(),
     follower: z.string().nullable(),
+    comment_id: z.number().nullable(),
     is_read: z.boolean(),
     created_at: Timestamp,
   })

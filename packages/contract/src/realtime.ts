@@ -22,9 +22,24 @@ export const FollowNotificationMessage = z
   .object({ type: z.literal('FOLLOW'), message: z.string(), follower: z.string() })
   .meta({ id: 'FollowNotificationMessage' });
 
-export const NotificationMessage = z.discriminatedUnion('type', [
+/**
+ * `{base}/ws` (issue 19): a new top-level comment on one of the user's chapters (COMMENT, at most
+ * one live toast per chapter per minute) or a reply in a thread they are in (REPLY).
+ */
+export const CommentNotificationMessage = z
+  .object({
+    type: z.enum(['COMMENT', 'REPLY']),
+    message: z.string(),
+    book_id: z.number(),
+    chapter_id: z.number(),
+    comment_id: z.number(),
+  })
+  .meta({ id: 'CommentNotificationMessage' });
+
+export const NotificationMessage = z.union([
   ChapterNotificationMessage,
   FollowNotificationMessage,
+  CommentNotificationMessage,
 ]);
 export type NotificationMessage = z.infer<typeof NotificationMessage>;
 

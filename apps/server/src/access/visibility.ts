@@ -71,3 +71,22 @@ export function chapterListedFor(
     ? published(chapters)
     : sql<SqlBool>`(${published(chapters)} or ${ownedBy(viewerId, books)})`;
 }
+
+/**
+ * Comments (issue 19) that are shown to the viewer: not written by someone the book's author
+ * blocked (hidden from everyone, the author included) and not by someone the viewer muted. The
+ * comment row is under `comments`, its book's author is `books.author_id`.
+ */
+export function commentShownTo(
+  viewerId: ViewerId,
+  comments = 'comments',
+  books = 'books',
+): Expression<SqlBool> {
+  const notBlocked = sql<SqlBool>`not exists (select 1 from user_blocks
+    where user_blocks.blocker_id = ${column(books, 'author_id')}
+      and user_blocks.blocked_id = ${column(comments, 'user_id')})`;
+  if (viewerId === null) return notBlocked;
+  return sql<SqlBool>`(${notBlocked} and not exists (select 1 from user_mutes
+    where user_mutes.muter_id = ${viewerId}
+      and user_mutes.muted_id = ${column(comments, 'user_id')}))`;
+}

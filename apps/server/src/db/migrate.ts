@@ -14,6 +14,7 @@ import * as followNoticesAndSocketTickets from './migrations/0010_follow_notices
 import * as searchBookQueue from './migrations/0011_search_book_queue.ts';
 import * as uploads from './migrations/0012_uploads.ts';
 import * as jobLeases from './migrations/0013_job_leases.ts';
+import * as community from './migrations/0014_community.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0011_search_book_queue': searchBookQueue,
   '0012_uploads': uploads,
   '0013_job_leases': jobLeases,
+  '0014_community': community,
 };
 
 class EngineAwareProvider implements MigrationProvider {

@@ -21,6 +21,8 @@ export interface UsersTable {
   facebook_link: string;
   instagram_link: string;
   reader_settings: string | null;
+  /** Set when an operator suspended the account (issue 19): it cannot sign in. */
+  suspended_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -43,6 +45,8 @@ export interface BooksTable {
   published_at: string | null;
   /** Distinct readers in read history, kept by triggers (migration 0004); ranks popular books. */
   reader_count: Generated<number>;
+  /** No new comments on any chapter of the book; existing ones stay readable. */
+  comments_locked: Generated<Flag>;
   created_at: string;
   updated_at: string;
 }
@@ -71,6 +75,8 @@ export interface ChaptersTable {
   first_published_at: string | null;
   /** Bumped on every change of title or content; editors send it back to detect stale saves. */
   version: Generated<number>;
+  /** No new comments on this chapter; existing ones stay readable. */
+  comments_locked: Generated<Flag>;
   created_at: string;
   updated_at: string;
 }
@@ -110,16 +116,18 @@ export interface SearchPendingBooksTable {
   book_id: number;
 }
 
-/** The inbox: one row per recipient and notification (CHAPTER or FOLLOW). */
+/** The inbox: one row per recipient and notification. */
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
-  type: 'CHAPTER' | 'FOLLOW';
+  type: 'CHAPTER' | 'FOLLOW' | 'COMMENT' | 'REPLY';
   message: string;
   book_id: number | null;
   chapter_id: number | null;
   /** The follower's username, for FOLLOW. */
   follower: string | null;
+  /** The comment, for COMMENT and REPLY. */
+  comment_id: Generated<number | null>;
   is_read: Generated<Flag>;
   created_at: string;
 }
@@ -213,6 +221,69 @@ export interface JobLeasesTable {
   runs: Generated<number>;
 }
 
+/** A reader follows a book (issue 19), besides the spec's follows of authors. */
+export interface BookFollowsTable {
+  user_id: number;
+  book_id: number;
+  created_at: string;
+}
+
+/**
+ * A comment on a chapter, or on one of its paragraphs (0-based block index). Replies are one
+ * level deep: parent_id is always a top-level comment. A deleted comment that has replies stays
+ * with deleted = 1 and an empty body. like_count and reply_count are kept with each write.
+ */
+export interface CommentsTable {
+  id: Generated<number>;
+  chapter_id: number;
+  book_id: number;
+  user_id: number;
+  parent_id: number | null;
+  paragraph: number | null;
+  body: string;
+  deleted: Generated<Flag>;
+  like_count: Generated<number>;
+  reply_count: Generated<number>;
+  created_at: string;
+  edited_at: string | null;
+}
+
+export interface CommentLikesTable {
+  user_id: number;
+  comment_id: number;
+  created_at: string;
+}
+
+export interface ChapterLikesTable {
+  user_id: number;
+  chapter_id: number;
+  created_at: string;
+}
+
+export interface CommentReportsTable {
+  id: Generated<number>;
+  comment_id: number;
+  reporter_id: number;
+  reason: string;
+  created_at: string;
+  /** When an operator dealt with the report; null while it is open. */
+  resolved_at: string | null;
+}
+
+/** An author (or anyone) blocks a user: see issue 19, "The author in control". */
+export interface UserBlocksTable {
+  blocker_id: number;
+  blocked_id: number;
+  created_at: string;
+}
+
+/** A mute hides the muted user's comments and chat lines from the muter only. */
+export interface UserMutesTable {
+  muter_id: number;
+  muted_id: number;
+  created_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -234,4 +305,11 @@ export interface Schema {
   socket_tickets: SocketTicketsTable;
   uploads: UploadsTable;
   job_leases: JobLeasesTable;
+  book_follows: BookFollowsTable;
+  comments: CommentsTable;
+  comment_likes: CommentLikesTable;
+  chapter_likes: ChapterLikesTable;
+  comment_reports: CommentReportsTable;
+  user_blocks: UserBlocksTable;
+  user_mutes: UserMutesTable;
 }

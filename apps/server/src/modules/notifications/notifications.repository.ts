@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
-import type { Flag } from '../../db/schema.ts';
+import type { Flag, NotificationsTable } from '../../db/schema.ts';
 
 export interface NotificationContent {
-  type: 'CHAPTER' | 'FOLLOW';
+  type: NotificationsTable['type'];
   message: string;
   book_id: number | null;
   chapter_id: number | null;
   follower: string | null;
+  comment_id?: number | null;
 }
 
 /**
@@ -78,7 +79,17 @@ export async function listForUser(
 ) {
   return db
     .selectFrom('notifications')
-    .select(['id', 'type', 'message', 'book_id', 'chapter_id', 'follower', 'is_read', 'created_at'])
+    .select([
+      'id',
+      'type',
+      'message',
+      'book_id',
+      'chapter_id',
+      'follower',
+      'comment_id',
+      'is_read',
+      'created_at',
+    ])
     .where('user_id', '=', userId)
     .orderBy('id', 'desc')
     .limit(page.limit)

@@ -1,0 +1,65 @@
+import sanitizeHtml from 'sanitize-html';
+import {
+  COMMENT_ALLOWED_TAGS,
+  COMMENT_LINK_REL,
+  LINK_ELEMENT,
+  SPOILER_CLASS,
+  SPOILER_ELEMENT,
+  SPOILER_PLACEHOLDER,
+} from '@inkwell/contract/html';
+import { htmlToText } from './sanitize.ts';
+
+/**
+ * Comment bodies (issue 19) take the comment allowlist of `@inkwell/contract/html`: bold, italic,
+ * strike, links, paragraphs, line breaks and the spoiler mark; everything else is dropped, keeping
+ * its text (headings become plain text, images vanish). The web app's SafeHtml applies the same
+ * list on display.
+ */
+const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [...COMMENT_ALLOWED_TAGS],
+  allowedAttributes: { [LINK_ELEMENT]: ['href', 'rel'], [SPOILER_ELEMENT]: ['class'] },
+  allowedClasses: { [SPOILER_ELEMENT]: [SPOILER_CLASS] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  // prettier-ignore
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title'],
+  transformTags: {
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: COMMENT_LINK_REL },
+    }),
+    // A span is kept only as a spoiler; any other one is renamed to a tag outside the list,
+    // which drops the element and keeps its text.
+    [SPOILER_ELEMENT]: (tagName: string, attribs: sanitizeHtml.Attributes) =>
+      attribs.class?.split(/\s+/).includes(SPOILER_CLASS)
+        ? { tagName, attribs: { class: SPOILER_CLASS } }
+        : { tagName: 'x-unwrap', attribs: {} as sanitizeHtml.Attributes },
+    // Headings and list items keep their lines as paragraphs.
+    ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li'].map((tag) => [tag, 'p'])),
+    b: 'strong',
+    i: 'em',
+    strike: 's',
+    del: 's',
+  },
+};
+
+/** The allowlisted form of a comment body, and its plain text (spoilers included). */
+export function sanitizeComment(html: string): { html: string; text: string } {
+  const clean = sanitizeHtml(html, COMMENT_OPTIONS);
+  return { html: clean, text: htmlToText(clean) };
+}
+
+const SPOILER_SPAN = new RegExp(
+  `<${SPOILER_ELEMENT} class="${SPOILER_CLASS}">[\\s\\S]*?</${SPOILER_ELEMENT}>`,
+  'g',
+);
+
+/**
+ * The plain text of a sanitized comment with every spoiler replaced by SPOILER_PLACEHOLDER: what
+ * notifications and feeds show, so a spoiler is never read where it cannot be hidden.
+ */
+export function commentTextWithoutSpoilers(html: string): string {
+  return htmlToText(html.replace(SPOILER_SPAN, SPOILER_PLACEHOLDER));
+}

@@ -1,0 +1,96 @@
+import type { DbHandle } from '../../db/kysely.ts';
+
+/**
+ * Blocks and mutes (issue 19) share one shape: an owner puts another user on a list. `kind`
+ * names the list; each maps to its table and its two columns.
+ */
+export type ListKind = 'block' | 'mute';
+
+const TABLES = {
+  block: { table: 'user_blocks', owner: 'blocker_id', other: 'blocked_id' },
+  mute: { table: 'user_mutes', owner: 'muter_id', other: 'muted_id' },
+} as const;
+
+/** Adds `otherId` to the owner's list; a repeat changes nothing. */
+export async function insertEntry(
+  db: DbHandle,
+  kind: ListKind,
+  ownerId: number,
+  otherId: number,
+  now: string,
+): Promise<void> {
+  const { table, owner, other } = TABLES[kind];
+  await db
+    .insertInto(table)
+    .values({ [owner]: ownerId, [other]: otherId, created_at: now } as never)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Answers whether there was an entry to remove. */
+export async function deleteEntry(
+  db: DbHandle,
+  kind: ListKind,
+  ownerId: number,
+  otherId: number,
+): Promise<boolean> {
+  const { table, owner, other } = TABLES[kind];
+  const result = await db
+    .deleteFrom(table)
+    .where(owner, '=', ownerId)
+    .where(other, '=', otherId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function hasEntry(
+  db: DbHandle,
+  kind: ListKind,
+  ownerId: number,
+  otherId: number,
+): Promise<boolean> {
+  const { table, owner, other } = TABLES[kind];
+  const row = await db
+    .selectFrom(table)
+    .select('created_at')
+    .where(owner, '=', ownerId)
+    .where(other, '=', otherId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The users on the owner's list, most recent first, with when they were put there. */
+export async function listEntries(db: DbHandle, kind: ListKind, ownerId: number) {
+  const { table, owner, other } = TABLES[kind];
+  return db
+    .selectFrom(table)
+    .innerJoin('users', 'users.id', `${table}.${other}` as `user_blocks.blocked_id`)
+    .select([
+      'users.id',
+      'users.username',
+      'users.first_name',
+      'users.last_name',
+      'users.avatar',
+      `${table}.created_at as since` as 'user_blocks.created_at as since',
+    ])
+    .where(`${table}.${owner}` as `user_blocks.blocker_id`, '=', ownerId)
+    .orderBy(`${table}.created_at` as 'user_blocks.created_at', 'desc')
+    .orderBy('users.id', 'desc')
+    .execute();
+}
+
+/** Of `userIds`, those the owner muted: a chat room drops their lines for the muter. */
+export async function mutedAmong(
+  db: DbHandle,
+  muterId: number,
+  userIds: readonly number[],
+): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('user_mutes')
+    .select('muted_id')
+    .where('muter_id', '=', muterId)
+    .where('muted_id', 'in', userIds)
+    .execute();
+  return rows.map((row) => row.muted_id);
+}

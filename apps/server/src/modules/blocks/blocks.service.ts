@@ -1,0 +1,88 @@
+import type { ListedUser } from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
+import { nowIso } from '../../lib/convert.ts';
+import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import { profilesByUsernames } from '../authors/authors.service.ts';
+import * as lists from './blocks.repository.ts';
+import type { ListKind } from './blocks.repository.ts';
+
+export type { ListKind };
+
+/** The user of this username (any case); 404 when there is none. A username is never an id here. */
+async function userNamed(ctx: Pick<AppContext, 'db'>, username: string): Promise<{ id: number }> {
+  const [user] = await profilesByUsernames(ctx.db, [username]);
+  if (!user) throw notFound('User not found');
+  return user;
+}
+
+const SELF_REFUSED: Record<ListKind, string> = {
+  block: 'You cannot block yourself',
+  mute: 'You cannot mute yourself',
+};
+
+/** Puts a user (by username) on the viewer's block or mute list; a repeat changes nothing. */
+export async function addToList(
+  ctx: Pick<AppContext, 'db'>,
+  viewer: Viewer,
+  kind: ListKind,
+  username: string,
+): Promise<void> {
+  const user = await userNamed(ctx, username);
+  if (user.id === viewer.id) throw badRequest(SELF_REFUSED[kind]);
+  await lists.insertEntry(ctx.db, kind, viewer.id, user.id, nowIso());
+}
+
+/** Takes a user off the viewer's list; 404 when they were not on it. */
+export async function removeFromList(
+  ctx: Pick<AppContext, 'db'>,
+  viewer: Viewer,
+  kind: ListKind,
+  username: string,
+): Promise<void> {
+  const user = await userNamed(ctx, username);
+  if (!(await lists.deleteEntry(ctx.db, kind, viewer.id, user.id))) {
+    throw notFound(
+      kind === 'block' ? 'You have not blocked this user' : 'You have not muted this user',
+    );
+  }
+}
+
+export async function listUsers(
+  ctx: Pick<AppContext, 'db'>,
+  viewer: Viewer,
+  kind: ListKind,
+): Promise<ListedUser[]> {
+  return lists.listEntries(ctx.db, kind, viewer.id);
+}
+
+/** Whether `authorId` blocked `userId`. */
+export function isBlockedBy(
+  ctx: Pick<AppContext, 'db'>,
+  authorId: number,
+  userId: number,
+): Promise<boolean> {
+  return lists.hasEntry(ctx.db, 'block', authorId, userId);
+}
+
+/**
+ * Refuses (403) what a user blocked by an author may not do on the author's things: comment,
+ * like, follow the author or their books.
+ */
+export async function assertNotBlockedBy(
+  ctx: Pick<AppContext, 'db'>,
+  authorId: number,
+  userId: number,
+): Promise<void> {
+  if (authorId !== userId && (await isBlockedBy(ctx, authorId, userId))) {
+    throw forbidden('The author has blocked you');
+  }
+}
+
+/** Of `userIds`, those the viewer muted. */
+export function mutedAmong(
+  ctx: Pick<AppContext, 'db'>,
+  muterId: number,
+  userIds: readonly number[],
+): Promise<number[]> {
+  return lists.mutedAmong(ctx.db, muterId, userIds);
+}
