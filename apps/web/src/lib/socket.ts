@@ -2,8 +2,11 @@ import type { SocketTicket } from '@inkwell/contract';
 import { isApiError, request } from './api.ts';
 import { socketUrl } from './paths.ts';
 
-/** WebSocket close codes that mean "do not try again": the ticket is refused or the room is gone. */
-const FINAL_CLOSE_CODES = new Set([4401, 4404]);
+/**
+ * WebSocket close codes that mean "do not try again": the ticket is refused, the room's author
+ * blocked the user, or the room is gone.
+ */
+const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 const MAX_BACKOFF_MS = 30_000;
 
 export interface LiveSocket {
