@@ -99,6 +99,26 @@ describe.each(LISTS)('/api/my/%s', (list, verb) => {
   });
 });
 
+describe('notifications', () => {
+  it('a muted user who follows the author notifies no one; the follow itself is kept', async () => {
+    const author = await signup(t.app);
+    const [muted, fan] = [await signup(t.app), await signup(t.app)];
+    await as(t.app, author).post('/api/my/mutes', { username: muted.username });
+    expect((await as(t.app, muted).post('/api/follows', { author_id: author.id })).statusCode).toBe(
+      201,
+    );
+    expect((await as(t.app, fan).post('/api/follows', { author_id: author.id })).statusCode).toBe(
+      201,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    const inbox = (await as(t.app, author).get('/api/my/notifications')).json().notifications;
+    expect(inbox.map((n: { follower: string }) => n.follower)).toEqual([fan.username]);
+    expect((await as(t.app, muted).get(`/api/authors/${author.id}/is-following`)).json()).toBe(
+      true,
+    );
+  });
+});
+
 const joinedNote = (name: string) => `<em>${name} has connected.</em>`;
 
 /** Opens the room and waits for the member's own join note (the history has come before it). */
