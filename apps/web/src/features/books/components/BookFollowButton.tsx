@@ -56,7 +56,9 @@ export function BookFollowButton({ book }: { book: Book }) {
       >
         {following ? FOLLOW_TEXTS.unfollow : FOLLOW_TEXTS.follow}
       </button>{' '}
-      <span className="book-followers">{followersText(book.followers ?? 0)}</span>
+      <span className="book-followers" aria-live="polite">
+        {followersText(book.followers ?? 0)}
+      </span>
       {hint === 'signed-out' && (
         <p id={hintId} className="field-help">
           <Link to={paths.login(location.pathname)}>Sign in</Link> to follow this book.

@@ -28,10 +28,11 @@ export function FollowedBooks() {
     <ul className="followed-books">
       {books.data.map((book) => (
         <li key={book.id}>
-          <BookCard book={book} showReadNow={false} />
-          <p className={`unread-count${book.unread > 0 ? ' has-unread' : ''}`}>
-            {unreadText(book.unread, book.chapters)}
-          </p>
+          <BookCard book={book} showReadNow={false}>
+            <p className={`unread-count${book.unread > 0 ? ' has-unread' : ''}`}>
+              {unreadText(book.unread, book.chapters)}
+            </p>
+          </BookCard>
         </li>
       ))}
     </ul>
