@@ -120,3 +120,14 @@ test('blocks and mutes in Settings: add by username, clear errors, remove', asyn
     page.getByRole('region', { name: 'Blocked users' }).getByText('You have not blocked anyone.'),
   ).toBeVisible();
 });
+
+test("a blocked reader is told so in the author's chat room", async ({ page }) => {
+  const author = await createUser('host');
+  const pest = await createUser('pest');
+  await apiAs(author, 'POST', '/api/my/blocks', { username: pest.username });
+  await logIn(page, pest);
+  await page.goto(app(`/authors/${author.username}/chat`));
+  await expect(page.getByRole('alert')).toHaveText('The author has blocked you');
+  await expect(page.getByText('Disconnected')).toBeVisible();
+  await expectAccessible(page, 'chat-blocked');
+});

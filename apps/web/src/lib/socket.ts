@@ -25,6 +25,8 @@ export type LiveSocketStatus = 'connecting' | 'open' | 'reconnecting' | 'closed'
 export interface LiveSocketHandlers {
   onMessage(data: unknown): void;
   onStatus?(status: LiveSocketStatus): void;
+  /** The server refused the socket for good (a final close code), with its reason. */
+  onRefused?(code: number, reason: string): void;
 }
 
 /**
@@ -77,6 +79,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
     ws.onclose = (event) => {
       socket = null;
       if (stopped || FINAL_CLOSE_CODES.has(event.code)) {
+        if (!stopped) handlers.onRefused?.(event.code, event.reason);
         handlers.onStatus?.('closed');
         return;
       }
