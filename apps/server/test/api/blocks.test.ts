@@ -1,7 +1,7 @@
 import { WS_CLOSE } from '@inkwell/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
-import { closeAllSockets, connect, listen, type TestSocket } from '../helpers/ws.ts';
+import { closeAllSockets, closing, connect, listen, type TestSocket } from '../helpers/ws.ts';
 
 /** Issue 19: blocks and mutes, their lists and what they do outside comments (chat). */
 let t: TestApp;
@@ -189,6 +189,40 @@ describe("the author's chat room", () => {
     const again = await connect(`${base}/chat/${author.username}?token=${muter.token}`);
     expect(await again.next((m) => m.message === '<p>during</p>')).toMatchObject({
       user: loud.username,
+    });
+  });
+
+  it('applies a mute and an unmute made while the muter is in the room at once', async () => {
+    const author = await signup(t.app);
+    const [muter, loud] = [await signup(t.app), await signup(t.app)];
+    const muterSocket = await enter(author.username, muter);
+    const loudSocket = await enter(author.username, loud);
+    await as(t.app, muter).post('/api/my/mutes', { username: loud.username });
+    loudSocket.send('<p>muted now</p>');
+    await loudSocket.next((m) => m.message === '<p>muted now</p>');
+    await as(t.app, muter).delete(`/api/my/mutes/${loud.username}`);
+    loudSocket.send('<p>heard again</p>');
+    expect(await muterSocket.next((m) => m.user === loud.username)).toEqual({
+      user: loud.username,
+      message: '<p>heard again</p>',
+    });
+  });
+
+  it("closes a user's open socket in the room with 4403 when the author blocks them", async () => {
+    const author = await signup(t.app);
+    const other = await signup(t.app);
+    const pest = await signup(t.app);
+    const inRoom = await enter(author.username, pest);
+    const elsewhere = await enter(other.username, pest);
+    await as(t.app, author).post('/api/my/blocks', { username: pest.username });
+    expect(await closing(inRoom)).toEqual({
+      code: WS_CLOSE.forbidden,
+      reason: 'The author has blocked you',
+    });
+    // Only the blocker's room: the pest's socket in another author's room stays open.
+    elsewhere.send('<p>still here</p>');
+    expect(await elsewhere.next((m) => m.message === '<p>still here</p>')).toMatchObject({
+      user: pest.username,
     });
   });
 });
