@@ -43,7 +43,6 @@ export const paths = {
   authorBooks: (username: string) => `/authors/${seg(username)}/all`,
   authorChat: (username: string) => `/authors/${seg(username)}/chat`,
   following: '/following',
-  followingBooks: '/following?tab=books',
   settings: (id: number) => `/my/settings/${id}`,
   readHistory: '/my/read-history',
   workspace: '/my/workspace',
