@@ -14,6 +14,7 @@ import * as accounts from './modules/accounts/accounts.service.ts';
 import { authorsRoutes } from './modules/authors/authors.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 import { chaptersRoutes } from './modules/chapters/chapters.routes.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { genresRoutes } from './modules/genres/genres.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
@@ -202,6 +203,7 @@ export async function buildApp(
     searchRoutes,
     genresRoutes,
     chaptersRoutes,
+    commentsRoutes,
     historyRoutes,
     followsRoutes,
     homeRoutes,

@@ -1,7 +1,7 @@
 import type { Book, UpdateBookBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
-import { nowIso, toFlag } from '../../lib/convert.ts';
+import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
 import type { DbHandle } from '../../db/kysely.ts';
@@ -35,7 +35,9 @@ export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: numb
 }
 
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  return toBook(await getVisibleBook(ctx, viewer, bookId));
+  const row = await getVisibleBook(ctx, viewer, bookId);
+  // Issue 19: the page of one book (and the owner's answers) says whether comments are locked.
+  return { ...toBook(row), comments_locked: fromFlag(row.comments_locked) };
 }
 
 /** The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out). */
@@ -102,6 +104,9 @@ export async function updateBook(
       ...(input.title !== undefined && { title: input.title }),
       ...(input.summary != null && { summary: input.summary }),
       ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
+      ...(input.comments_locked !== undefined && {
+        comments_locked: toFlag(input.comments_locked),
+      }),
       // The first publication dates the book for "recent"; re-publishing keeps that date.
       ...(publishing && existing.published_at === null && { published_at: nowIso() }),
       updated_at: nowIso(),
