@@ -314,6 +314,19 @@ describe('the answer cache', () => {
     expect((await list(null, chapter.id)).comments).toHaveLength(1);
     expect(cache.hits).toBe(hits + 1);
   });
+
+  it("drops visitors' kept comment reads when the author blocks a commenter through the route", async () => {
+    const { author, chapter } = await publishedChapter();
+    const pest = await signup(t.app);
+    await comment(pest, chapter.id, { body: 'rude' });
+    // Kept for visitors now: the second read is a hit.
+    expect((await list(null, chapter.id)).comments).toHaveLength(1);
+    expect((await counts(null, chapter.id)).total).toBe(1);
+    const block = await as(t.app, author).post('/api/my/blocks', { username: pest.username });
+    expect(block.statusCode, block.body).toBeLessThan(300);
+    expect((await list(null, chapter.id)).comments).toEqual([]);
+    expect((await counts(null, chapter.id)).total).toBe(0);
+  });
 });
 
 describe('editing and deleting', () => {
