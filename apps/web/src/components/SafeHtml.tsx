@@ -1,6 +1,15 @@
-import { ALLOWED_TAGS, LINK_ATTRIBUTES, TEXT_ELEMENTS } from '@inkwell/contract/html';
+import {
+  ALLOWED_TAGS,
+  COMMENT_ALLOWED_TAGS,
+  COMMENT_LINK_REL,
+  LINK_ATTRIBUTES,
+  LINK_ELEMENT,
+  SPOILER_CLASS,
+  SPOILER_ELEMENT,
+  TEXT_ELEMENTS,
+} from '@inkwell/contract/html';
 import DOMPurify from 'dompurify';
-import { useMemo } from 'react';
+import { useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 
 /** A tag (from '<' to the next '>') or a character reference (from '&' to the next ';'). */
 const MARKUP = /<[^>]*>?|&[^;\s<&]*;?/g;
@@ -35,7 +44,81 @@ export const purify = (html: string): string =>
  */
 export const sanitize = (html: string): string => (isInertHtml(html) ? html : purify(html));
 
-export function SafeHtml({ html, className }: { html: string; className?: string }) {
-  const clean = useMemo(() => sanitize(html), [html]);
+/** Words a hidden spoiler is announced by (its text stays out of the accessible name until shown). */
+export const SPOILER_HIDDEN_LABEL = 'Spoiler, hidden: press to show';
+
+/**
+ * A comment's HTML (issue 19) with the comment allowlist of the contract: fewer tags, no other
+ * class than the spoiler mark on its span, every link with COMMENT_LINK_REL. A spoiler becomes a
+ * button (focusable, aria-expanded false) whose text is hidden until it is revealed.
+ */
+export function purifyComment(html: string): string {
+  const fragment = DOMPurify.sanitize(html, {
+    ALLOWED_TAGS: [...COMMENT_ALLOWED_TAGS],
+    ALLOWED_ATTR: [...LINK_ATTRIBUTES, 'class'],
+    RETURN_DOM_FRAGMENT: true,
+  });
+  for (const element of fragment.querySelectorAll('[class]')) {
+    const spoiler =
+      element.localName === SPOILER_ELEMENT && element.getAttribute('class') === SPOILER_CLASS;
+    if (!spoiler) element.removeAttribute('class');
+  }
+  for (const link of fragment.querySelectorAll(LINK_ELEMENT))
+    link.setAttribute('rel', COMMENT_LINK_REL);
+  for (const span of fragment.querySelectorAll(`${SPOILER_ELEMENT}.${SPOILER_CLASS}`)) {
+    span.setAttribute('role', 'button');
+    span.setAttribute('tabindex', '0');
+    span.setAttribute('aria-expanded', 'false');
+    span.setAttribute('aria-label', SPOILER_HIDDEN_LABEL);
+  }
+  const wrapper = document.createElement('div');
+  wrapper.append(fragment);
+  return wrapper.innerHTML;
+}
+
+/** Shows a hidden spoiler: a click on it, or Enter or Space while it has the focus. */
+function revealSpoiler(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  const spoiler = target.closest(`${SPOILER_ELEMENT}.${SPOILER_CLASS}[aria-expanded="false"]`);
+  if (!spoiler) return false;
+  spoiler.setAttribute('aria-expanded', 'true');
+  spoiler.removeAttribute('aria-label');
+  return true;
+}
+
+const onSpoilerClick = (e: MouseEvent) => {
+  if (revealSpoiler(e.target)) e.preventDefault();
+};
+const onSpoilerKey = (e: KeyboardEvent) => {
+  if ((e.key === 'Enter' || e.key === ' ') && revealSpoiler(e.target)) e.preventDefault();
+};
+
+/**
+ * Stored HTML shown safely: a chapter's, a biography's or a chat line's with the one allowlist,
+ * or with `allow="comment"` a comment's, with the comment allowlist and its spoilers.
+ */
+export function SafeHtml({
+  html,
+  className,
+  allow = 'chapter',
+}: {
+  html: string;
+  className?: string;
+  allow?: 'chapter' | 'comment';
+}) {
+  const clean = useMemo(
+    () => (allow === 'comment' ? purifyComment(html) : sanitize(html)),
+    [html, allow],
+  );
+  if (allow === 'comment')
+    return (
+      // The spoilers inside are the buttons (role, tabindex, keys); the wrapper only listens.
+      <div
+        className={className}
+        onClick={onSpoilerClick}
+        onKeyDown={onSpoilerKey}
+        dangerouslySetInnerHTML={{ __html: clean }}
+      />
+    );
   return <div className={className} dangerouslySetInnerHTML={{ __html: clean }} />;
 }
