@@ -15,6 +15,8 @@ import { authorsRoutes } from './modules/authors/authors.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 import { chaptersRoutes } from './modules/chapters/chapters.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
+import { bookFollowsRoutes } from './modules/follows/book-follows.routes.ts';
+import { blocksRoutes } from './modules/blocks/blocks.routes.ts';
 import { genresRoutes } from './modules/genres/genres.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
 import { homeRoutes } from './modules/home/home.routes.ts';
@@ -204,6 +206,8 @@ export async function buildApp(
     chaptersRoutes,
     historyRoutes,
     followsRoutes,
+    bookFollowsRoutes,
+    blocksRoutes,
     homeRoutes,
     notificationsRoutes,
     libraryRoutes,

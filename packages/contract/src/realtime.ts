@@ -102,6 +102,8 @@ export const WS_CLOSE = {
    * session has expired"). Either way: sign in again, do not reconnect with the same token.
    */
   unauthorized: 4401,
+  /** The chat room's author has blocked this user (issue 19). */
+  forbidden: 4403,
   /** The chat room's author does not exist. */
   notFound: 4404,
   /**

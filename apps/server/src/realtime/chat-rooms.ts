@@ -5,7 +5,12 @@ import { sendFrame } from './sockets.ts';
 export interface RoomFrame {
   id?: string;
   payload: string;
+  /** The member who said it (a username); absent for the room's own notes. */
+  from?: string;
 }
+
+/** Whether a member should not get lines from this user (a mute, issue 19). */
+export type HidesFrom = (from: string) => boolean;
 
 /**
  * One socket in one room. Until its history has been sent it holds what the room broadcasts,
@@ -17,9 +22,15 @@ export class RoomMember {
   constructor(
     readonly room: string,
     readonly socket: WebSocket,
+    private readonly hides: HidesFrom = () => false,
   ) {}
 
+  private hidden(frame: RoomFrame): boolean {
+    return frame.from !== undefined && this.hides(frame.from);
+  }
+
   deliver(frame: RoomFrame): void {
+    if (this.hidden(frame)) return;
     if (this.held) this.held.push(frame);
     else sendFrame(this.socket, frame.payload);
   }
@@ -29,7 +40,7 @@ export class RoomMember {
     const seen = new Set(history.map((frame) => frame.id));
     const held = this.held ?? [];
     this.held = null;
-    for (const frame of history) sendFrame(this.socket, frame.payload);
+    for (const frame of history) if (!this.hidden(frame)) sendFrame(this.socket, frame.payload);
     for (const frame of held)
       if (frame.id === undefined || !seen.has(frame.id)) sendFrame(this.socket, frame.payload);
   }
@@ -39,8 +50,8 @@ export class RoomMember {
 export class ChatRooms {
   private readonly rooms = new Map<string, Set<RoomMember>>();
 
-  join(room: string, socket: WebSocket): RoomMember {
-    const member = new RoomMember(room, socket);
+  join(room: string, socket: WebSocket, hides?: HidesFrom): RoomMember {
+    const member = new RoomMember(room, socket, hides);
     let members = this.rooms.get(room);
     if (!members) {
       members = new Set();

@@ -3,6 +3,7 @@ import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { profilesByUsernames } from '../authors/authors.service.ts';
+import { dropFollowsOfBlocker } from '../follows/book-follows.service.ts';
 import * as lists from './blocks.repository.ts';
 import type { ListKind } from './blocks.repository.ts';
 
@@ -29,7 +30,13 @@ export async function addToList(
 ): Promise<void> {
   const user = await userNamed(ctx, username);
   if (user.id === viewer.id) throw badRequest(SELF_REFUSED[kind]);
-  await lists.insertEntry(ctx.db, kind, viewer.id, user.id, nowIso());
+  await ctx.db.transaction().execute(async (trx) => {
+    await lists.insertEntry(trx, kind, viewer.id, user.id, nowIso());
+    // A block also ends the blocked user's follows of the blocker and of their books (they
+    // could not follow anew while blocked, so keeping old follows would be the one way round
+    // it); a mute hides lines from the muter only and touches nothing else.
+    if (kind === 'block') await dropFollowsOfBlocker(trx, user.id, viewer.id);
+  });
 }
 
 /** Takes a user off the viewer's list; 404 when they were not on it. */

@@ -91,7 +91,10 @@ export async function findVisibleBooksByIds(
 
 /** A book by id regardless of publication; callers decide visibility (to answer 404 vs 403). */
 export async function findBookById(db: DbHandle, id: number, visibility: Visibility) {
-  return bookSelect(db, visibility).where('books.id', '=', id).executeTakeFirst();
+  return bookSelect(db, visibility)
+    .select('books.comments_locked')
+    .where('books.id', '=', id)
+    .executeTakeFirst();
 }
 
 /**

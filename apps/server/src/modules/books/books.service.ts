@@ -1,11 +1,12 @@
 import type { Book, UpdateBookBody } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
-import { nowIso, toFlag } from '../../lib/convert.ts';
+import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { toBook } from '../../presenters/book.ts';
+import { bookFollowFacts } from '../follows/book-follows.service.ts';
 import * as books from './books.repository.ts';
 
 const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
@@ -34,8 +35,21 @@ export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: numb
   return assertOwnsBook(await books.findBookAccess(ctx.db, bookId), viewer);
 }
 
+/**
+ * The book as GET /api/books/{id} answers it (and the owner's writes): the card, whether its
+ * comments are locked (not secret: readers see why they cannot comment), its follower count and,
+ * for a signed-in viewer, whether they follow it (issue 19). See book-follows.service.ts for why
+ * a visitor's cached count may be briefly stale.
+ */
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
-  return toBook(await getVisibleBook(ctx, viewer, bookId));
+  const row = await getVisibleBook(ctx, viewer, bookId);
+  const { followers, following } = await bookFollowFacts(ctx, bookId, viewer);
+  return {
+    ...toBook(row),
+    comments_locked: fromFlag(row.comments_locked),
+    followers,
+    ...(viewer && { following }),
+  };
 }
 
 /** The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out). */

@@ -24,6 +24,8 @@ interface Member {
   socket: WebSocket;
   viewer: Viewer;
   room: string;
+  /** Usernames the viewer muted when joining: their lines (live and in history) are not sent. */
+  muted: ReadonlySet<string>;
   limits: ConnectionLimits;
   log: FastifyBaseLogger;
 }
@@ -34,9 +36,9 @@ interface Member {
  */
 export function joinRoom(
   { ctx, rooms, history }: ChatDeps,
-  { socket, viewer, room, limits, log }: Member,
+  { socket, viewer, room, muted, limits, log }: Member,
 ) {
-  const member = rooms.join(room, socket);
+  const member = rooms.join(room, socket, (from) => muted.has(from));
   let announced = false;
   // Lines of one connection are stored and published in the order they were sent.
   let tail = Promise.resolve();
@@ -95,7 +97,11 @@ export function joinRoom(
     }
     if (socket.readyState !== WebSocket.OPEN) return;
     member.replay(
-      lines.map(({ id, user, message }) => ({ id, payload: JSON.stringify({ user, message }) })),
+      lines.map(({ id, user, message }) => ({
+        id,
+        from: user,
+        payload: JSON.stringify({ user, message }),
+      })),
     );
     announced = true;
     await say(announcement(viewer.username, 'connected'));

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
 import { refuse, socketAdmission } from '../live/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
-import { ChatLimiter, findRoom, JoinLimiter } from './chat.service.ts';
+import { admitToRoom, ChatLimiter, JoinLimiter } from './chat.service.ts';
 
 /** `{base}/chat/{username}?ticket=` (or `?token=`): the chat room of an author, for signed-in users. */
 export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
@@ -17,8 +17,10 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
       return refuse(WS_CLOSE.tooMany, 'Joining too often: wait a little');
     const { username } = request.params as { username: string };
     try {
-      return { room: await findRoom(deps.ctx, username) };
+      return await admitToRoom(deps.ctx, username, session.viewer);
     } catch (error) {
+      if (error instanceof AppError && error.code === 'forbidden')
+        return refuse(WS_CLOSE.forbidden, error.message);
       if (!(error instanceof AppError && error.code === 'not_found')) throw error;
       return refuse(WS_CLOSE.notFound, 'No such author');
     }
@@ -36,7 +38,14 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
       if (!admitted) return;
       const { viewer } = admitted.session;
       const limits = limiter.open(viewer.id);
-      joinRoom(deps, { socket, viewer, room: admitted.room, limits, log: request.log });
+      joinRoom(deps, {
+        socket,
+        viewer,
+        room: admitted.room,
+        muted: admitted.muted,
+        limits,
+        log: request.log,
+      });
     },
   );
 };

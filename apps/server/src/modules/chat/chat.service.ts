@@ -1,16 +1,29 @@
 import { CHAT_LIMITS, CHAT_SERVER_USER } from '@inkwell/contract';
 import type { RawData } from 'ws';
-import type { AppContext } from '../../context.ts';
+import type { AppContext, Viewer } from '../../context.ts';
 import { escapeText } from '../../html/escape.ts';
 import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { findAuthor } from '../authors/authors.service.ts';
+import { assertNotBlockedBy, listUsers } from '../blocks/blocks.service.ts';
 import type { LimitStore } from '../../lib/limit-store.ts';
 import { TokenBucket, type TokenRate } from '../../lib/token-bucket.ts';
 
-/** The room of an author, keyed by id so that renaming the author keeps the room and its history. */
-export async function findRoom(ctx: AppContext, authorRef: string): Promise<string> {
+/**
+ * Admission to an author's room (issue 19): 404 when there is no such author, 403 when the
+ * author blocked the viewer; otherwise the room and the usernames the viewer muted, whose lines
+ * the viewer's socket will not get. The mutes are read once per join: a mute or unmute made
+ * while connected applies from the next join (the web app reconnects on navigation).
+ */
+// The room is keyed by the author's id, so that renaming the author keeps the room and its history.
+export async function admitToRoom(
+  ctx: AppContext,
+  authorRef: string,
+  viewer: Viewer,
+): Promise<{ room: string; muted: Set<string> }> {
   const author = await findAuthor(ctx.db, authorRef);
-  return `author:${author.id}`;
+  await assertNotBlockedBy(ctx, author.id, viewer.id);
+  const muted = await listUsers(ctx, viewer, 'mute');
+  return { room: `author:${author.id}`, muted: new Set(muted.map((user) => user.username)) };
 }
 
 export type IncomingLine =

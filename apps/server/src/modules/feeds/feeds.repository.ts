@@ -42,13 +42,32 @@ export async function chaptersOfAuthor(db: DbHandle, authorId: number) {
   return publishedChapters(db).where('books.author_id', '=', authorId).execute();
 }
 
+/**
+ * Chapters of the authors the reader follows and of the books they follow (issue 19): one
+ * condition on each chapter row, so a chapter whose book and author are both followed is one
+ * entry, not two.
+ */
 export async function chaptersFollowedBy(db: DbHandle, userId: number) {
   return publishedChapters(db)
-    .where('books.author_id', 'in', (eb) =>
-      eb
-        .selectFrom('follows')
-        .select('follows.author_id')
-        .where('follows.follower_id', '=', userId),
+    .where((eb) =>
+      eb.or([
+        eb(
+          'books.author_id',
+          'in',
+          eb
+            .selectFrom('follows')
+            .select('follows.author_id')
+            .where('follows.follower_id', '=', userId),
+        ),
+        eb(
+          'books.id',
+          'in',
+          eb
+            .selectFrom('book_follows')
+            .select('book_follows.book_id')
+            .where('book_follows.user_id', '=', userId),
+        ),
+      ]),
     )
     .execute();
 }

@@ -53,7 +53,7 @@ export const followsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         ...auth,
         summary: 'Follow an author',
         body: FollowBody,
-        response: { 201: Follow, 409: ErrorBody, ...errors },
+        response: { 201: Follow, 403: ErrorBody, 409: ErrorBody, ...errors },
       },
     },
     async (request, reply) => {

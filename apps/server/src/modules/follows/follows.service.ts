@@ -4,6 +4,7 @@ import { nowIso } from '../../lib/convert.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { toAuthorProfile } from '../../presenters/user.ts';
 import { findAuthor } from '../authors/authors.service.ts';
+import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import * as follows from './follows.repository.ts';
 
 const ALREADY_FOLLOWING = 'You already follow this author';
@@ -28,6 +29,8 @@ export async function isFollowing(
 export async function follow(ctx: AppContext, viewer: Viewer, authorId: number): Promise<void> {
   if (authorId === viewer.id) throw badRequest('You cannot follow yourself');
   await findAuthor(ctx.db, authorId);
+  // A user the author blocked may not follow them (issue 19), so never notifies them either.
+  await assertNotBlockedBy(ctx, authorId, viewer.id);
   if (await follows.isFollowing(ctx.db, viewer.id, authorId)) throw conflict(ALREADY_FOLLOWING);
   try {
     await follows.insertFollow(ctx.db, { followerId: viewer.id, authorId, now: nowIso() });

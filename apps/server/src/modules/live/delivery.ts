@@ -25,7 +25,11 @@ export function deliverEvents(
             } satisfies ChatSystemFrame)
           : ({ user: event.user, message: event.message } satisfies ChatMessage),
       );
-      rooms.broadcast(event.room, { ...(event.id !== undefined && { id: event.id }), payload });
+      rooms.broadcast(event.room, {
+        ...(event.id !== undefined && { id: event.id }),
+        ...(!event.system && { from: event.user }),
+        payload,
+      });
       return;
     }
     if (event.type === 'sessions.ended') {

@@ -12,16 +12,29 @@ export interface NotificationContent {
 }
 
 /**
- * Gives every follower of the author one notification, in a single INSERT ... SELECT: the
- * follower ids never travel to the application and back, however many there are. Answers the
- * users who got a row; a reader who already has this chapter's notification is skipped.
+ * Gives every follower of the author and every follower of the book one notification, in a
+ * single INSERT ... SELECT: the follower ids never travel to the application and back, however
+ * many there are. A reader who follows both is selected once (UNION), and one who already has
+ * this chapter's notification is skipped (the unique index notifications_chapter_uq), so the news
+ * arrives once. Users the author blocked get nothing (issue 19: blocked users do not appear in the
+ * author's notifications), even if a follow of theirs were left. Answers the users who got a row.
  */
 export async function insertForFollowers(
   db: DbHandle,
-  authorId: number,
+  followed: { authorId: number; bookId: number },
   content: NotificationContent,
   now: string,
 ): Promise<number[]> {
+  const followers = db
+    .selectFrom('follows')
+    .select('follower_id as user_id')
+    .where('author_id', '=', followed.authorId)
+    .union(
+      db
+        .selectFrom('book_follows')
+        .select('user_id')
+        .where('book_id', '=', followed.bookId),
+    );
   const rows = await db
     .insertInto('notifications')
     .columns([
@@ -36,10 +49,10 @@ export async function insertForFollowers(
     ])
     .expression(
       db
-        .selectFrom('follows')
+        .selectFrom(followers.as('f'))
         // Explicit casts: PostgreSQL would otherwise read untyped parameters in a SELECT as text.
         .select([
-          'follower_id',
+          'f.user_id',
           sql<string>`cast(${content.type} as text)`.as('type'),
           sql<string>`cast(${content.message} as text)`.as('message'),
           sql<number | null>`cast(${content.book_id} as integer)`.as('book_id'),
@@ -48,7 +61,16 @@ export async function insertForFollowers(
           sql<Flag>`0`.as('is_read'),
           sql<string>`cast(${now} as text)`.as('created_at'),
         ])
-        .where('author_id', '=', authorId),
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('user_blocks')
+                .select('user_blocks.blocked_id')
+                .where('user_blocks.blocker_id', '=', followed.authorId)
+                .whereRef('user_blocks.blocked_id', '=', 'f.user_id'),
+            ),
+          ),
+        ),
     )
     .onConflict((oc) => oc.doNothing())
     .returning('user_id')

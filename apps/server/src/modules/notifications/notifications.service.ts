@@ -55,7 +55,12 @@ export async function storeNotifications(
   const now = nowIso();
   if (event.type === 'chapter.published') {
     return {
-      recipients: await notifications.insertForFollowers(ctx.db, event.authorId, content, now),
+      recipients: await notifications.insertForFollowers(
+        ctx.db,
+        { authorId: event.authorId, bookId: event.bookId },
+        content,
+        now,
+      ),
     };
   }
   if (event.type === 'author.followed') {
