@@ -14,6 +14,7 @@ import * as accounts from './modules/accounts/accounts.service.ts';
 import { authorsRoutes } from './modules/authors/authors.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 import { chaptersRoutes } from './modules/chapters/chapters.routes.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { bookFollowsRoutes } from './modules/follows/book-follows.routes.ts';
 import { blocksRoutes } from './modules/blocks/blocks.routes.ts';
@@ -204,6 +205,7 @@ export async function buildApp(
     searchRoutes,
     genresRoutes,
     chaptersRoutes,
+    commentsRoutes,
     historyRoutes,
     followsRoutes,
     bookFollowsRoutes,

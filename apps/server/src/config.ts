@@ -97,6 +97,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_IMPORT: rateLimit('60/hour'),
   RATE_LIMIT_FEEDS: rateLimit('300/minute'),
   RATE_LIMIT_SOCKETS: rateLimit('600/minute'),
+  /** Comments per signed-in user (issue 19: 5 a minute, a burst of 5; COMMENT_RATE_LIMIT). */
+  RATE_LIMIT_COMMENTS: rateLimit('5/minute'),
   /** The largest EPUB an export builds, in MB; a larger book answers 413. */
   EXPORT_MAX_MB: z.coerce.number().positive().default(50),
   /** Memory for built EPUBs kept until their book changes, in MB per process; 0 keeps none. */
@@ -118,6 +120,9 @@ const EnvSchema = z.object({
   HOME_AUTHOR_OF_THE_MONTH: z.string().optional(),
   HOME_RISING_AUTHOR: z.string().optional(),
   HOME_FEATURED_AUTHORS: csv,
+  /** Operators (issue 19): usernames, comma-separated, who read reports, delete any comment and
+   * suspend accounts. Compared without case. */
+  ADMIN_USERNAMES: csv,
   /** Cookie `Secure` flag: auto sets it when the request came over HTTPS (directly or via a proxy). */
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   /**

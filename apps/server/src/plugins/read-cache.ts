@@ -36,6 +36,7 @@ const CHANGES_WHAT_VISITORS_SEE: ReadonlySet<DomainEvent['type']> = new Set([
   'author.changed',
   'chapter.published',
   'search.indexed',
+  'comments.changed',
 ]);
 
 /** Headers that belong to one response, never to a kept answer. */

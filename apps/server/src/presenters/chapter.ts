@@ -1,7 +1,7 @@
 import type { Chapter, ChapterSummary, ReadHistoryItem } from '@inkwell/contract';
 import { fromFlag } from '../lib/convert.ts';
 import type { Selectable } from 'kysely';
-import type { ChaptersTable } from '../db/schema.ts';
+import type { ChaptersTable, Flag } from '../db/schema.ts';
 
 /** A chapter's columns that a list shows. */
 export type ChapterSummaryRow = Pick<
@@ -42,9 +42,22 @@ export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
   };
 }
 
-/** A whole chapter: any row with the summary's columns and the content (a read, or a save's RETURNING). */
-export function toChapter(row: ChapterSummaryRow & { content: string }): Chapter {
-  return { ...toChapterSummary(row), content: row.content };
+/**
+ * A whole chapter: any row with the summary's columns and the content (a read, or a save's
+ * RETURNING). `comments_locked` is the chapter's own lock (issue 19; its book may lock comments
+ * too); `likes` and, for a signed-in viewer, `liked` come when the caller counted them.
+ */
+export function toChapter(
+  row: ChapterSummaryRow & { content: string; comments_locked?: Flag },
+  social?: { likes: number; liked?: boolean },
+): Chapter {
+  return {
+    ...toChapterSummary(row),
+    content: row.content,
+    ...(row.comments_locked !== undefined && { comments_locked: fromFlag(row.comments_locked) }),
+    ...(social && { likes: social.likes }),
+    ...(social?.liked !== undefined && { liked: social.liked }),
+  };
 }
 
 export function toReadHistoryItem(row: ReadHistoryRow): ReadHistoryItem {

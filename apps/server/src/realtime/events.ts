@@ -34,7 +34,31 @@ export type DomainEvent =
   /** An author's public profile changed: names, username, biography, links or avatar. */
   | { type: 'author.changed'; authorId: number }
   /** The search indexer changed the index: a search may now answer differently. */
-  | { type: 'search.indexed' };
+  | { type: 'search.indexed' }
+  /**
+   * A chapter's comments changed (a comment written, edited or deleted, or a block that hides
+   * some): cached comment reads are out of date. Likes publish nothing (their counts in visitors'
+   * cached answers are at most READ_CACHE_MAX_AGE_SECONDS old).
+   */
+  | { type: 'comments.changed'; chapterId: number }
+  /**
+   * A new comment that notifies (issue 19): COMMENT to the book's author for a top-level comment,
+   * REPLY to the people of the thread. The comments service decides who (never the writer, nor
+   * anyone who blocked or muted them): `inbox` get a row each, `live` (some of them) a toast
+   * too. `excerpt` is the comment's text with its spoilers hidden, already shortened.
+   */
+  | {
+      type: 'comment.posted';
+      kind: 'COMMENT' | 'REPLY';
+      commentId: number;
+      bookId: number;
+      chapterId: number;
+      chapterTitle: string;
+      writerUsername: string;
+      excerpt: string;
+      inbox: number[];
+      live: number[];
+    };
 
 /** What the bus carries between processes. */
 export interface Envelope {

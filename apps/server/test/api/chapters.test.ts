@@ -65,6 +65,10 @@ describe('creating a chapter', () => {
       version: 1,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
+      // Issue 19: the chapter's own comment lock, its likes and the viewer's like.
+      comments_locked: false,
+      likes: 0,
+      liked: false,
     });
     const second = await createChapter(t.app, author, book.id, { title: 'Second', content: '' });
     expect(second).toMatchObject({ chapter_order: 2, title: 'Second', content: '<p>Edit Me!</p>' });

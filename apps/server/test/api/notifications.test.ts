@@ -61,6 +61,7 @@ describe('GET /api/my/notifications', () => {
       book_id: book.id,
       chapter_id: chapterIds[2],
       follower: null,
+      comment_id: null,
       is_read: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });

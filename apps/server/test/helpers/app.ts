@@ -20,10 +20,9 @@ export interface TestApp {
  * many times from one address to test something else (id spellings, who may do what).
  */
 export const NO_REQUEST_LIMITS = Object.fromEntries(
-  ['SIGNUP', 'LOGIN', 'EXPORT', 'EXPORT_PER_USER', 'IMPORT', 'FEEDS', 'SOCKETS'].map((name) => [
-    `RATE_LIMIT_${name}`,
-    'off',
-  ]),
+  ['SIGNUP', 'LOGIN', 'EXPORT', 'EXPORT_PER_USER', 'IMPORT', 'FEEDS', 'SOCKETS', 'COMMENTS'].map(
+    (name) => [`RATE_LIMIT_${name}`, 'off'],
+  ),
 );
 
 /**

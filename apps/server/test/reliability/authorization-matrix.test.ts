@@ -34,13 +34,17 @@ let owner: TestUser;
 let other: TestUser;
 let uploadHref: string;
 let importJob: number;
+/** Whom the operators' suspend and unsuspend rows name. */
+let bystander: TestUser;
+/** The owner is also an operator (ADMIN_USERNAMES), so the operators' routes have an owner column. */
+const OPERATOR = `mx_operator_${process.pid % 1000}`;
 /** Read-only rows share one fixture; rows that write get their own. */
 let shared: Fixture;
 
 beforeAll(async () => {
   t = await createTestApp(
     // Every route many times from one address: the request limits would answer 429 first.
-    { LOGIN_MAX_FAILURES: '1000', ...NO_REQUEST_LIMITS },
+    { LOGIN_MAX_FAILURES: '1000', ...NO_REQUEST_LIMITS, ADMIN_USERNAMES: OPERATOR },
     {
       onRoute: (route: RouteOptions) => {
         for (const method of [route.method].flat()) {
@@ -55,8 +59,9 @@ beforeAll(async () => {
     },
   );
   base = await listen(t.app);
-  owner = await signup(t.app);
+  owner = await signup(t.app, OPERATOR);
   other = await signup(t.app);
+  bystander = await signup(t.app);
   const form = multipart('image', await makeImage('png', 40, 40), 'a.png', 'image/png');
   uploadHref = (
     await t.app.inject({
@@ -92,6 +97,11 @@ interface Fixture {
   book: number;
   chapter: number;
   note: number;
+  /** The owner's comment on the published chapter, with a report of it by the other user. */
+  comment: number;
+  report: number;
+  /** The owner's comment on their draft chapter. */
+  draftComment: number;
   feedToken: string;
   /** Sessions of the row's own, for rows that end them. */
   tokens: { owner: string; other: string };
@@ -113,6 +123,17 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
   await as(t.app, owner).post(`/api/books/${book.id}/chapters/${chapter.id}/history`);
   const note = await as(t.app, owner).post('/api/my/notes', { book_id: book.id, body: 'mine' });
   const feed = await as(t.app, owner).post('/api/my/feed-token');
+  const comment = (
+    await as(t.app, owner).post(`/api/chapters/${chapter.id}/comments`, { body: 'First!' })
+  ).json().id as number;
+  const draftComment = (
+    await as(t.app, owner).post(`/api/chapters/${draftChapter.id}/comments`, { body: 'Note' })
+  ).json().id as number;
+  await as(t.app, other).post(`/api/comments/${comment}/report`, { reason: 'rude' });
+  const reports = (await as(t.app, owner).get('/api/admin/reports')).json().reports as {
+    id: number;
+    comment: { id: number };
+  }[];
   const login = async (user: TestUser) =>
     (
       await t.app.inject({
@@ -127,6 +148,9 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
     book: book.id,
     chapter: chapter.id,
     note: note.json().id,
+    comment,
+    draftComment,
+    report: reports.find((r) => r.comment.id === comment)!.id,
     feedToken: /\/api\/feeds\/([\w-]+)\.atom$/.exec(feed.json().url)?.[1] ?? 'none',
     tokens: freshSessions
       ? { owner: await login(owner), other: await login(other) }
@@ -344,6 +368,76 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /api/chapters/:id': {
     call: get((f) => `/api/chapters/${f.chapter}`),
+    expect: [401, 403, 200],
+  },
+
+  // Comments (issue 19): anyone reads what they may see; a comment is its writer's to edit and
+  // its writer's, the book's author's or an operator's to delete. The owner is an operator.
+  'GET /api/chapters/:id/comments': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/comments`),
+    expect: [404, 404, 200],
+  },
+  'GET /api/chapters/:id/comment-counts': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/comment-counts`),
+    expect: [404, 404, 200],
+  },
+  'GET /api/comments/:commentId/replies': {
+    call: get((f) => `/api/comments/${f.draftComment}/replies`),
+    expect: [404, 404, 200],
+  },
+  'POST /api/chapters/:id/comments': {
+    call: body(
+      (f) => `/api/chapters/${f.chapter}/comments`,
+      () => ({ body: 'Hello' }),
+    ),
+    expect: [401, 201, 201],
+  },
+  'PUT /api/comments/:commentId': {
+    call: body(
+      (f) => `/api/comments/${f.comment}`,
+      () => ({ body: 'Edited' }),
+    ),
+    expect: [401, 403, 200],
+  },
+  'DELETE /api/comments/:commentId': {
+    call: get((f) => `/api/comments/${f.comment}`),
+    expect: [401, 403, 200],
+  },
+  'POST /api/comments/:commentId/like': {
+    call: get((f) => `/api/comments/${f.draftComment}/like`),
+    expect: [401, 404, 200],
+  },
+  'DELETE /api/comments/:commentId/like': {
+    call: get((f) => `/api/comments/${f.draftComment}/like`),
+    expect: [401, 404, 200],
+  },
+  // Reporting one's own comment is refused.
+  'POST /api/comments/:commentId/report': {
+    call: body(
+      (f) => `/api/comments/${f.comment}/report`,
+      () => ({ reason: 'spam' }),
+    ),
+    expect: [401, 201, 400],
+  },
+  'POST /api/chapters/:id/like': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/like`),
+    expect: [401, 404, 200],
+  },
+  'DELETE /api/chapters/:id/like': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/like`),
+    expect: [401, 404, 200],
+  },
+  'GET /api/admin/reports': { call: get(() => '/api/admin/reports'), expect: [401, 403, 200] },
+  'POST /api/admin/reports/:reportId/dismiss': {
+    call: get((f) => `/api/admin/reports/${f.report}/dismiss`),
+    expect: [401, 403, 200],
+  },
+  'POST /api/admin/users/:username/suspend': {
+    call: get(() => `/api/admin/users/${bystander.username}/suspend`),
+    expect: [401, 403, 200],
+  },
+  'POST /api/admin/users/:username/unsuspend': {
+    call: get(() => `/api/admin/users/${bystander.username}/unsuspend`),
     expect: [401, 403, 200],
   },
 

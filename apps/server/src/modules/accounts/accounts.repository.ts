@@ -58,17 +58,21 @@ export async function insertSession(
 
 /** Sessions that have not expired at `now`, with their user: what signs a request or socket in. */
 export function liveSessions(db: DbHandle, now: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.id as session_id',
-      'sessions.created_at as signed_in_at',
-      'sessions.expires_at',
-      'users.id as user_id',
-      'users.username',
-    ])
-    .where('sessions.expires_at', '>', now);
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select([
+        'sessions.id as session_id',
+        'sessions.created_at as signed_in_at',
+        'sessions.expires_at',
+        'users.id as user_id',
+        'users.username',
+      ])
+      .where('sessions.expires_at', '>', now)
+      // A suspended account's sessions are deleted; this also refuses one made in the meantime.
+      .where('users.suspended_at', 'is', null)
+  );
 }
 
 /** The live session for a token hash, with its user; expired sessions are not answered. */
@@ -89,4 +93,18 @@ export async function findExistingSessionIds(db: DbHandle, ids: number[]): Promi
 
 export async function deleteExpiredSessions(db: DbHandle, now: string) {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
+}
+
+export async function setSuspendedAt(db: DbHandle, userId: number, at: string | null) {
+  await db.updateTable('users').set({ suspended_at: at }).where('id', '=', userId).execute();
+}
+
+/** Deletes every session of the user; answers their ids. */
+export async function deleteSessionsOf(db: DbHandle, userId: number): Promise<number[]> {
+  const rows = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

@@ -69,7 +69,13 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         summary:
           'Log in (form fields username and password, urlencoded or multipart, or JSON); sets the fastapi_token cookie',
         body: LoginBody,
-        response: { 200: TokenResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+        response: {
+          200: TokenResponse,
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          429: ErrorBody,
+        },
       },
       // The spec's own client sends the form as multipart (a FormData).
       preValidation: multipartFormFields,

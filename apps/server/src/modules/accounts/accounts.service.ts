@@ -131,6 +131,8 @@ export async function login(
       : verifyPassword(await decoyPasswordHash(), input.password).then(() => false);
   });
   if (!valid || !user) throw unauthorized(LOGIN_FAILURE_DETAIL);
+  // Told only to whoever knows the password: a suspension is no secret from its owner.
+  if (user.suspended_at !== null) throw forbidden(SUSPENDED_DETAIL);
   return { token: await startSession(ctx, user.id), user };
 }
 
@@ -240,6 +242,28 @@ export async function sessionsStillThere(
     for (const id of await accounts.findExistingSessionIds(ctx.db, chunk)) found.add(id);
   }
   return found;
+}
+
+export const SUSPENDED_DETAIL = 'This account is suspended';
+
+/**
+ * Suspends or restores an account (issue 19, by an operator): a suspended user cannot sign in,
+ * and every session they had ends now, closing their sockets on every process.
+ */
+export async function setSuspended(
+  ctx: AppContext,
+  userId: number,
+  suspended: boolean,
+): Promise<void> {
+  if (!suspended) {
+    await accounts.setSuspendedAt(ctx.db, userId, null);
+    return;
+  }
+  const sessionIds = await ctx.db.transaction().execute(async (trx) => {
+    await accounts.setSuspendedAt(trx, userId, nowIso());
+    return accounts.deleteSessionsOf(trx, userId);
+  });
+  await sessionsEnded(ctx, sessionIds);
 }
 
 export async function logout(ctx: AppContext, viewer: Viewer | null): Promise<void> {

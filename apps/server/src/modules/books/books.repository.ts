@@ -28,6 +28,7 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
       'books.published_at',
       'books.created_at',
       'books.updated_at',
+      'books.comments_locked',
       'users.username as author_username',
       'users.first_name as author_first_name',
       'users.last_name as author_last_name',
@@ -180,6 +181,7 @@ export async function updateBook(
     title: string;
     summary: string;
     is_published: 0 | 1;
+    comments_locked: 0 | 1;
     published_at: string;
     cover: string;
     updated_at: string;

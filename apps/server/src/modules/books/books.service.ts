@@ -116,6 +116,9 @@ export async function updateBook(
       ...(input.title !== undefined && { title: input.title }),
       ...(input.summary != null && { summary: input.summary }),
       ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
+      ...(input.comments_locked !== undefined && {
+        comments_locked: toFlag(input.comments_locked),
+      }),
       // The first publication dates the book for "recent"; re-publishing keeps that date.
       ...(publishing && existing.published_at === null && { published_at: nowIso() }),
       updated_at: nowIso(),

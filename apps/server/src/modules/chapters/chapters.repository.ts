@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { ownedBy, published } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 import type { Flag } from '../../db/schema.ts';
@@ -10,6 +11,7 @@ const SUMMARY_COLUMNS = [
   'chapters.is_published',
   'chapters.word_count',
   'chapters.version',
+  'chapters.comments_locked',
   'chapters.created_at',
   'chapters.updated_at',
 ] as const;
@@ -132,7 +134,9 @@ export async function insertChapter(
   return id;
 }
 
-export type ChapterChanges = Partial<ContentColumns & { title: string; is_published: Flag }> & {
+export type ChapterChanges = Partial<
+  ContentColumns & { title: string; is_published: Flag; comments_locked: Flag }
+> & {
   updated_at: string;
 };
 
@@ -156,7 +160,7 @@ export async function updateOwnedChapter(
   db: DbHandle,
   chapter: OwnedChapter,
   changes: ChapterChanges,
-): Promise<(ChapterSummaryRow & { content: string }) | undefined> {
+): Promise<(ChapterSummaryRow & { content: string; likes: number; liked: boolean }) | undefined> {
   const editsText = changes.content !== undefined || changes.title !== undefined;
   const row = await db
     .updateTable('chapters')
@@ -174,10 +178,24 @@ export async function updateOwnedChapter(
     )
     .$if(chapter.version !== undefined, (query) => query.where('version', '=', chapter.version!))
     .returning(SUMMARY_COLUMNS)
+    // The answer is the chapter as a read shows it to its author, likes included, still in one
+    // statement (an autosave's).
+    .returning([
+      sql<number | string>`(select count(*) from chapter_likes
+        where chapter_likes.chapter_id = chapters.id)`.as('likes'),
+      sql<number | string>`(select count(*) from chapter_likes
+        where chapter_likes.chapter_id = chapters.id
+          and chapter_likes.user_id = ${chapter.authorId})`.as('liked'),
+    ])
     .$if(changes.content === undefined, (query) => query.returning('chapters.content'))
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...row, content: changes.content ?? row.content! };
+  return {
+    ...row,
+    content: changes.content ?? row.content!,
+    likes: Number(row.likes),
+    liked: Number(row.liked) > 0,
+  };
 }
 
 /**
@@ -203,4 +221,76 @@ export async function deleteChapter(db: DbHandle, id: number, bookId: number) {
     .returning('chapter_order')
     .executeTakeFirst();
   return row?.chapter_order;
+}
+
+/**
+ * What comments (issue 19) need of a chapter: who may see it, whose book it is, whether comments
+ * are locked on it or on its book; not its content.
+ */
+export async function findChapterForComments(db: DbHandle, id: number) {
+  return db
+    .selectFrom('chapters')
+    .innerJoin('books', 'books.id', 'chapters.book_id')
+    .select([
+      'chapters.id',
+      'chapters.book_id',
+      'chapters.title',
+      'chapters.is_published',
+      'chapters.comments_locked',
+      'books.author_id',
+      'books.is_published as book_is_published',
+      'books.comments_locked as book_comments_locked',
+    ])
+    .where('chapters.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The chapter's content alone (to count its blocks). */
+export async function findChapterContent(db: DbHandle, id: number) {
+  const row = await db
+    .selectFrom('chapters')
+    .select('content')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.content;
+}
+
+/** The chapter's likes, and whether the viewer is among them (false for a visitor). */
+export async function chapterLikes(db: DbHandle, chapterId: number, viewerId: number | null) {
+  const row = await db
+    .selectFrom('chapter_likes')
+    .select([
+      sql<number | string>`count(*)`.as('likes'),
+      viewerId === null
+        ? sql<number | string>`0`.as('liked')
+        : sql<
+            number | string
+          >`coalesce(sum(case when user_id = ${viewerId} then 1 else 0 end), 0)`.as('liked'),
+    ])
+    .where('chapter_id', '=', chapterId)
+    .executeTakeFirstOrThrow();
+  return { likes: Number(row.likes), liked: Number(row.liked) > 0 };
+}
+
+/** Adds or removes the user's like of the chapter (a repeat changes nothing). */
+export async function setChapterLike(
+  db: DbHandle,
+  userId: number,
+  chapterId: number,
+  like: boolean,
+  now: string,
+) {
+  if (like) {
+    await db
+      .insertInto('chapter_likes')
+      .values({ user_id: userId, chapter_id: chapterId, created_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  } else {
+    await db
+      .deleteFrom('chapter_likes')
+      .where('user_id', '=', userId)
+      .where('chapter_id', '=', chapterId)
+      .execute();
+  }
 }

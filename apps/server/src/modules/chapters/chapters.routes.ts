@@ -7,6 +7,7 @@ import {
   CreateChapterBody,
   ErrorBody,
   IdParams,
+  LikeState,
   ReorderChaptersBody,
   UpdateChapterBody,
 } from '@inkwell/contract';
@@ -155,4 +156,26 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       return { detail: 'Chapter deleted' };
     },
   );
+
+  for (const [method, like] of [
+    ['post', true],
+    ['delete', false],
+  ] as const) {
+    app[method](
+      '/api/chapters/:id/like',
+      {
+        schema: {
+          ...TAG,
+          ...auth,
+          summary: like
+            ? 'Like a chapter (one like per reader; a repeat changes nothing)'
+            : 'Take back a like of a chapter',
+          params: IdParams,
+          response: { 200: LikeState, ...errors },
+        },
+      },
+      async (request) =>
+        service.setChapterLike(ctx, requireViewer(request), request.params.id, like),
+    );
+  }
 };

@@ -28,6 +28,8 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/e
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
+import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
+import { countTopLevelBlocks } from '../../html/blocks.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
 
@@ -38,12 +40,57 @@ export async function getVisibleChapter(ctx: AppContext, viewer: Viewer | null, 
   return assertCanSeeChapter(await chapters.findChapter(ctx.db, chapterId), viewer);
 }
 
+/**
+ * A chapter to read, with its likes, and for a signed-in viewer whether they liked it. A
+ * visitor's answer is the same for every visitor (the read cache keeps it; its count is at most
+ * READ_CACHE_MAX_AGE_SECONDS old, as likes publish no event); `liked` only ever goes to a signed-in
+ * viewer, whose answers are never kept.
+ */
 export async function getChapter(
   ctx: AppContext,
   viewer: Viewer | null,
   chapterId: number,
 ): Promise<Chapter> {
-  return toChapter(await getVisibleChapter(ctx, viewer, chapterId));
+  const [chapter, likes] = await Promise.all([
+    getVisibleChapter(ctx, viewer, chapterId),
+    chapters.chapterLikes(ctx.db, chapterId, viewer?.id ?? null),
+  ]);
+  return toChapter(chapter, viewer ? likes : { likes: likes.likes });
+}
+
+/**
+ * What comments need of a chapter the viewer may open (404 otherwise): its book and author,
+ * and its locks and its book's.
+ */
+export async function getChapterForComments(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  chapterId: number,
+) {
+  return assertCanSeeChapter(await chapters.findChapterForComments(ctx.db, chapterId), viewer);
+}
+
+/** The number of top-level blocks of a chapter's content (what a paragraph index counts). */
+export async function chapterBlockCount(ctx: AppContext, chapterId: number): Promise<number> {
+  const content = await chapters.findChapterContent(ctx.db, chapterId);
+  return content === undefined ? 0 : countTopLevelBlocks(content);
+}
+
+/**
+ * Likes (or unlikes) a chapter the viewer may open; one like per reader, a repeat changes
+ * nothing. A user the book's author blocked gets 403. Answers the count and the viewer's like.
+ */
+export async function setChapterLike(
+  ctx: AppContext,
+  viewer: Viewer,
+  chapterId: number,
+  like: boolean,
+): Promise<{ likes: number; liked: boolean }> {
+  const chapter = await getChapterForComments(ctx, viewer, chapterId);
+  await assertNotBlockedBy(ctx, chapter.author_id, viewer.id);
+  await chapters.setChapterLike(ctx.db, viewer.id, chapterId, like, nowIso());
+  const state = await chapters.chapterLikes(ctx.db, chapterId, viewer.id);
+  return { likes: state.likes, liked: state.liked };
 }
 
 async function listAll(db: DbHandle, bookId: number): Promise<ChapterSummary[]> {
@@ -219,12 +266,19 @@ async function refusedUpdate(
 
 /** Whether `changes` change something, and the chapter already holds every one of them. */
 function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterChanges): boolean {
-  const { content, title, is_published } = changes;
-  if (content === undefined && title === undefined && is_published === undefined) return false;
+  const { content, title, is_published, comments_locked } = changes;
+  if (
+    content === undefined &&
+    title === undefined &&
+    is_published === undefined &&
+    comments_locked === undefined
+  )
+    return false;
   return (
     (content === undefined || content === current.content) &&
     (title === undefined || title === current.title) &&
-    (is_published === undefined || Boolean(is_published) === Boolean(current.is_published))
+    (is_published === undefined || Boolean(is_published) === Boolean(current.is_published)) &&
+    (comments_locked === undefined || Boolean(comments_locked) === Boolean(current.comments_locked))
   );
 }
 
@@ -249,6 +303,9 @@ export async function updateChapter(
     ...(input.content !== undefined && contentColumns(input.content)),
     ...(input.title !== undefined && { title: input.title }),
     ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
+    ...(input.comments_locked !== undefined && {
+      comments_locked: toFlag(input.comments_locked),
+    }),
     updated_at: now,
   };
   // An update moves no chapter, so unlike the other chapter writes it needs no book lock:
@@ -273,7 +330,10 @@ export async function updateChapter(
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
     return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
   });
-  const answer = toChapter(chapter);
+  const answer =
+    'likes' in chapter
+      ? toChapter(chapter, { likes: chapter.likes, liked: chapter.liked })
+      : toChapter(chapter, await chapters.chapterLikes(ctx.db, chapterId, viewer.id));
   if (changesWhatReadersSee(input, answer)) announceBookChanged(ctx, bookId);
   // Only a first publication in a published book is news; edits and re-publishing are not.
   if (announce) {

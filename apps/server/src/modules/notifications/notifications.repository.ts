@@ -168,3 +168,40 @@ export async function hasFollowNotificationSince(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Of `userIds`, those who blocked or muted `writerId`: a comment of theirs notifies none of them. */
+export async function silencedBy(
+  db: DbHandle,
+  writerId: number,
+  userIds: readonly number[],
+): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('user_blocks')
+    .select('blocker_id as id')
+    .where('blocked_id', '=', writerId)
+    .where('blocker_id', 'in', userIds)
+    .union(
+      db
+        .selectFrom('user_mutes')
+        .select('muter_id as id')
+        .where('muted_id', '=', writerId)
+        .where('muter_id', 'in', userIds),
+    )
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** One inbox row for each of `userIds`. */
+export async function insertForUsers(
+  db: DbHandle,
+  userIds: readonly number[],
+  content: NotificationContent,
+  now: string,
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await db
+    .insertInto('notifications')
+    .values(userIds.map((userId) => ({ user_id: userId, ...content, created_at: now })))
+    .execute();
+}

@@ -25,9 +25,33 @@ export function notificationFor(event: DomainEvent): NotificationMessage | null 
         message: `${event.followerUsername} is now following you`,
         follower: event.followerUsername,
       };
+    case 'comment.posted':
+      return {
+        type: event.kind,
+        message:
+          event.kind === 'COMMENT'
+            ? `${event.writerUsername} commented on "${event.chapterTitle}": ${event.excerpt}`
+            : `${event.writerUsername} replied on "${event.chapterTitle}": ${event.excerpt}`,
+        book_id: event.bookId,
+        chapter_id: event.chapterId,
+        comment_id: event.commentId,
+      };
     default:
       return null;
   }
+}
+
+/**
+ * Of the people a user's action would notify, those who hear of it: not the ones who blocked or
+ * muted that user (issue 19: muted and blocked users notify no one).
+ */
+export async function whoHears(
+  ctx: Pick<AppContext, 'db'>,
+  actorId: number,
+  candidates: readonly number[],
+): Promise<number[]> {
+  const silenced = new Set(await notifications.silencedBy(ctx.db, actorId, candidates));
+  return candidates.filter((id) => id !== actorId && !silenced.has(id));
 }
 
 /** The shortest time between two FOLLOW notifications of one follower to one author. */
@@ -48,11 +72,16 @@ export async function storeNotifications(
   const content = {
     type: message.type,
     message: message.message,
-    book_id: message.type === 'CHAPTER' ? message.book_id : null,
-    chapter_id: message.type === 'CHAPTER' ? message.chapter_id : null,
+    book_id: 'book_id' in message ? message.book_id : null,
+    chapter_id: 'chapter_id' in message ? message.chapter_id : null,
     follower: message.type === 'FOLLOW' ? message.follower : null,
+    comment_id: 'comment_id' in message ? message.comment_id : null,
   };
   const now = nowIso();
+  if (event.type === 'comment.posted') {
+    await notifications.insertForUsers(ctx.db, event.inbox, content, now);
+    return { recipients: event.live };
+  }
   if (event.type === 'chapter.published') {
     return {
       recipients: await notifications.insertForFollowers(
