@@ -44,13 +44,14 @@ export const purify = (html: string): string =>
  */
 export const sanitize = (html: string): string => (isInertHtml(html) ? html : purify(html));
 
-/** Words a hidden spoiler is announced by (its text stays out of the accessible name until shown). */
-export const SPOILER_HIDDEN_LABEL = 'Spoiler, hidden: press to show';
+/** What a hidden spoiler shows (and is named by) in place of its text. */
+export const SPOILER_COVER = 'Spoiler';
 
 /**
  * A comment's HTML (issue 19) with the comment allowlist of the contract: fewer tags, no other
  * class than the spoiler mark on its span, every link with COMMENT_LINK_REL. A spoiler becomes a
- * button (focusable, aria-expanded false) whose text is hidden until it is revealed.
+ * button (focusable, aria-expanded false) showing only SPOILER_COVER; its text is inside it but
+ * `hidden` (out of sight and of the accessibility tree) until it is revealed.
  */
 export function purifyComment(html: string): string {
   const fragment = DOMPurify.sanitize(html, {
@@ -65,24 +66,41 @@ export function purifyComment(html: string): string {
   }
   for (const link of fragment.querySelectorAll(LINK_ELEMENT))
     link.setAttribute('rel', COMMENT_LINK_REL);
-  for (const span of fragment.querySelectorAll(`${SPOILER_ELEMENT}.${SPOILER_CLASS}`)) {
+  // Innermost first, so a spoiler inside a spoiler is wrapped before its outer one moves it.
+  const spoilers = [...fragment.querySelectorAll(`${SPOILER_ELEMENT}.${SPOILER_CLASS}`)].reverse();
+  for (const span of spoilers) {
+    const text = document.createElement('span');
+    text.className = 'spoiler-text';
+    text.hidden = true;
+    text.append(...span.childNodes);
+    const cover = document.createElement('span');
+    cover.className = 'spoiler-cover';
+    cover.textContent = SPOILER_COVER;
+    span.append(cover, text);
     span.setAttribute('role', 'button');
     span.setAttribute('tabindex', '0');
     span.setAttribute('aria-expanded', 'false');
-    span.setAttribute('aria-label', SPOILER_HIDDEN_LABEL);
   }
   const wrapper = document.createElement('div');
   wrapper.append(fragment);
   return wrapper.innerHTML;
 }
 
-/** Shows a hidden spoiler: a click on it, or Enter or Space while it has the focus. */
+/**
+ * Shows a hidden spoiler: a click on it, or Enter or Space while it has the focus. One holding a
+ * link stops being a button once shown (a link inside a button could not be reached).
+ */
 function revealSpoiler(target: EventTarget | null): boolean {
   if (!(target instanceof Element)) return false;
   const spoiler = target.closest(`${SPOILER_ELEMENT}.${SPOILER_CLASS}[aria-expanded="false"]`);
   if (!spoiler) return false;
+  spoiler.querySelector(':scope > .spoiler-cover')?.remove();
+  spoiler.querySelector<HTMLElement>(':scope > .spoiler-text')?.removeAttribute('hidden');
   spoiler.setAttribute('aria-expanded', 'true');
-  spoiler.removeAttribute('aria-label');
+  if (spoiler.querySelector(LINK_ELEMENT)) {
+    for (const name of ['role', 'tabindex', 'aria-expanded']) spoiler.removeAttribute(name);
+    spoiler.setAttribute('data-revealed', '');
+  }
   return true;
 }
 

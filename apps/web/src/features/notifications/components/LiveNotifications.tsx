@@ -48,6 +48,9 @@ export function LiveNotifications() {
           });
         else push(data.message, { type: 'INFO', href, timeout: FOLLOW_NOTIFICATION_TOAST_MS });
         void client.invalidateQueries({ queryKey: keys.notifications });
+        // A comment or reply arrived: the chapter's comments, if on screen, show it at once.
+        if (data.type === 'COMMENT' || data.type === 'REPLY')
+          void client.invalidateQueries({ queryKey: keys.chapterComments(data.chapter_id) });
       },
     });
     return () => socket.close();
