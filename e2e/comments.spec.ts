@@ -182,3 +182,91 @@ test('the reports page tells a reader who is no operator that they are not allow
   await expectAccessible(page, 'the reports page for a non-operator');
   await page.context().close();
 });
+
+/** The operator named in global-setup.ts (ADMIN_USERNAMES), signed up once per database. */
+async function operator(): Promise<User> {
+  const username = 'e2e_operator';
+  const password = 'correct horse 42';
+  const root = `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}`;
+  const res = await fetch(`${root}/api/authors`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await res.json()) as { access_token?: string; account?: { id: number } };
+  return { id: body.account?.id ?? 0, username, password, token: body.access_token ?? '' };
+}
+
+test('a reader reports a comment; the operator dismisses, deletes and suspends, each confirmed', async ({
+  browser,
+}) => {
+  const admin = await operator();
+  const writers = [await createUser('w1'), await createUser('w2'), await createUser('w3')];
+  const ids: number[] = [];
+  for (const [i, writer] of writers.entries()) {
+    const made = await apiAs<{ id: number }>(
+      writer,
+      'POST',
+      `/api/chapters/${book.chapters[0]!.id}/comments`,
+      { body: `<p>reported words ${i}</p>` },
+    );
+    ids.push(made.id);
+  }
+  // The first through the dialog, as a reader would; the others through the API.
+  const page = await signedInPage(browser, reader);
+  await page.goto(app(chapterPath()));
+  const target = page
+    .locator('section.comments')
+    .getByRole('article')
+    .filter({ hasText: 'reported words 0' });
+  await target.getByRole('button', { name: 'Report' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Report this comment' });
+  await dialog.getByLabel(/Why/).fill('rude to everyone');
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Thank you' })).toBeVisible();
+  await page.context().close();
+  for (const id of ids.slice(1))
+    await apiAs(reader, 'POST', `/api/comments/${id}/report`, { reason: `bad ${id}` });
+
+  const adminPage = await signedInPage(browser, admin);
+  await adminPage.goto(app('/admin/reports'));
+  const reportOf = (i: number) =>
+    adminPage.getByRole('article').filter({ hasText: `reported words ${i}` });
+  await expect(reportOf(0)).toContainText('rude to everyone');
+  await expectAccessible(adminPage, 'the reports page');
+  const confirm = async (button: string) => {
+    const modal = adminPage.getByRole('dialog');
+    await expect(modal).toBeVisible();
+    await modal.getByRole('button', { name: button }).click();
+  };
+
+  await reportOf(0).getByRole('button', { name: 'Dismiss' }).click();
+  await confirm('Dismiss');
+  await expect(reportOf(0)).toHaveCount(0);
+
+  await reportOf(1).getByRole('button', { name: 'Delete comment' }).click();
+  await confirm('Delete comment');
+  await expect(reportOf(1)).toHaveCount(0);
+
+  await reportOf(2)
+    .getByRole('button', { name: `Suspend ${writers[2]!.username}` })
+    .click();
+  await confirm('Suspend user');
+  await expect(
+    adminPage.getByTestId('toast').filter({ hasText: `${writers[2]!.username} is suspended` }),
+  ).toBeVisible();
+  await adminPage.context().close();
+
+  // The deleted comment is gone for readers; the suspended writer cannot sign in.
+  const comments = await apiAs<{ comments: Array<{ id: number }> }>(
+    reader,
+    'GET',
+    `/api/chapters/${book.chapters[0]!.id}/comments?limit=100`,
+  );
+  expect(comments.comments.map((c) => c.id)).not.toContain(ids[1]);
+  const signIn = await fetch(`${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ username: writers[2]!.username, password: writers[2]!.password }),
+  });
+  expect(signIn.ok).toBe(false);
+});
