@@ -127,7 +127,13 @@ describe('settings', () => {
     renderRoutes(
       [{ path: '/my/settings/:authorId', element: <SettingsPage /> }],
       '/my/settings/7',
-      (url) => (url.pathname === '/api/authors/7' ? refuse(400, USERNAME_RULE) : refuse(404, '')),
+      (url) =>
+        url.pathname === '/api/authors/7'
+          ? refuse(400, USERNAME_RULE)
+          : // The block and mute lists (issue 19) load beside the form, empty.
+            url.pathname.startsWith('/api/my/')
+            ? Response.json({ users: [] })
+            : refuse(404, ''),
       SIGNED_IN,
     );
     await userEvent.type(screen.getByLabelText('Username'), '!');

@@ -9,8 +9,12 @@ export interface RoomFrame {
   from?: string;
 }
 
-/** Whether a member should not get lines from this user (a mute, issue 19). */
-export type HidesFrom = (from: string) => boolean;
+/** Who a socket belongs to, and whose lines it must not get (the user's mutes, issue 19). */
+export interface MemberOf {
+  userId: number;
+  /** Usernames; changed in place while the member is in the room (`ChatRooms.hideFrom`). */
+  hidden: Set<string>;
+}
 
 /**
  * One socket in one room. Until its history has been sent it holds what the room broadcasts,
@@ -22,15 +26,15 @@ export class RoomMember {
   constructor(
     readonly room: string,
     readonly socket: WebSocket,
-    private readonly hides: HidesFrom = () => false,
+    readonly of?: MemberOf,
   ) {}
 
-  private hidden(frame: RoomFrame): boolean {
-    return frame.from !== undefined && this.hides(frame.from);
+  private hides(frame: RoomFrame): boolean {
+    return frame.from !== undefined && this.of?.hidden.has(frame.from) === true;
   }
 
   deliver(frame: RoomFrame): void {
-    if (this.hidden(frame)) return;
+    if (this.hides(frame)) return;
     if (this.held) this.held.push(frame);
     else sendFrame(this.socket, frame.payload);
   }
@@ -40,7 +44,7 @@ export class RoomMember {
     const seen = new Set(history.map((frame) => frame.id));
     const held = this.held ?? [];
     this.held = null;
-    for (const frame of history) if (!this.hidden(frame)) sendFrame(this.socket, frame.payload);
+    for (const frame of history) if (!this.hides(frame)) sendFrame(this.socket, frame.payload);
     for (const frame of held)
       if (frame.id === undefined || !seen.has(frame.id)) sendFrame(this.socket, frame.payload);
   }
@@ -49,26 +53,56 @@ export class RoomMember {
 /** The chat rooms of this process: created by their first member, removed with their last. */
 export class ChatRooms {
   private readonly rooms = new Map<string, Set<RoomMember>>();
+  /** Members by user, for changes that concern one user's sockets wherever they are. */
+  private readonly byUser = new Map<number, Set<RoomMember>>();
 
-  join(room: string, socket: WebSocket, hides?: HidesFrom): RoomMember {
-    const member = new RoomMember(room, socket, hides);
+  join(room: string, socket: WebSocket, of?: MemberOf): RoomMember {
+    const member = new RoomMember(room, socket, of);
     let members = this.rooms.get(room);
     if (!members) {
       members = new Set();
       this.rooms.set(room, members);
     }
     members.add(member);
+    if (of) {
+      let mine = this.byUser.get(of.userId);
+      if (!mine) {
+        mine = new Set();
+        this.byUser.set(of.userId, mine);
+      }
+      mine.add(member);
+    }
     return member;
   }
 
   leave(member: RoomMember): void {
     const members = this.rooms.get(member.room);
-    if (!members) return;
-    members.delete(member);
-    if (members.size === 0) this.rooms.delete(member.room);
+    if (members) {
+      members.delete(member);
+      if (members.size === 0) this.rooms.delete(member.room);
+    }
+    if (member.of) {
+      const mine = this.byUser.get(member.of.userId);
+      mine?.delete(member);
+      if (mine?.size === 0) this.byUser.delete(member.of.userId);
+    }
   }
 
   broadcast(room: string, frame: RoomFrame): void {
     for (const member of this.rooms.get(room) ?? []) member.deliver(frame);
+  }
+
+  /** From now on, the user's sockets (in every room) get lines from `username`, or not. */
+  hideFrom(userId: number, username: string, hidden: boolean): void {
+    for (const member of this.byUser.get(userId) ?? []) {
+      if (hidden) member.of?.hidden.add(username);
+      else member.of?.hidden.delete(username);
+    }
+  }
+
+  /** Closes the user's sockets in one room (e.g. the room's author blocked them). */
+  closeUserIn(room: string, userId: number, code: number, reason: string): void {
+    for (const member of this.byUser.get(userId) ?? [])
+      if (member.room === room) member.socket.close(code, reason);
   }
 }

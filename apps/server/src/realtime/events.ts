@@ -58,6 +58,20 @@ export type DomainEvent =
       excerpt: string;
       inbox: number[];
       live: number[];
+    }
+  /**
+   * A user put someone on their block or mute list, or took them off (issue 19), after the
+   * write: every process applies it to the chat sockets it holds at once (a mute hides the
+   * muted user's lines from the muter's sockets; a block closes the blocked user's sockets in
+   * the blocker's room with 4403).
+   */
+  | {
+      type: 'user.listed';
+      kind: 'block' | 'mute';
+      ownerId: number;
+      userId: number;
+      username: string;
+      listed: boolean;
     };
 
 /** What the bus carries between processes. */

@@ -193,4 +193,38 @@ describe('ownership matrix', () => {
     expect((await as(t.app).post('/api/follows', { author_id: owner.id })).statusCode).toBe(401);
     expect((await as(t.app).delete('/api/follows', { author_id: owner.id })).statusCode).toBe(401);
   });
+
+  it('keeps book follows and block and mute lists per user (issue 19)', async () => {
+    const f = await fixture();
+    const follow = (who: Caller) => as(t.app, who).post(`/api/books/${f.bookId}/follow`);
+    expect((await follow(null)).statusCode).toBe(401);
+    expect((await as(t.app).delete(`/api/books/${f.bookId}/follow`)).statusCode).toBe(401);
+    expect((await follow(owner)).statusCode).toBe(400);
+    expect((await follow(stranger)).json()).toEqual({
+      book_id: f.bookId,
+      following: true,
+      followers: 1,
+    });
+    // The owner unfollowing changes nothing of the stranger's follow.
+    expect((await as(t.app, owner).delete(`/api/books/${f.bookId}/follow`)).json().followers).toBe(
+      1,
+    );
+    expect((await as(t.app, owner).get('/api/my/followed-books')).json().books).toEqual([]);
+
+    for (const list of ['blocks', 'mutes']) {
+      expect((await as(t.app).get(`/api/my/${list}`)).statusCode).toBe(401);
+      await as(t.app, stranger).post(`/api/my/${list}`, { username: owner.username });
+      // Another user's list is neither shown to nor changed by the owner.
+      expect((await as(t.app, owner).get(`/api/my/${list}`)).json().users).toEqual([]);
+      expect((await as(t.app, owner).delete(`/api/my/${list}/${owner.username}`)).statusCode).toBe(
+        404,
+      );
+      expect(
+        (await as(t.app, stranger).get(`/api/my/${list}`))
+          .json()
+          .users.map((u: { id: number }) => u.id),
+      ).toEqual([owner.id]);
+      await as(t.app, stranger).delete(`/api/my/${list}/${owner.username}`);
+    }
+  });
 });

@@ -32,10 +32,13 @@ let t: TestApp;
 let base: string;
 let owner: TestUser;
 let other: TestUser;
+/**
+ * Someone owner and other put on their block and mute lists (issue 19), and whom the operators'
+ * suspend and unsuspend rows name.
+ */
+let bystander: TestUser;
 let uploadHref: string;
 let importJob: number;
-/** Whom the operators' suspend and unsuspend rows name. */
-let bystander: TestUser;
 /** The owner is also an operator (ADMIN_USERNAMES), so the operators' routes have an owner column. */
 const OPERATOR = `mx_operator_${process.pid % 1000}`;
 /** Read-only rows share one fixture; rows that write get their own. */
@@ -134,6 +137,10 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
     id: number;
     comment: { id: number };
   }[];
+  // Each has a bystander blocked and muted, for the rows that take one off (a repeat is a no-op).
+  for (const user of [owner, other])
+    for (const list of ['blocks', 'mutes'])
+      await as(t.app, user).post(`/api/my/${list}`, { username: bystander.username });
   const login = async (user: TestUser) =>
     (
       await t.app.inject({
@@ -471,6 +478,45 @@ const MATRIX: Record<string, Row> = {
     ),
     expect: [401, 200, 404],
   },
+  // Follows of books (issue 19): a draft is not there for others; one's own book cannot be followed.
+  'POST /api/books/:id/follow': {
+    call: get((f) => `/api/books/${f.draftBook}/follow`),
+    expect: [401, 404, 400],
+  },
+  'DELETE /api/books/:id/follow': {
+    call: get((f) => `/api/books/${f.draftBook}/follow`),
+    expect: [401, 404, 200],
+  },
+  'GET /api/my/followed-books': {
+    call: get(() => '/api/my/followed-books'),
+    expect: [401, 200, 200],
+  },
+  // The viewer's own block list (issue 19): nobody can put themselves on it.
+  'GET /api/my/blocks': { call: get(() => '/api/my/blocks'), expect: [401, 200, 200] },
+  'POST /api/my/blocks': {
+    call: body(
+      () => '/api/my/blocks',
+      (_f, who) => ({ username: who === 'owner' ? owner.username : bystander.username }),
+    ),
+    expect: [401, 200, 400],
+  },
+  'DELETE /api/my/blocks/:username': {
+    call: get(() => `/api/my/blocks/${bystander.username}`),
+    expect: [401, 200, 200],
+  },
+  // The viewer's own mute list (issue 19): nobody can put themselves on it.
+  'GET /api/my/mutes': { call: get(() => '/api/my/mutes'), expect: [401, 200, 200] },
+  'POST /api/my/mutes': {
+    call: body(
+      () => '/api/my/mutes',
+      (_f, who) => ({ username: who === 'owner' ? owner.username : bystander.username }),
+    ),
+    expect: [401, 200, 400],
+  },
+  'DELETE /api/my/mutes/:username': {
+    call: get(() => `/api/my/mutes/${bystander.username}`),
+    expect: [401, 200, 200],
+  },
   'GET /api/home/authors': { call: get(() => '/api/home/authors'), expect: same(200) },
   'GET /api/my/notifications': {
     call: get(() => '/api/my/notifications'),
@@ -541,7 +587,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/imports': { call: get(() => '/api/imports'), expect: [401, 200, 200] },
   'GET /api/imports/:id': { call: get(() => `/api/imports/${importJob}`), expect: [401, 404, 200] },
 
-  // Live connections: a token is required; the notification stream is the caller's own, any reader may join a room.
+  // Live connections: a token is required; the notification stream is the caller's own, any reader
+  // may join a room but one the author blocked (4403: blocks.test.ts).
   'GET /ws': { call: get(() => '/ws'), expect: [WS_CLOSE.unauthorized, 'open', 'open'] },
   'GET /chat/:username': {
     call: get(() => `/chat/${owner.username}`),

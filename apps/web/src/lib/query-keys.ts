@@ -36,6 +36,11 @@ export const keys = {
   history: ['my', 'history'] as const,
   follows: ['my', 'follows'] as const,
   isFollowing: (authorId: number) => ['my', 'is-following', authorId] as const,
+  /** The books the user follows, with unread counts (issue 19). */
+  followedBooks: ['my', 'followed-books'] as const,
+  /** The user's block and mute lists (issue 19). */
+  blocks: ['my', 'blocks'] as const,
+  mutes: ['my', 'mutes'] as const,
   notifications: ['my', 'notifications'] as const,
   readerSettings: ['my', 'reader-settings'] as const,
   /** The author's own books and chapter lists: written by the workspace, the editor, imports. */

@@ -2,8 +2,11 @@ import type { SocketTicket } from '@inkwell/contract';
 import { isApiError, request } from './api.ts';
 import { socketUrl } from './paths.ts';
 
-/** WebSocket close codes that mean "do not try again": the ticket is refused or the room is gone. */
-const FINAL_CLOSE_CODES = new Set([4401, 4404]);
+/**
+ * WebSocket close codes that mean "do not try again": the ticket is refused, the room's author
+ * blocked the user, or the room is gone.
+ */
+const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 const MAX_BACKOFF_MS = 30_000;
 
 export interface LiveSocket {
@@ -22,6 +25,8 @@ export type LiveSocketStatus = 'connecting' | 'open' | 'reconnecting' | 'closed'
 export interface LiveSocketHandlers {
   onMessage(data: unknown): void;
   onStatus?(status: LiveSocketStatus): void;
+  /** The server refused the socket for good (a final close code), with its reason. */
+  onRefused?(code: number, reason: string): void;
 }
 
 /**
@@ -74,6 +79,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
     ws.onclose = (event) => {
       socket = null;
       if (stopped || FINAL_CLOSE_CODES.has(event.code)) {
+        if (!stopped) handlers.onRefused?.(event.code, event.reason);
         handlers.onStatus?.('closed');
         return;
       }

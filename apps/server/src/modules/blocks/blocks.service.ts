@@ -10,7 +10,10 @@ import type { ListKind } from './blocks.repository.ts';
 export type { ListKind };
 
 /** The user of this username (any case); 404 when there is none. A username is never an id here. */
-async function userNamed(ctx: Pick<AppContext, 'db'>, username: string): Promise<{ id: number }> {
+async function userNamed(
+  ctx: Pick<AppContext, 'db'>,
+  username: string,
+): Promise<{ id: number; username: string }> {
   const [user] = await profilesByUsernames(ctx.db, [username]);
   if (!user) throw notFound('User not found');
   return user;
@@ -23,7 +26,7 @@ const SELF_REFUSED: Record<ListKind, string> = {
 
 /** Puts a user (by username) on the viewer's block or mute list; a repeat changes nothing. */
 export async function addToList(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'events'>,
   viewer: Viewer,
   kind: ListKind,
   username: string,
@@ -37,11 +40,30 @@ export async function addToList(
     // it); a mute hides lines from the muter only and touches nothing else.
     if (kind === 'block') await dropFollowsOfBlocker(trx, user.id, viewer.id);
   });
+  await announce(ctx, viewer, kind, user, true);
+}
+
+/** Tells every process's chat rooms (see `user.listed` in realtime/events.ts). */
+function announce(
+  ctx: Pick<AppContext, 'events'>,
+  viewer: Viewer,
+  kind: ListKind,
+  user: { id: number; username: string },
+  listed: boolean,
+): Promise<void> {
+  return ctx.events.publish({
+    type: 'user.listed',
+    kind,
+    ownerId: viewer.id,
+    userId: user.id,
+    username: user.username,
+    listed,
+  });
 }
 
 /** Takes a user off the viewer's list; 404 when they were not on it. */
 export async function removeFromList(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'events'>,
   viewer: Viewer,
   kind: ListKind,
   username: string,
@@ -52,6 +74,7 @@ export async function removeFromList(
       kind === 'block' ? 'You have not blocked this user' : 'You have not muted this user',
     );
   }
+  await announce(ctx, viewer, kind, user, false);
 }
 
 export async function listUsers(

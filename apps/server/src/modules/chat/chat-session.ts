@@ -24,7 +24,10 @@ interface Member {
   socket: WebSocket;
   viewer: Viewer;
   room: string;
-  /** Usernames the viewer muted when joining: their lines (live and in history) are not sent. */
+  /**
+   * Usernames the viewer muted when joining: their lines (live and in history) are not sent.
+   * Mutes and unmutes made while in the room apply at once (`user.listed` in live/delivery.ts).
+   */
   muted: ReadonlySet<string>;
   limits: ConnectionLimits;
   log: FastifyBaseLogger;
@@ -38,7 +41,7 @@ export function joinRoom(
   { ctx, rooms, history }: ChatDeps,
   { socket, viewer, room, muted, limits, log }: Member,
 ) {
-  const member = rooms.join(room, socket, (from) => muted.has(from));
+  const member = rooms.join(room, socket, { userId: viewer.id, hidden: new Set(muted) });
   let announced = false;
   // Lines of one connection are stored and published in the order they were sent.
   let tail = Promise.resolve();

@@ -8,13 +8,15 @@ import { assertNotBlockedBy, listUsers } from '../blocks/blocks.service.ts';
 import type { LimitStore } from '../../lib/limit-store.ts';
 import { TokenBucket, type TokenRate } from '../../lib/token-bucket.ts';
 
+/** The room of an author, keyed by id so that renaming the author keeps the room and its history. */
+export const roomOf = (authorId: number) => `author:${authorId}`;
+
 /**
  * Admission to an author's room (issue 19): 404 when there is no such author, 403 when the
  * author blocked the viewer; otherwise the room and the usernames the viewer muted, whose lines
- * the viewer's socket will not get. The mutes are read once per join: a mute or unmute made
- * while connected applies from the next join (the web app reconnects on navigation).
+ * the viewer's socket will not get. Later changes reach the open socket through `user.listed`
+ * events (live/delivery.ts): a mute hides at once, a block closes the socket.
  */
-// The room is keyed by the author's id, so that renaming the author keeps the room and its history.
 export async function admitToRoom(
   ctx: AppContext,
   authorRef: string,
@@ -23,7 +25,7 @@ export async function admitToRoom(
   const author = await findAuthor(ctx.db, authorRef);
   await assertNotBlockedBy(ctx, author.id, viewer.id);
   const muted = await listUsers(ctx, viewer, 'mute');
-  return { room: `author:${author.id}`, muted: new Set(muted.map((user) => user.username)) };
+  return { room: roomOf(author.id), muted: new Set(muted.map((user) => user.username)) };
 }
 
 export type IncomingLine =

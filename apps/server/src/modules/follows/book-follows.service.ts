@@ -28,7 +28,11 @@ export function bookFollowFacts(
   return bookFollows.followFacts(ctx.db, bookId, viewer?.id ?? null);
 }
 
-async function stateAfter(ctx: AppContext, viewer: Viewer, bookId: number): Promise<BookFollowState> {
+async function stateAfter(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+): Promise<BookFollowState> {
   const facts = await bookFollows.followFacts(ctx.db, bookId, viewer.id);
   return { book_id: bookId, ...facts };
 }

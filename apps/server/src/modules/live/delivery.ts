@@ -1,4 +1,10 @@
-import { CHAT_SERVER_USER, type ChatMessage, type ChatSystemFrame } from '@inkwell/contract';
+import {
+  CHAT_SERVER_USER,
+  WS_CLOSE,
+  type ChatMessage,
+  type ChatSystemFrame,
+} from '@inkwell/contract';
+import { roomOf } from '../chat/chat.service.ts';
 import { notificationFor } from '../notifications/notifications.service.ts';
 import type { ChatRooms } from '../../realtime/chat-rooms.ts';
 import type { EventBus } from '../../realtime/events.ts';
@@ -34,6 +40,17 @@ export function deliverEvents(
     }
     if (event.type === 'sessions.ended') {
       sessions.end(event.sessionIds);
+      return;
+    }
+    if (event.type === 'user.listed') {
+      if (event.kind === 'mute') rooms.hideFrom(event.ownerId, event.username, event.listed);
+      else if (event.listed)
+        rooms.closeUserIn(
+          roomOf(event.ownerId),
+          event.userId,
+          WS_CLOSE.forbidden,
+          'The author has blocked you',
+        );
       return;
     }
     const message = notificationFor(event);

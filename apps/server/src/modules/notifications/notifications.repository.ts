@@ -29,12 +29,7 @@ export async function insertForFollowers(
     .selectFrom('follows')
     .select('follower_id as user_id')
     .where('author_id', '=', followed.authorId)
-    .union(
-      db
-        .selectFrom('book_follows')
-        .select('user_id')
-        .where('book_id', '=', followed.bookId),
-    );
+    .union(db.selectFrom('book_follows').select('user_id').where('book_id', '=', followed.bookId));
   const rows = await db
     .insertInto('notifications')
     .columns([

@@ -7,6 +7,7 @@ import type {
 import type { AppContext, Viewer } from '../../context.ts';
 import { fromFlag, nowIso } from '../../lib/convert.ts';
 import type { DomainEvent } from '../../realtime/events.ts';
+import { isBlockedBy, mutedAmong } from '../blocks/blocks.service.ts';
 import * as notifications from './notifications.repository.ts';
 
 /** The live message an event sends (SPEC section 3), or null for events that notify no one. */
@@ -93,6 +94,12 @@ export async function storeNotifications(
     };
   }
   if (event.type === 'author.followed') {
+    // Muted and blocked users notify no one (issue 19). A blocked user cannot follow at all;
+    // a muted one may, silently.
+    const [muted] = await mutedAmong(ctx, event.authorId, [event.followerId]);
+    if (muted !== undefined || (await isBlockedBy(ctx, event.authorId, event.followerId))) {
+      return { recipients: [] };
+    }
     // At most one per follower per author per day: following again after an unfollow within
     // the day is neither stored nor pushed.
     const dayAgo = new Date(Date.parse(now) - FOLLOW_NOTICE_INTERVAL_MS).toISOString();

@@ -1,4 +1,5 @@
 import type { Book } from '@inkwell/contract';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -26,15 +27,20 @@ const authorOf = (book: Book) =>
     last_name: book.author_last_name,
   });
 
-/** A book in a list: cover (or title), title link, author link, optional genre tags, summary. */
+/**
+ * A book in a list: cover (or title), title link, author link, optional genre tags, summary;
+ * `children` (a list's own facts, e.g. unread chapters) go under the summary.
+ */
 export function BookCard({
   book,
   showGenres = false,
   showReadNow = true,
+  children,
 }: {
   book: Book;
   showGenres?: boolean;
   showReadNow?: boolean;
+  children?: ReactNode;
 }) {
   return (
     <article className="book-card">
@@ -50,6 +56,7 @@ export function BookCard({
         </p>
         {showGenres && <GenreTags genres={book.genres} />}
         {book.summary && <p className="book-card-summary">{book.summary}</p>}
+        {children}
         {showReadNow && (
           // The visible words come first in the link's name (WCAG 2.5.3), the book's title after.
           <Link

@@ -10,6 +10,7 @@ import { paths, routeId, url } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../../../lib/query.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
+import { BookFollowButton } from './BookFollowButton.tsx';
 
 function ChapterList({ bookId }: { bookId: number }) {
   const { state } = useSession();
@@ -97,6 +98,7 @@ export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart 
               Download EPUB
             </a>
           </p>
+          <BookFollowButton book={b} />
           {Shelf && state.status === 'in' && <Shelf bookId={b.id} />}
         </div>
       </div>

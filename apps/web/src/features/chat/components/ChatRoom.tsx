@@ -47,6 +47,11 @@ export function ChatRoom({ username }: { username: string }) {
         // A reconnect replays the room's history: start the list afresh.
         if (next === 'open') setLines([]);
       },
+      // The room's author blocked this reader (WS_CLOSE.forbidden, 4403; a literal, as the
+      // contract's values would bring zod into the bundle): say so, not a bare "Disconnected".
+      onRefused: (code, reason) => {
+        if (code === 4403) setError(reason || 'The author has blocked you.');
+      },
       onMessage(data) {
         const frame = data as ChatServerFrame;
         if ('type' in frame) {

@@ -1,5 +1,5 @@
-import type { Account, Href, UpdateAuthorBody } from '@inkwell/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Account, Href, UpdateAuthorBody, UserList } from '@inkwell/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { keys } from '../../../lib/query-keys.ts';
@@ -24,5 +24,37 @@ export function useUploadAvatar(ui: MutationCallbacks<Href, File> = {}) {
   return useMutation({
     mutationFn: (file: File) => api.upload<Href>('/api/authors/avatar', file),
     ...ui,
+  });
+}
+
+/** The two lists of issue 19: whom the user blocked, whom they muted. */
+export type UserListKind = 'blocks' | 'mutes';
+
+export const userListQuery = (kind: UserListKind) =>
+  queryOptions({
+    queryKey: keys[kind],
+    queryFn: async ({ signal }) => (await api.get<UserList>(`/api/my/${kind}`, signal)).users,
+  });
+
+/**
+ * Puts a user on the list (by username), or takes one off; the answer is the list as it now is,
+ * written into its query at once. A block also ends the blocked user's follows of the user's
+ * books, which the follower sees on their next visit (nothing of the blocker's own changes).
+ */
+export function useChangeUserList(
+  kind: UserListKind,
+  ui: MutationCallbacks<UserList, { username: string; remove?: boolean }> = {},
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ username, remove }: { username: string; remove?: boolean }) =>
+      remove
+        ? api.delete<UserList>(`/api/my/${kind}/${encodeURIComponent(username)}`)
+        : api.post<UserList>(`/api/my/${kind}`, { username }),
+    ...ui,
+    onSuccess: async (list, ...rest) => {
+      client.setQueryData(keys[kind], list.users);
+      await ui.onSuccess?.(list, ...rest);
+    },
   });
 }

@@ -11,6 +11,7 @@ import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formErro
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useUpdateProfile, useUploadAvatar } from '../api/settings.ts';
+import { UserListCard } from './UserLists.tsx';
 
 export const TEXTS = {
   avatarOk: 'Updated profile avatar.',
@@ -197,6 +198,8 @@ export function SettingsPage() {
       <PageTitle>Settings</PageTitle>
       <AvatarForm />
       <ProfileForm />
+      <UserListCard kind="blocks" />
+      <UserListCard kind="mutes" />
       <section aria-labelledby="feed-settings-title">
         <h2 id="feed-settings-title">Feeds</h2>
         <p>

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
-import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
@@ -9,15 +8,11 @@ import { followsQuery } from '../api/authors.ts';
 
 const NO_BIO_YET = 'No biography provided yet!';
 
-export function FollowingPage() {
+/** The authors the reader follows: the Authors tab of the Following page. */
+export function FollowedAuthors() {
   const follows = useQuery(followsQuery());
   return (
-    <div className="page">
-      <PageTitle>Following</PageTitle>
-      <p className="muted">
-        New chapters by the authors you follow, in a feed reader:{' '}
-        <Link to={paths.privateFeed}>your private feed</Link>.
-      </p>
+    <>
       {follows.isPending && <Loading />}
       {follows.isError && <Status kind="error">Could not load the authors you follow.</Status>}
       {follows.data?.length === 0 && (
@@ -47,6 +42,6 @@ export function FollowingPage() {
           })}
         </ul>
       )}
-    </div>
+    </>
   );
 }
