@@ -29,6 +29,8 @@ export const STAR_USERNAME = 'bench_star';
 const GENRE_COUNT = 23;
 const BOOKS_PER_AUTHOR = 3;
 const WORDS_PER_CHAPTER = 2_600;
+/** Top-level comments on the star book's first chapter (the bench's comment list, issue 19). */
+const COMMENTS_ON_STAR_CHAPTER = 500;
 
 /** What the benchmarks need to know about a generated dataset, without asking the database. */
 export interface DatasetInfo {
@@ -50,6 +52,11 @@ export interface DatasetInfo {
   followerNames: string[];
   /** Sessions exist for every author and for every follower; tokens derive from the seed. */
   tokenSeed: string;
+  /**
+   * The star book's first chapter, with COMMENTS_ON_STAR_CHAPTER top-level comments (ids from 1)
+   * by readers (issue 19); absent from datasets kept from before.
+   */
+  commentedChapter?: { id: number; comments: number };
   generation: {
     seconds: number;
     chaptersPerSecond: number;
@@ -507,10 +514,43 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     }
   }
   await add('sessions', sessionColumns, rows);
+
+  // Comments (issue 19): one busy chapter, the star book's first, with a few hundred top-level
+  // comments by as many readers, some on paragraphs. A random stream of its own, so the rest of
+  // the dataset stays what the seed made it before.
+  const commentRandom = seededRandom(seed + 19);
+  const starChapter = publishedBooks.find((b) => b.id === 1)!.firstChapter;
+  const commentCount = Math.min(COMMENTS_ON_STAR_CHAPTER, spec.readers);
+  const commentColumns = [
+    'id',
+    'chapter_id',
+    'book_id',
+    'user_id',
+    'paragraph',
+    'body',
+    'created_at',
+  ];
+  rows = [];
+  for (let i = 1; i <= commentCount; i++) {
+    const book = corpus.books[Math.floor(commentRandom() * corpus.books.length)]!;
+    const words = book[Math.floor(commentRandom() * book.length)]!.text.split(' ')
+      .slice(0, intBetween(commentRandom, 5, 60))
+      .join(' ');
+    rows.push([
+      i,
+      starChapter,
+      1,
+      firstReader + i - 1,
+      commentRandom() < 0.3 ? Math.floor(commentRandom() * 10) : null,
+      `<p>${escapeHtml(words)}</p>`,
+      isoDaysAgo(now, (commentCount - i) / 100),
+    ]);
+  }
+  await add('comments', commentColumns, rows);
   await writer.flush();
 
   if (writer.engine === 'postgres') {
-    for (const table of ['users', 'books', 'chapters', 'read_history', 'sessions']) {
+    for (const table of ['users', 'books', 'chapters', 'read_history', 'sessions', 'comments']) {
       await writer.exec(
         `select setval(pg_get_serial_sequence('${table}', 'id'), coalesce((select max(id) from ${table}), 1))`,
       );
@@ -539,6 +579,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     followers: spec.followers,
     followerNames,
     tokenSeed,
+    commentedChapter: { id: starChapter, comments: commentCount },
     generation: {
       seconds,
       chaptersPerSecond: spec.chapters / chapterSeconds,

@@ -15,6 +15,8 @@ export interface ReadCase {
 }
 
 const DISTINCT_PATHS = 300;
+/** The comment list's case, measured with the answer cache and without (run.ts). */
+export const COMMENT_LIST_CASE = 'GET /api/chapters/{id}/comments (500 comments)';
 
 /** The read calls of the issue, each over a few hundred distinct URLs of the dataset. */
 export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[] {
@@ -26,6 +28,16 @@ export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[]
     const book = pick(books);
     return book.firstChapter + Math.floor(random() * book.publishedChapters);
   });
+  // Issue 19: a chapter with 500 comments, its pages newest and oldest first from any cursor.
+  const commented = info.commentedChapter;
+  const commentCursor = (id: number) => Buffer.from(`c${id}`).toString('base64url');
+  const commentPages = commented
+    ? times(() => {
+        const sort = random() < 0.5 ? 'newest' : 'oldest';
+        const from = 1 + Math.floor(random() * commented.comments);
+        return `/api/chapters/${commented.id}/comments?sort=${sort}&cursor=${commentCursor(from)}`;
+      })
+    : [];
   const search = (list: string[]) =>
     list.map((q) => `/api/books/search?q=${encodeURIComponent(q)}`);
   return [
@@ -58,6 +70,16 @@ export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[]
       paths: times(() => `/api/books/${pick(books).id}/chapters`),
       minRatio: 0.3,
     },
+    ...(commented
+      ? [
+          {
+            suite: 'read' as const,
+            name: COMMENT_LIST_CASE,
+            paths: [`/api/chapters/${commented.id}/comments`, ...commentPages],
+            minRatio: 0.3,
+          },
+        ]
+      : []),
     { suite: 'read', name: 'GET /api/popular/books', paths: ['/api/popular/books'], minRatio: 0.3 },
     { suite: 'read', name: 'GET /api/recent/books', paths: ['/api/recent/books'], minRatio: 0.3 },
     { suite: 'search', name: 'search: common word', paths: search(queries.common), minRatio: 0.3 },

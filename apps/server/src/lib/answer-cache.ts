@@ -9,6 +9,11 @@ export interface CachedAnswer {
   key: string;
   /** The route pattern (/api/chapters/:id), for metrics and logs. */
   route: string;
+  /**
+   * A part of what visitors see that changes on its own (`comments`): a change there drops only
+   * the answers of its scope (`invalidateScope`); any other change drops them too.
+   */
+  scope?: string;
   /** Header names and values, flat ([name, value, name, value, ...]), without per-request ones. */
   headers: string[];
   body: Buffer;
@@ -32,15 +37,19 @@ export interface AnswerCacheOptions {
  *
  * Validity is one number, the generation: every change that a reader could see (any successful
  * write request, here or, through the event bus, on another process) starts a new generation and
- * drops every kept answer. An answer is kept only if no change happened while it was being
- * computed: the caller notes the generation when the request arrives and hands it back when
- * storing, and an answer from an older generation is thrown away. So a kept answer never holds
- * data older than the last change this process heard of.
+ * drops every kept answer, or, for a change of one scope (comments), the answers of that scope.
+ * An answer is kept only if no change that concerns it happened while it was being computed: the
+ * caller notes the generation when the request arrives and hands it back when storing, and an
+ * answer computed before such a change is thrown away. So a kept answer never holds data older
+ * than the last change this process heard of.
  */
 export class AnswerCache {
   private answers = new Map<string, CachedAnswer>();
   private bytes = 0;
   private currentGeneration = 0;
+  /** The generation the last change of everything started, and the last change of each scope. */
+  private everythingChangedAt = 0;
+  private scopeChangedAt = new Map<string, number>();
   private readonly now: () => number;
   /** Lookups that found a current answer, and those that did not (for the metrics). */
   hits = 0;
@@ -61,9 +70,18 @@ export class AnswerCache {
 
   /** Something readers see may have changed: every kept answer goes. */
   invalidate(): void {
-    this.currentGeneration++;
+    this.everythingChangedAt = ++this.currentGeneration;
     if (this.answers.size > 0) this.answers = new Map();
     this.bytes = 0;
+  }
+
+  /**
+   * Something of one scope changed (a chapter's comments): the answers of that scope go, the
+   * others stay (a comment leaves chapter reads and book lists as they were).
+   */
+  invalidateScope(scope: string): void {
+    this.scopeChangedAt.set(scope, ++this.currentGeneration);
+    for (const [key, answer] of this.answers) if (answer.scope === scope) this.drop(key, answer);
   }
 
   get(key: string): CachedAnswer | undefined {
@@ -85,7 +103,12 @@ export class AnswerCache {
     answer: Omit<CachedAnswer, 'storedAt' | 'gzipped'>,
     arrivalGeneration: number,
   ): CachedAnswer | undefined {
-    if (!this.enabled || arrivalGeneration !== this.currentGeneration) return undefined;
+    if (!this.enabled || arrivalGeneration < this.everythingChangedAt) return undefined;
+    if (
+      answer.scope !== undefined &&
+      arrivalGeneration < (this.scopeChangedAt.get(answer.scope) ?? 0)
+    )
+      return undefined;
     if (answer.body.length > this.options.maxBytes / 4) return undefined;
     const previous = this.answers.get(answer.key);
     if (previous) this.drop(answer.key, previous);

@@ -24,3 +24,12 @@ export const fastAnswer = fastSerializer;
  * the route declares itself a public read (ETag, 304, gzip, the answer cache: plugins/read-cache.ts).
  */
 export const publicRead = { ...fastSerializer, config: { publicRead: true } };
+
+/**
+ * For public reads of comments (issue 19): kept like any public read, and dropped by a change of
+ * comments (`comments.changed`) without dropping every other kept answer.
+ */
+export const commentsRead = {
+  ...fastSerializer,
+  config: { publicRead: true, answerScope: 'comments' as const },
+};

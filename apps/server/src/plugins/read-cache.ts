@@ -24,6 +24,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The answer to a visitor is the same for every visitor: ETag, 304, gzip and the answer cache. */
     publicRead?: boolean;
+    /** A public read whose kept answers only its scope's event drops, besides every other change. */
+    answerScope?: AnswerScope;
   }
   interface FastifyInstance {
     answerCache: AnswerCache | null;
@@ -36,8 +38,16 @@ const CHANGES_WHAT_VISITORS_SEE: ReadonlySet<DomainEvent['type']> = new Set([
   'author.changed',
   'chapter.published',
   'search.indexed',
-  'comments.changed',
 ]);
+
+/**
+ * Events after which visitors may see something else in one scope only: a comment written,
+ * edited or deleted changes comment reads, not chapter reads or book lists, which stay kept.
+ */
+const SCOPED_CHANGES = { 'comments.changed': 'comments' } as const satisfies Partial<
+  Record<DomainEvent['type'], string>
+>;
+export type AnswerScope = (typeof SCOPED_CHANGES)[keyof typeof SCOPED_CHANGES];
 
 /** Headers that belong to one response, never to a kept answer. */
 const PER_RESPONSE_HEADERS = new Set([
@@ -150,6 +160,7 @@ function keep(
     {
       key: arrival.key,
       route: request.routeOptions.url ?? request.url,
+      scope: request.routeOptions.config?.answerScope,
       headers,
       body: Buffer.from(body),
       etag: String(reply.getHeader('etag')),
@@ -174,6 +185,8 @@ async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOp
   if (cache.enabled) {
     const changed = (event: DomainEvent) => {
       if (CHANGES_WHAT_VISITORS_SEE.has(event.type)) cache.invalidate();
+      else if (event.type in SCOPED_CHANGES)
+        cache.invalidateScope(SCOPED_CHANGES[event.type as keyof typeof SCOPED_CHANGES]);
     };
     // A write here empties the cache before its author hears back; other processes hear of it
     // through the bus (their own writes they have already seen).

@@ -299,6 +299,23 @@ describe('reading comments', () => {
   });
 });
 
+describe('the answer cache', () => {
+  it('keeps visitors’ chapter reads through a comment, and drops their comment reads', async () => {
+    const { chapter } = await publishedChapter();
+    const reader = await signup(t.app);
+    const cache = t.app.answerCache!;
+    const chapterRead = () => as(t.app).get(`/api/chapters/${chapter.id}`);
+    await chapterRead();
+    expect((await list(null, chapter.id)).comments).toEqual([]);
+    await comment(reader, chapter.id, { body: 'new' });
+    const hits = cache.hits;
+    expect((await chapterRead()).statusCode).toBe(200);
+    expect(cache.hits).toBe(hits + 1);
+    expect((await list(null, chapter.id)).comments).toHaveLength(1);
+    expect(cache.hits).toBe(hits + 1);
+  });
+});
+
 describe('editing and deleting', () => {
   it('lets only the writer edit, and sets edited_at', async () => {
     const { author, chapter } = await publishedChapter();

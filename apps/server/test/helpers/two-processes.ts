@@ -156,6 +156,46 @@ export function twoProcessScenarios(front: () => Front, databaseUrl: () => strin
     ]);
   });
 
+  it('a COMMENT written through A reaches the author on B, and the REPLY through B the reader on A, stored once', async () => {
+    const f = front();
+    const author = await signupOn(f, 0, unique('author'));
+    const reader = await signupOn(f, 0, unique('reader'));
+    const book = await createPublishedBook(f.on(0, author), 'Talked About');
+    const chapter = await addChapter(f.on(0, author), book.id, 'Cliffhanger');
+    await updateChapter(f.on(0, author), book.id, chapter.id, { is_published: true });
+    const authorOnB = await f.connect(1, `/ws?token=${author.token}`);
+    const readerOnA = await f.connect(0, `/ws?token=${reader.token}`);
+
+    const written = await f.on(0, reader).post(`/api/chapters/${chapter.id}/comments`, {
+      body: 'No! <span class="spoiler">Not the dog</span>',
+    });
+    expect(written.statusCode).toBe(201);
+    const commentId = written.json().id as number;
+    expect(await authorOnB.next()).toEqual({
+      type: 'COMMENT',
+      message: `${reader.username} commented on "Cliffhanger": No! [spoiler]`,
+      book_id: book.id,
+      chapter_id: chapter.id,
+      comment_id: commentId,
+    });
+
+    const reply = await f.on(1, author).post(`/api/chapters/${chapter.id}/comments`, {
+      body: 'Wait for it',
+      parent_id: commentId,
+    });
+    expect(reply.statusCode).toBe(201);
+    expect(await readerOnA.next()).toEqual({
+      type: 'REPLY',
+      message: `${author.username} replied on "Cliffhanger": Wait for it`,
+      book_id: book.id,
+      chapter_id: chapter.id,
+      comment_id: reply.json().id,
+    });
+    expect(await countRows(`user_id = $1 and type = 'COMMENT'`, [author.id])).toBe(1);
+    expect(await countRows(`user_id = $1 and type = 'REPLY'`, [reader.id])).toBe(1);
+    expect(await authorOnB.drain(300)).toEqual([]);
+  });
+
   it('one chat room spans both processes, history included', async () => {
     const f = front();
     const author = await signupOn(f, 0, unique('author'));

@@ -74,12 +74,20 @@ beforeAll(async () => {
     },
   );
   owner = await signup(t.app);
-  // Authors 1..16, books 1..16 each with its chapter, notes 1..16: every id the forms could mean.
+  // Authors 1..16, books 1..16 each with its chapter, notes 1..16, comments 1..16: every id the
+  // forms could mean.
   for (let i = 2; i <= TARGET; i++) await signup(t.app);
   for (let i = 1; i <= TARGET; i++) {
     const book = await createBook(t.app, owner, `Book ${i}`, { published: true });
-    await createChapter(t.app, owner, book.id, { title: `Chapter ${i}` }, { published: true });
+    const chapter = await createChapter(
+      t.app,
+      owner,
+      book.id,
+      { title: `Chapter ${i}` },
+      { published: true },
+    );
     await as(t.app, owner).post('/api/my/notes', { book_id: book.id, body: `note ${i}` });
+    await as(t.app, owner).post(`/api/chapters/${chapter.id}/comments`, { body: `comment ${i}` });
   }
   const story = multipart('file', Buffer.from('# A Story\n\nText.\n'), 'story.md', 'text/markdown');
   importJob = (

@@ -41,6 +41,27 @@ describe('AnswerCache', () => {
     expect(cache.get('/a')?.body.toString()).toBe('read after the write');
   });
 
+  it('drops only the answers of a scope when that scope changes, and all of them on any change', () => {
+    const { cache } = cacheAt();
+    cache.set(answer('/chapter', 'text'), cache.generation);
+    cache.set({ ...answer('/comments', 'c1'), scope: 'comments' }, cache.generation);
+    const arrival = cache.generation;
+    cache.invalidateScope('comments');
+    expect(cache.get('/comments')).toBeUndefined();
+    expect(cache.get('/chapter')?.body.toString()).toBe('text');
+    // A comment read computed before the change is not kept; an unscoped one still is.
+    cache.set({ ...answer('/comments', 'stale'), scope: 'comments' }, arrival);
+    expect(cache.get('/comments')).toBeUndefined();
+    cache.set(answer('/other', 'fine'), arrival);
+    expect(cache.get('/other')).toBeDefined();
+    cache.set({ ...answer('/comments', 'c2'), scope: 'comments' }, cache.generation);
+    expect(cache.storedBytes).toBe('text'.length + 'fine'.length + 'c2'.length);
+    cache.invalidate();
+    expect(cache.size).toBe(0);
+    cache.set({ ...answer('/comments', 'late'), scope: 'comments' }, arrival);
+    expect(cache.get('/comments')).toBeUndefined();
+  });
+
   it('stops using an answer older than the maximum age', () => {
     const { cache, advance } = cacheAt({ maxAgeMs: 100 });
     cache.set(answer('/a', 'one'), cache.generation);
