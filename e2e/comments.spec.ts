@@ -161,15 +161,35 @@ test('a reader the author blocked is refused with a message and keeps their text
   await page.context().close();
 });
 
-test('comments closed: a locked chapter says so and offers no box', async ({ browser }) => {
-  const locked = await createBook(author, { chapters: [{ title: 'Quiet' }] });
-  await apiAs(author, 'PUT', `/api/books/${locked.id}/chapters/${locked.chapters[0]!.id}`, {
-    comments_locked: true,
-  });
+test('the author locks comments in the chapter editor and in the book details; readers see them closed', async ({
+  browser,
+}) => {
+  const locked = await createBook(author, { chapters: [{ title: 'Quiet' }, { title: 'Calm' }] });
+  const [quiet, calm] = locked.chapters;
+  const authorPage = await signedInPage(browser, author);
+  // The chapter editor's toggle locks one chapter.
+  await authorPage.goto(app(`/my/workspace/books/${locked.id}/chapters/${quiet!.id}`));
+  await authorPage.getByRole('checkbox', { name: 'Lock comments' }).check();
+  await expect(
+    authorPage.getByTestId('toast').filter({ hasText: 'Comments locked on this chapter.' }),
+  ).toBeVisible();
   const page = await signedInPage(browser, reader);
-  await page.goto(app(`/books/${locked.id}/chapters/${locked.chapters[0]!.id}`));
+  await page.goto(app(`/books/${locked.id}/chapters/${quiet!.id}`));
   await expect(page.getByText('Comments are closed.')).toBeVisible();
   await expect(page.getByLabel('Comment on this chapter')).toHaveCount(0);
+  await page.goto(app(`/books/${locked.id}/chapters/${calm!.id}`));
+  await expect(page.getByLabel('Comment on this chapter')).toBeVisible();
+
+  // The book details' toggle locks every chapter of the book.
+  await authorPage.goto(app(`/my/workspace/books/${locked.id}`));
+  await authorPage.getByRole('checkbox', { name: /Lock comments/ }).check();
+  await authorPage.getByRole('button', { name: 'Save Details' }).click();
+  await expect(
+    authorPage.getByTestId('toast').filter({ hasText: 'Updated Book Details' }),
+  ).toBeVisible();
+  await page.reload();
+  await expect(page.getByText('Comments are closed.')).toBeVisible();
+  await authorPage.context().close();
   await page.context().close();
 });
 

@@ -200,14 +200,17 @@ function ChapterEditor({
   };
 
   // A lock changes neither the text nor the title: the version stays (no bump).
+  // The box shows the choice at once; a failure puts it back.
   const toggleLocked = async (locked: boolean) => {
     setLocking(true);
+    setMeta((m) => ({ ...m, comments_locked: locked }));
     try {
       const chapter = await write({ comments_locked: locked });
       push(TEXTS.locked(chapter.comments_locked ?? locked), { type: 'SUCCESS' });
     } catch (error) {
       console.error('Could not change the comments lock', error);
       push(TEXTS.lockFailed, { type: 'ERROR' });
+      setMeta((m) => ({ ...m, comments_locked: !locked }));
     } finally {
       setLocking(false);
     }
