@@ -54,7 +54,9 @@ export const keys = {
   importJob: (id: number) => ['my', 'imports', id] as const,
   /** Prefix of every notes list; one list is all notes, one book's or one chapter's. */
   notes: ['my', 'notes'] as const,
+  notesOf: (filter: { bookId?: number; chapterId?: number }) => ['my', 'notes', filter] as const,
+
+  // ---- the operators' ----
   /** The operators' open reports of comments (the API answers 403/404 to anyone else). */
   adminReports: ['admin', 'reports'] as const,
-  notesOf: (filter: { bookId?: number; chapterId?: number }) => ['my', 'notes', filter] as const,
 };
