@@ -56,23 +56,24 @@ export async function insertSession(
     .executeTakeFirstOrThrow();
 }
 
-/** Sessions that have not expired at `now`, with their user: what signs a request or socket in. */
+/**
+ * Sessions that have not expired at `now`, with their user: what signs a request or socket in.
+ * A suspended account's sessions are deleted; the condition on the user also refuses one made
+ * in the meantime.
+ */
 export function liveSessions(db: DbHandle, now: string) {
-  return (
-    db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select([
-        'sessions.id as session_id',
-        'sessions.created_at as signed_in_at',
-        'sessions.expires_at',
-        'users.id as user_id',
-        'users.username',
-      ])
-      .where('sessions.expires_at', '>', now)
-      // A suspended account's sessions are deleted; this also refuses one made in the meantime.
-      .where('users.suspended_at', 'is', null)
-  );
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.created_at as signed_in_at',
+      'sessions.expires_at',
+      'users.id as user_id',
+      'users.username',
+    ])
+    .where('sessions.expires_at', '>', now)
+    .where('users.suspended_at', 'is', null);
 }
 
 /** The live session for a token hash, with its user; expired sessions are not answered. */
