@@ -1,13 +1,22 @@
 import { createRequire } from 'node:module';
 import WebSocket from 'ws';
 import type { BrowserContext, Page } from '@playwright/test';
-import { addChapter, createBook, createUser, follow, unique, type User } from './support/api.ts';
+import {
+  addChapter,
+  apiAs,
+  createBook,
+  createUser,
+  follow,
+  unique,
+  type User,
+} from './support/api.ts';
 import { app, expect, signedInPage, test } from './support/app.ts';
 
 /**
  * Classic XSS vectors and naughty strings through every user-controlled field the UI renders:
  * chapter content and titles, book titles and summaries, biographies and names, chat lines,
- * private notes (body and quote), notification toasts and the search and genre pages. Every page runs with an alert, dialog and
+ * private notes (body and quote), comments (bodies, spoilers, replies; issue 19), notification
+ * toasts and the search and genre pages. Every page runs with an alert, dialog and
  * console trap installed; none may fire, no script-src violation may be reported, and the pages
  * carry a Content-Security-Policy without inline scripts.
  */
@@ -274,6 +283,61 @@ test('no vector runs in a chat room or in a live notification toast', async ({ b
   await expect(page.getByTestId('toast').filter({ hasText: 'live' })).toBeVisible();
   expect(published.id).toBeGreaterThan(0);
   await page.waitForTimeout(500);
+  expect(await traps.fired()).toEqual([]);
+  await page.context().close();
+});
+
+test('no vector runs through comment bodies: in the list, replies, spoilers and a paragraph thread', async ({
+  browser,
+}) => {
+  // Comments are limited to 5 a minute per writer: the vectors are shared among several writers.
+  const chapter = books[0]!;
+  const writers = await Promise.all(
+    Array.from({ length: Math.ceil((VECTORS.length + 2) / 5) }, () => createUser('xssc')),
+  );
+  const vectors = [
+    ...VECTORS,
+    ...CLASSIC.slice(0, 2).map((v) => `<span class="spoiler">${v} hidden</span>`),
+  ];
+  const ids: number[] = [];
+  for (const [i, vector] of vectors.entries()) {
+    const writer = writers[Math.floor(i / 5)]!;
+    const made = await apiAs<{ id: number }>(
+      writer,
+      'POST',
+      `/api/chapters/${chapter.chapterId}/comments`,
+      { body: `${vector} c${i}`, ...(i % 3 === 0 && { paragraph: 0 }) },
+    );
+    ids.push(made.id);
+  }
+  // A reply by the author, with a vector too (the author is not rate limited by the writers).
+  await apiAs(author, 'POST', `/api/chapters/${chapter.chapterId}/comments`, {
+    body: `${CLASSIC[1]} reply`,
+    parent_id: ids[1],
+  });
+
+  const page = await signedInPage(browser, reader);
+  const traps = await trap(page.context(), page);
+  const reading = `/books/${chapter.id}/chapters/${chapter.chapterId}`;
+  expect(await visitAll(page, traps, [reading], settled(page))).toEqual([]);
+  const comments = page.locator('section.comments');
+  await expect(comments.getByRole('article').first()).toBeVisible();
+  const more = comments.getByRole('button', { name: 'Load more' });
+  while (await more.isVisible()) {
+    await more.click();
+    await expect(comments.getByRole('button', { name: 'Loading...' })).toHaveCount(0);
+  }
+  // Every vector was rendered, as text: the oldest comment is there too.
+  await expect(comments.getByText(/ c0$/)).toBeVisible();
+  for (const toggle of await comments.getByRole('button', { name: /^\d+ repl/ }).all())
+    await toggle.click();
+  await expect(comments.getByText('reply', { exact: false }).first()).toBeVisible();
+  const hiddenSpoiler = comments.locator('.spoiler[aria-expanded="false"]');
+  await expect(hiddenSpoiler.first()).toBeVisible();
+  while ((await hiddenSpoiler.count()) > 0) await hiddenSpoiler.first().click();
+  await page.locator('.margin-count').first().click();
+  await expect(page.getByRole('dialog', { name: 'Paragraph 1' })).toBeVisible();
+  await page.waitForTimeout(300);
   expect(await traps.fired()).toEqual([]);
   await page.context().close();
 });

@@ -27,6 +27,7 @@ const authors = () => import('./routes/authors.tsx');
 const my = () => import('./routes/my.tsx');
 const workspace = () => import('./routes/workspace.tsx');
 const library = () => import('./routes/library.tsx');
+const admin = () => import('./routes/admin.tsx');
 
 /**
  * The reader's data, fetched beside its chunk: the page renders once, with the text, rather than
@@ -94,6 +95,7 @@ export const appRoutes = (client: QueryClient): RouteObject[] => [
               { path: 'my/read-history', lazy: page(my, 'ReadHistoryPage') },
               { path: 'my/library', lazy: page(library, 'LibraryPage') },
               { path: 'my/import', lazy: page(library, 'ImportPage') },
+              { path: 'admin/reports', lazy: page(admin, 'ReportsPage') },
               {
                 path: 'my/workspace',
                 children: [

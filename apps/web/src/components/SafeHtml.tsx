@@ -1,6 +1,15 @@
-import { ALLOWED_TAGS, LINK_ATTRIBUTES, TEXT_ELEMENTS } from '@inkwell/contract/html';
+import {
+  ALLOWED_TAGS,
+  COMMENT_ALLOWED_TAGS,
+  COMMENT_LINK_REL,
+  LINK_ATTRIBUTES,
+  LINK_ELEMENT,
+  SPOILER_CLASS,
+  SPOILER_ELEMENT,
+  TEXT_ELEMENTS,
+} from '@inkwell/contract/html';
 import DOMPurify from 'dompurify';
-import { useMemo } from 'react';
+import { useMemo, type KeyboardEvent, type MouseEvent } from 'react';
 
 /** A tag (from '<' to the next '>') or a character reference (from '&' to the next ';'). */
 const MARKUP = /<[^>]*>?|&[^;\s<&]*;?/g;
@@ -35,7 +44,99 @@ export const purify = (html: string): string =>
  */
 export const sanitize = (html: string): string => (isInertHtml(html) ? html : purify(html));
 
-export function SafeHtml({ html, className }: { html: string; className?: string }) {
-  const clean = useMemo(() => sanitize(html), [html]);
+/** What a hidden spoiler shows (and is named by) in place of its text. */
+export const SPOILER_COVER = 'Spoiler';
+
+/**
+ * A comment's HTML (issue 19) with the comment allowlist of the contract: fewer tags, no other
+ * class than the spoiler mark on its span, every link with COMMENT_LINK_REL. A spoiler becomes a
+ * button (focusable, aria-expanded false) showing only SPOILER_COVER; its text is inside it but
+ * `hidden` (out of sight and of the accessibility tree) until it is revealed.
+ */
+export function purifyComment(html: string): string {
+  const fragment = DOMPurify.sanitize(html, {
+    ALLOWED_TAGS: [...COMMENT_ALLOWED_TAGS],
+    ALLOWED_ATTR: [...LINK_ATTRIBUTES, 'class'],
+    RETURN_DOM_FRAGMENT: true,
+  });
+  for (const element of fragment.querySelectorAll('[class]')) {
+    const spoiler =
+      element.localName === SPOILER_ELEMENT && element.getAttribute('class') === SPOILER_CLASS;
+    if (!spoiler) element.removeAttribute('class');
+  }
+  for (const link of fragment.querySelectorAll(LINK_ELEMENT))
+    link.setAttribute('rel', COMMENT_LINK_REL);
+  // Innermost first, so a spoiler inside a spoiler is wrapped before its outer one moves it.
+  const spoilers = [...fragment.querySelectorAll(`${SPOILER_ELEMENT}.${SPOILER_CLASS}`)].reverse();
+  for (const span of spoilers) {
+    const text = document.createElement('span');
+    text.className = 'spoiler-text';
+    text.hidden = true;
+    text.append(...span.childNodes);
+    const cover = document.createElement('span');
+    cover.className = 'spoiler-cover';
+    cover.textContent = SPOILER_COVER;
+    span.append(cover, text);
+    span.setAttribute('role', 'button');
+    span.setAttribute('tabindex', '0');
+    span.setAttribute('aria-expanded', 'false');
+  }
+  const wrapper = document.createElement('div');
+  wrapper.append(fragment);
+  return wrapper.innerHTML;
+}
+
+/**
+ * Shows a hidden spoiler: a click on it, or Enter or Space while it has the focus. One holding a
+ * link stops being a button once shown (a link inside a button could not be reached).
+ */
+function revealSpoiler(target: EventTarget | null): boolean {
+  if (!(target instanceof Element)) return false;
+  const spoiler = target.closest(`${SPOILER_ELEMENT}.${SPOILER_CLASS}[aria-expanded="false"]`);
+  if (!spoiler) return false;
+  spoiler.querySelector(':scope > .spoiler-cover')?.remove();
+  spoiler.querySelector<HTMLElement>(':scope > .spoiler-text')?.removeAttribute('hidden');
+  spoiler.setAttribute('aria-expanded', 'true');
+  if (spoiler.querySelector(LINK_ELEMENT)) {
+    for (const name of ['role', 'tabindex', 'aria-expanded']) spoiler.removeAttribute(name);
+    spoiler.setAttribute('data-revealed', '');
+  }
+  return true;
+}
+
+const onSpoilerClick = (e: MouseEvent) => {
+  if (revealSpoiler(e.target)) e.preventDefault();
+};
+const onSpoilerKey = (e: KeyboardEvent) => {
+  if ((e.key === 'Enter' || e.key === ' ') && revealSpoiler(e.target)) e.preventDefault();
+};
+
+/**
+ * Stored HTML shown safely: a chapter's, a biography's or a chat line's with the one allowlist,
+ * or with `allow="comment"` a comment's, with the comment allowlist and its spoilers.
+ */
+export function SafeHtml({
+  html,
+  className,
+  allow = 'chapter',
+}: {
+  html: string;
+  className?: string;
+  allow?: 'chapter' | 'comment';
+}) {
+  const clean = useMemo(
+    () => (allow === 'comment' ? purifyComment(html) : sanitize(html)),
+    [html, allow],
+  );
+  if (allow === 'comment')
+    return (
+      // The spoilers inside are the buttons (role, tabindex, keys); the wrapper only listens.
+      <div
+        className={className}
+        onClick={onSpoilerClick}
+        onKeyDown={onSpoilerKey}
+        dangerouslySetInnerHTML={{ __html: clean }}
+      />
+    );
   return <div className={className} dangerouslySetInnerHTML={{ __html: clean }} />;
 }

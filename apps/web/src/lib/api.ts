@@ -5,13 +5,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly detail: string;
+  /** Seconds from a 429's Retry-After header, when it sent one. */
+  readonly retryAfter: number | undefined;
 
-  constructor(status: number, detail: string, code?: string) {
+  constructor(status: number, detail: string, code?: string, retryAfter?: number) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -42,7 +45,8 @@ async function errorFrom(res: Response): Promise<ApiError> {
   } catch {
     // not JSON: keep the status text
   }
-  return new ApiError(res.status, detail, code);
+  const retry = Number(res.headers.get('retry-after'));
+  return new ApiError(res.status, detail, code, retry > 0 ? Math.ceil(retry) : undefined);
 }
 
 /** Calls the API under the base path and answers the parsed JSON body, or throws an ApiError. */

@@ -51,6 +51,8 @@ export const paths = {
   myNotes: '/my/library#my-notes',
   privateFeed: '/my/library#private-feed',
   importBook: '/my/import',
+  /** The operators' reports of comments (issue 19). */
+  adminReports: '/admin/reports',
 } as const;
 
 /** Only same-app paths are followed after login: never another origin or a protocol-relative URL. */

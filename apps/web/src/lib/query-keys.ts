@@ -21,6 +21,13 @@ export const keys = {
   author: (ref: string) => ['authors', ref] as const,
   authorBooks: (authorId: number) => ['authors', authorId, 'books'] as const,
   authorRecentChapters: (authorId: number) => ['authors', authorId, 'chapters'] as const,
+  /** Prefix of one chapter's comments: its pages (per sort or paragraph), replies and counts. */
+  chapterComments: (chapterId: number) => ['comments', chapterId] as const,
+  commentList: (chapterId: number, sort: string, paragraph: number | null) =>
+    ['comments', chapterId, 'list', sort, paragraph] as const,
+  commentReplies: (chapterId: number, commentId: number) =>
+    ['comments', chapterId, 'replies', commentId] as const,
+  commentCounts: (chapterId: number) => ['comments', chapterId, 'counts'] as const,
   homeRecent: ['home', 'recent'] as const,
   homePopular: ['home', 'popular'] as const,
   homeAuthors: ['home', 'authors'] as const,
@@ -48,4 +55,8 @@ export const keys = {
   /** Prefix of every notes list; one list is all notes, one book's or one chapter's. */
   notes: ['my', 'notes'] as const,
   notesOf: (filter: { bookId?: number; chapterId?: number }) => ['my', 'notes', filter] as const,
+
+  // ---- the operators' ----
+  /** The operators' open reports of comments (the API answers 403/404 to anyone else). */
+  adminReports: ['admin', 'reports'] as const,
 };

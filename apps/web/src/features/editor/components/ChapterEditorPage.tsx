@@ -26,6 +26,8 @@ export const TEXTS = {
   publishFailed: 'Could not update chapter published status.',
   renamed: (title: string) => `Changed chapter title to: ${title}`,
   renameFailed: 'Could not change title name.',
+  locked: (on: boolean) => (on ? 'Comments locked on this chapter.' : 'Comments open again.'),
+  lockFailed: 'Could not change whether comments are locked.',
 };
 
 export interface ChapterEditorPageProps {
@@ -113,7 +115,12 @@ function ChapterEditor({
   const [start] = useState(initial);
   const { push } = useToasts();
   const client = useQueryClient();
-  const [meta, setMeta] = useState({ title: start.title, is_published: start.is_published });
+  const [meta, setMeta] = useState({
+    title: start.title,
+    is_published: start.is_published,
+    comments_locked: start.comments_locked ?? false,
+  });
+  const [locking, setLocking] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const [choosing, setChoosing] = useState(false);
   const saveRef = useRef<() => void>(() => undefined);
@@ -148,13 +155,21 @@ function ChapterEditor({
     editor?.setEditable(!paused, false);
   }, [editor, paused]);
 
-  const write = async (body: { title?: string; is_published?: boolean }) => {
+  const write = async (body: {
+    title?: string;
+    is_published?: boolean;
+    comments_locked?: boolean;
+  }) => {
     if (!sync) throw new Error('not ready');
     const chapter = await sync.write(
       () => updateChapter(start.book_id, start.id, body),
       body.title !== undefined,
     );
-    setMeta({ title: chapter.title, is_published: chapter.is_published });
+    setMeta((m) => ({
+      title: chapter.title,
+      is_published: chapter.is_published,
+      comments_locked: chapter.comments_locked ?? body.comments_locked ?? m.comments_locked,
+    }));
     refreshAfterSave(client, start.book_id, start.id);
     return chapter;
   };
@@ -181,6 +196,23 @@ function ChapterEditor({
       push(TEXTS.publishFailed, { type: 'ERROR' });
     } finally {
       setPublishing(false);
+    }
+  };
+
+  // A lock changes neither the text nor the title: the version stays (no bump).
+  // The box shows the choice at once; a failure puts it back.
+  const toggleLocked = async (locked: boolean) => {
+    setLocking(true);
+    setMeta((m) => ({ ...m, comments_locked: locked }));
+    try {
+      const chapter = await write({ comments_locked: locked });
+      push(TEXTS.locked(chapter.comments_locked ?? locked), { type: 'SUCCESS' });
+    } catch (error) {
+      console.error('Could not change the comments lock', error);
+      push(TEXTS.lockFailed, { type: 'ERROR' });
+      setMeta((m) => ({ ...m, comments_locked: !locked }));
+    } finally {
+      setLocking(false);
     }
   };
 
@@ -215,6 +247,15 @@ function ChapterEditor({
           <span id="chapter-publish-state" className="visually-hidden">
             {meta.is_published ? 'This chapter is published.' : 'This chapter is a draft.'}
           </span>
+          <label className="checkbox-field chapter-lock">
+            <input
+              type="checkbox"
+              checked={meta.comments_locked}
+              disabled={locking || !sync}
+              onChange={(e) => void toggleLocked(e.target.checked)}
+            />
+            Lock comments
+          </label>
           <button
             type="button"
             className="button button-danger"

@@ -1,5 +1,5 @@
 import { NOTE_QUOTE_MAX_LENGTH } from '@inkwell/contract/constants';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { placeOfRange } from '../../../lib/paragraphs.ts';
 import { NotesPanel, type Quote } from './NotesPanel.tsx';
 
@@ -21,10 +21,13 @@ export function ChapterNotes({
   bookId,
   chapterId,
   content,
+  selectionActions,
 }: {
   bookId: number;
   chapterId: number;
   content: HTMLElement;
+  /** More actions on a selection, beside "Add note" (given by the app). */
+  selectionActions?(quote: Quote): ReactNode;
 }) {
   const [selection, setSelection] = useState<Quote | null>(null);
   useEffect(() => {
@@ -42,6 +45,7 @@ export function ChapterNotes({
       hint="Only you can see your notes. Select text in the chapter to quote it."
       addLabel="Add a note on this chapter"
       selection={selection}
+      selectionActions={selectionActions}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -23,6 +23,8 @@ interface NotesPanelProps {
   addLabel: string;
   /** The current text selection: while there is one, an "Add note" button quotes it. */
   selection?: Quote | null;
+  /** More actions for the selection, beside "Add note" (the app adds "Comment on this paragraph"). */
+  selectionActions?(quote: Quote): ReactNode;
 }
 
 /** A list of the reader's notes with a form to add one (quoting a selection when given). */
@@ -33,6 +35,7 @@ export function NotesPanel({
   hint,
   addLabel,
   selection,
+  selectionActions,
 }: NotesPanelProps) {
   const id = useId();
   const writes = useNoteWrites();
@@ -54,15 +57,17 @@ export function NotesPanel({
   return (
     <section className="notes-panel" aria-labelledby={`${id}-title`}>
       {selection && !draft && (
-        <button
-          type="button"
-          className="button add-note-button"
-          // Keep the selection: a mouse press on the button must not clear it first.
-          onMouseDown={(e) => e.preventDefault()}
-          onClick={() => setDraft(selection)}
-        >
-          Add note
-        </button>
+        // Keep the selection: a mouse press on a button must not clear it first.
+        <div className="selection-menu" onMouseDown={(e) => e.preventDefault()}>
+          {selectionActions?.(selection)}
+          <button
+            type="button"
+            className="button add-note-button"
+            onClick={() => setDraft(selection)}
+          >
+            Add note
+          </button>
+        </div>
       )}
       <h2 id={`${id}-title`}>{heading}</h2>
       <p className="muted">

@@ -23,11 +23,16 @@ export function useMarkAllRead() {
   });
 }
 
-/** Where a notification leads: the new chapter, or the new follower's page. */
+/**
+ * Where a notification leads: the new chapter, the chapter commented on (COMMENT, REPLY), or
+ * the new follower's page.
+ */
 export function notificationHref(
-  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower'>,
+  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower' | 'comment_id'>,
 ): string | undefined {
   if (n.type === 'CHAPTER' && n.book_id && n.chapter_id)
+    return paths.chapter(n.book_id, n.chapter_id);
+  if ((n.type === 'COMMENT' || n.type === 'REPLY') && n.book_id && n.chapter_id)
     return paths.chapter(n.book_id, n.chapter_id);
   if (n.type === 'FOLLOW' && n.follower) return paths.author(n.follower);
   return undefined;

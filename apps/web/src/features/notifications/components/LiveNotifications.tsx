@@ -11,15 +11,15 @@ import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket } from '../../../lib/socket.ts';
 import { notificationHref } from '../api/notifications.ts';
 
+const LIVE_TYPES: readonly unknown[] = ['CHAPTER', 'FOLLOW', 'COMMENT', 'REPLY'];
+
 const isNotification = (data: unknown): data is NotificationMessage =>
-  !!data &&
-  typeof data === 'object' &&
-  ((data as { type?: unknown }).type === 'CHAPTER' ||
-    (data as { type?: unknown }).type === 'FOLLOW');
+  !!data && typeof data === 'object' && LIVE_TYPES.includes((data as { type?: unknown }).type);
 
 /**
  * The {base}/ws connection: open only while signed in, closed on logout or leaving. A new chapter
- * shows a 10 s toast linking to it; a new follower a 5 s toast linking to their page.
+ * shows a 10 s toast linking to it, and so do a comment on one's chapter and a reply in one's
+ * thread (issue 19), linking to the chapter; a new follower a 5 s toast linking to their page.
  */
 export function LiveNotifications() {
   const { state } = useSession();
@@ -33,8 +33,14 @@ export function LiveNotifications() {
     const socket = openLiveSocket('/ws', {
       onMessage(data) {
         if (!isNotification(data)) return;
-        const href = notificationHref({ book_id: null, chapter_id: null, follower: null, ...data });
-        if (data.type === 'CHAPTER')
+        const href = notificationHref({
+          book_id: null,
+          chapter_id: null,
+          follower: null,
+          comment_id: null,
+          ...data,
+        });
+        if (data.type === 'CHAPTER' || data.type === 'COMMENT' || data.type === 'REPLY')
           push(data.message, {
             type: 'CHAPTER_UPDATE',
             href,
@@ -42,6 +48,9 @@ export function LiveNotifications() {
           });
         else push(data.message, { type: 'INFO', href, timeout: FOLLOW_NOTIFICATION_TOAST_MS });
         void client.invalidateQueries({ queryKey: keys.notifications });
+        // A comment or reply arrived: the chapter's comments, if on screen, show it at once.
+        if (data.type === 'COMMENT' || data.type === 'REPLY')
+          void client.invalidateQueries({ queryKey: keys.chapterComments(data.chapter_id) });
       },
     });
     return () => socket.close();

@@ -53,13 +53,30 @@ export interface ReaderNotesProps {
   content: HTMLElement;
 }
 
+/**
+ * What the reader hands the comments (given by the app): the content once it rendered, so they
+ * load after the text, and the margin layer beside it for the paragraphs' counts.
+ */
+export interface ReaderCommentsProps {
+  bookId: number;
+  chapterId: number;
+  content: HTMLElement;
+  margin: HTMLElement | null;
+}
+
 /** A paragraph index from "?paragraph=n" (a "Continue reading" link), or null. */
 function paragraphParam(value: string | null): number | null {
   if (value === null || !/^\d+$/.test(value)) return null;
   return Number(value);
 }
 
-export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> } = {}) {
+export function ReaderPage({
+  Notes,
+  Comments,
+}: {
+  Notes?: ComponentType<ReaderNotesProps>;
+  Comments?: ComponentType<ReaderCommentsProps>;
+} = {}) {
   const params = useParams();
   const [search] = useSearchParams();
   const bookId = routeId(params.bookId);
@@ -81,6 +98,7 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
   });
 
   const [content, setContent] = useState<HTMLElement | null>(null);
+  const [margin, setMargin] = useState<HTMLDivElement | null>(null);
   const contentRef = useCallback((wrapper: HTMLDivElement | null) => {
     setContent((wrapper?.firstElementChild as HTMLElement | null) ?? null);
   }, []);
@@ -141,8 +159,10 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
         <p className="reader-kicker">Chapter {chapter.data.chapter_order}</p>
         <PageTitle>{chapter.data.title}</PageTitle>
       </header>
-      <div key="content" ref={contentRef}>
+      <div key="content" ref={contentRef} className="reader-content-wrap">
         <SafeHtml className="reader-content prose" html={chapter.data.content} />
+        {/* After the content (its first child): the paragraphs' comment counts go here. */}
+        {Comments && <div className="reader-margin" ref={setMargin} />}
       </div>
       {signedIn && content && (
         <Suspense fallback={null}>
@@ -171,6 +191,11 @@ export function ReaderPage({ Notes }: { Notes?: ComponentType<ReaderNotesProps> 
           Next Chapter
         </NavLinkOrText>
       </nav>
+      {Comments && content && (
+        <Suspense fallback={null}>
+          <Comments bookId={bookId} chapterId={chapterId} content={content} margin={margin} />
+        </Suspense>
+      )}
     </article>
   );
 }

@@ -73,6 +73,7 @@ function DetailsForm({ book }: { book: Book }) {
   const [title, setTitle] = useState(book.title);
   const [summary, setSummary] = useState(book.summary);
   const [published, setPublished] = useState(book.is_published);
+  const [commentsLocked, setCommentsLocked] = useState(book.comments_locked ?? false);
   const error = useFormError();
 
   const save = useUpdateBook(book.id, {
@@ -93,7 +94,12 @@ function DetailsForm({ book }: { book: Book }) {
       error.show(TITLE_EMPTY, ['title']);
       return;
     }
-    save.mutate({ title: trimmed, summary, is_published: published });
+    save.mutate({
+      title: trimmed,
+      summary,
+      is_published: published,
+      comments_locked: commentsLocked,
+    });
   };
 
   return (
@@ -135,6 +141,14 @@ function DetailsForm({ book }: { book: Book }) {
             }}
           />
           Published
+        </label>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            checked={commentsLocked}
+            onChange={(e) => setCommentsLocked(e.target.checked)}
+          />
+          Lock comments (readers keep seeing them; no new ones on any chapter)
         </label>
         {error.message && (
           <p className="form-error" role="alert">

@@ -1,0 +1,247 @@
+import type { Comment, CommentList as CommentPage } from '@inkwell/contract';
+import { COMMENT_LINK_REL } from '@inkwell/contract/html';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { purifyComment, SafeHtml } from '../../components/SafeHtml.tsx';
+import { ToastProvider } from '../../components/toasts.tsx';
+import { bodyToText, textToBody, wrapSelection } from './body.ts';
+import { CommentList } from './components/CommentList.tsx';
+import type { CommentViewer } from './components/CommentItem.tsx';
+
+const comment = (id: number, changes: Partial<Comment> = {}): Comment => ({
+  id,
+  chapter_id: 7,
+  parent_id: null,
+  paragraph: null,
+  body: `<p>comment ${id}</p>`,
+  user: { id: 2, username: 'bea', first_name: 'Bea', last_name: 'Reader', avatar: null },
+  created_at: '2026-01-01T00:00:00Z',
+  edited_at: null,
+  deleted: false,
+  likes: 0,
+  liked: false,
+  by_author: false,
+  reply_count: 0,
+  ...changes,
+});
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+
+type Handler = (url: URL, init: RequestInit | undefined) => Response | Promise<Response>;
+
+/** Answers fetches with `handler`; records every call as "METHOD path?query". */
+function mockApi(handler: Handler) {
+  const calls: { call: string; body: unknown }[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push({
+      call: `${init?.method ?? 'GET'} ${url.pathname}${url.search}`,
+      body: init?.body ? JSON.parse(String(init.body)) : undefined,
+    });
+    return handler(url, init);
+  });
+  return calls;
+}
+
+const VIEWER: CommentViewer = { userId: 3, isBookAuthor: false, locked: false };
+
+function renderList(viewer: CommentViewer = VIEWER, paragraph: number | null = null) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([
+    {
+      path: '*',
+      element: (
+        <CommentList
+          chapterId={7}
+          paragraph={paragraph}
+          sort="newest"
+          viewer={viewer}
+          formLabel="Comment on this chapter"
+        />
+      ),
+    },
+  ]);
+  render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <RouterProvider router={router} />
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('comment bodies (the comment allowlist)', () => {
+  it('keeps bold, italic, strike, links and spoilers, and drops images, headings and scripts', () => {
+    const html = purifyComment(
+      '<h2>head</h2><p><strong>b</strong> <em>i</em> <s>s</s> <img src=x onerror=alert(1)>' +
+        '<a href="https://example.com" rel="opener" onclick="x()">l</a>' +
+        '<span class="spoiler">secret</span><span class="evil">plain</span>' +
+        '<em class="spoiler">not a spoiler</em></p><script>alert(1)</script>',
+    );
+    const box = document.createElement('div');
+    box.innerHTML = html;
+    expect(box.querySelector('h2, img, script, [onclick], [onerror]')).toBeNull();
+    expect(box.querySelector('strong')?.textContent).toBe('b');
+    expect(box.querySelector('a')?.getAttribute('rel')).toBe(COMMENT_LINK_REL);
+    const spoiler = box.querySelector('span.spoiler')!;
+    expect(spoiler.getAttribute('role')).toBe('button');
+    expect(spoiler.getAttribute('tabindex')).toBe('0');
+    expect(spoiler.getAttribute('aria-expanded')).toBe('false');
+    expect(spoiler.querySelector<HTMLElement>('.spoiler-text')?.hidden).toBe(true);
+    expect(spoiler.querySelector('.spoiler-text')?.textContent).toBe('secret');
+    expect(box.querySelectorAll('[class]')).toHaveLength(3);
+    expect(box.textContent).toContain('plain');
+    expect(box.textContent).toContain('not a spoiler');
+  });
+
+  it('drops a javascript: link target', () => {
+    const box = document.createElement('div');
+    box.innerHTML = purifyComment('<a href="javascript:alert(1)">x</a>');
+    expect(box.querySelector('a')?.getAttribute('href') ?? null).toBeNull();
+  });
+
+  it('shows a spoiler on a click, and another on Enter, with aria-expanded', () => {
+    render(
+      <SafeHtml
+        allow="comment"
+        html='<p><span class="spoiler">one</span> and <span class="spoiler">two <a href="https://x.test/">l</a></span></p>'
+      />,
+    );
+    // Hidden, the text is out of the accessibility tree: both buttons are named "Spoiler".
+    const [one, two] = screen.getAllByRole('button', { name: 'Spoiler', expanded: false });
+    expect(screen.getByText('one').closest('[hidden]')).not.toBeNull();
+    fireEvent.click(one!);
+    expect(one!.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByText('one').closest('[hidden]')).toBeNull();
+    expect(one!.textContent).toBe('one');
+    expect(two!.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.keyDown(two!, { key: 'Enter' });
+    // Holding a link, it stops being a button once shown, and the link is reachable.
+    expect(two!.hasAttribute('role')).toBe(false);
+    expect(screen.getByRole('link', { name: 'l' })).toBeTruthy();
+    expect(screen.getAllByRole('button')).toHaveLength(1);
+  });
+});
+
+describe('the comment box text', () => {
+  it('makes paragraphs of blank lines and breaks of newlines, and reads them back', () => {
+    const body = textToBody('one\nline\n\n two ');
+    expect(body).toBe('<p>one<br>line</p><p>two</p>');
+    expect(bodyToText(body)).toBe('one\nline\n\ntwo');
+  });
+
+  it('wraps the selection in a mark and keeps it selected', () => {
+    expect(wrapSelection('a secret b', 2, 8, 'spoiler')).toEqual({
+      text: 'a <span class="spoiler">secret</span> b',
+      start: 24,
+      end: 30,
+    });
+  });
+});
+
+describe('the comment list', () => {
+  it('pages with the cursor, shows replies, the author badge, "edited" and deleted placeholders', async () => {
+    const calls = mockApi((url) => {
+      if (url.pathname === '/api/comments/1/replies')
+        return json({ comments: [comment(10, { parent_id: 1, body: '<p>a reply</p>' })] });
+      const page: CommentPage = url.searchParams.get('cursor')
+        ? { comments: [comment(3, { deleted: true, body: '', user: null })], next_cursor: null }
+        : {
+            comments: [
+              comment(1, { by_author: true, reply_count: 1, edited_at: '2026-01-02T00:00:00Z' }),
+              comment(2),
+            ],
+            next_cursor: 'c2',
+          };
+      return json(page);
+    });
+    renderList();
+    const [first] = await screen.findAllByRole('article', { name: 'Comment by Bea Reader' });
+    expect(within(first!).getByText('Author')).toBeTruthy();
+    expect(within(first!).getByText('(edited)')).toBeTruthy();
+    expect(calls[0]!.call).toBe('GET /api/chapters/7/comments?sort=newest&limit=20');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText('This comment was deleted.')).toBeTruthy();
+    expect(calls.map((c) => c.call)).toContain(
+      'GET /api/chapters/7/comments?sort=newest&limit=20&cursor=c2',
+    );
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: '1 reply' }));
+    expect(await screen.findByText('a reply')).toBeTruthy();
+  });
+
+  it('keeps the draft and says how long to wait when the server answers 429', async () => {
+    const calls = mockApi((_url, init) =>
+      init?.method === 'POST'
+        ? json({ detail: 'too many comments', code: 'rate_limited' }, 429, { 'retry-after': '12' })
+        : json({ comments: [], next_cursor: null }),
+    );
+    renderList(VIEWER, 4);
+    expect(await screen.findByText('No comments yet.')).toBeTruthy();
+    const box = screen.getByLabelText('Comment on this chapter');
+    await userEvent.type(box, 'my words');
+    await userEvent.click(screen.getByRole('button', { name: 'Post comment' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'You are commenting too fast, try again in 12 s.',
+    );
+    expect(box).toHaveProperty('value', 'my words');
+    expect(calls.find((c) => c.call.startsWith('POST'))).toEqual({
+      call: 'POST /api/chapters/7/comments',
+      body: { body: '<p>my words</p>', paragraph: 4 },
+    });
+  });
+
+  it('clears the box once the comment is taken, and lists it', async () => {
+    let posted = false;
+    mockApi((_url, init) => {
+      if (init?.method === 'POST') {
+        posted = true;
+        return json(comment(5, { body: '<p>hello</p>' }), 201);
+      }
+      return json({
+        comments: posted ? [comment(5, { body: '<p>hello</p>' })] : [],
+        next_cursor: null,
+      });
+    });
+    renderList();
+    const box = await screen.findByLabelText('Comment on this chapter');
+    await userEvent.type(box, 'hello');
+    await userEvent.click(screen.getByRole('button', { name: 'Post comment' }));
+    expect(await screen.findByText('hello')).toBeTruthy();
+    await waitFor(() => expect(box).toHaveProperty('value', ''));
+  });
+
+  it('says comments are closed when locked, and offers no box', async () => {
+    mockApi(() => json({ comments: [comment(1)], next_cursor: null }));
+    renderList({ ...VIEWER, locked: true });
+    expect(await screen.findByText('Comments are closed.')).toBeTruthy();
+    expect(screen.queryByLabelText('Comment on this chapter')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reply' })).toBeNull();
+  });
+
+  it('lets the writer edit and delete their own, the book author delete, others report', async () => {
+    mockApi(() =>
+      json({
+        comments: [comment(1, { user: { ...comment(1).user!, id: 3 } }), comment(2)],
+        next_cursor: null,
+      }),
+    );
+    renderList();
+    const [own, other] = await screen.findAllByRole('article');
+    expect(within(own!).queryByRole('button', { name: 'Edit' })).toBeTruthy();
+    expect(within(own!).queryByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(within(own!).queryByRole('button', { name: 'Report' })).toBeNull();
+    expect(within(other!).queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(within(other!).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(within(other!).queryByRole('button', { name: 'Report' })).toBeTruthy();
+  });
+});

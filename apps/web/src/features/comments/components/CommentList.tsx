@@ -1,0 +1,85 @@
+import type { CommentSort } from '@inkwell/contract';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { commentsQuery, useCommentWrites } from '../api/comments.ts';
+import { CommentForm } from './CommentForm.tsx';
+import { CommentItem, type CommentViewer } from './CommentItem.tsx';
+import { Link, useLocation } from 'react-router';
+import { paths } from '../../../lib/paths.ts';
+
+interface CommentListProps {
+  chapterId: number;
+  /** One paragraph's thread, or null for the whole chapter's comments. */
+  paragraph: number | null;
+  sort: CommentSort;
+  viewer: CommentViewer;
+  /** Label of the box for a new comment. */
+  formLabel: string;
+  /** Loads only once this is true (after the chapter text rendered). */
+  enabled?: boolean;
+}
+
+/**
+ * A box for a new comment (or why there is none: closed, or signed out) and the top-level
+ * comments, page by page with "Load more".
+ */
+export function CommentList({
+  chapterId,
+  paragraph,
+  sort,
+  viewer,
+  formLabel,
+  enabled = true,
+}: CommentListProps) {
+  const writes = useCommentWrites(chapterId);
+  const location = useLocation();
+  const list = useInfiniteQuery({ ...commentsQuery(chapterId, sort, paragraph), enabled });
+  const comments = list.data?.pages.flatMap((page) => page.comments) ?? [];
+
+  return (
+    <>
+      {viewer.locked ? (
+        <Status kind="info">Comments are closed.</Status>
+      ) : viewer.userId === null ? (
+        <p className="muted">
+          <Link to={paths.login(location.pathname + location.search)}>Sign in</Link> to comment.
+        </p>
+      ) : (
+        <CommentForm
+          label={formLabel}
+          submitLabel="Post comment"
+          onSubmit={(body) => writes.create.mutateAsync({ body, paragraph })}
+        />
+      )}
+      {list.isPending ? (
+        <Loading>Loading comments...</Loading>
+      ) : list.isError ? (
+        <Status kind="error">
+          Could not load the comments.{' '}
+          <button type="button" className="button button-small" onClick={() => list.refetch()}>
+            Try again
+          </button>
+        </Status>
+      ) : comments.length === 0 ? (
+        <Status kind="empty">No comments yet.</Status>
+      ) : (
+        <ul className="comment-list">
+          {comments.map((comment) => (
+            <CommentItem key={comment.id} comment={comment} chapterId={chapterId} viewer={viewer} />
+          ))}
+        </ul>
+      )}
+      {list.hasNextPage && (
+        <button
+          type="button"
+          className="button button-secondary comment-more"
+          disabled={list.isFetchingNextPage}
+          onClick={() => list.fetchNextPage()}
+        >
+          {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
+        </button>
+      )}
+      {list.isFetchNextPageError && <Status kind="error">Could not load more comments.</Status>}
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+/**
+ * The search parameter naming the paragraph whose comment thread is open ("?thread=N", 0-based):
+ * the margin counts and "Comment on this paragraph" set it, the thread panel reads it. Its own
+ * module, so the reader's route can set it without loading the comments' code.
+ */
+export const THREAD_PARAM = 'thread';
+
+/** The paragraph of a "?thread=" value, or null. */
+export const threadParagraph = (value: string | null): number | null =>
+  value !== null && /^\d{1,7}$/.test(value) ? Number(value) : null;
