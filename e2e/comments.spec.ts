@@ -197,6 +197,10 @@ test('the reports page tells a reader who is no operator that they are not allow
   browser,
 }) => {
   const page = await signedInPage(browser, reader);
+  // No way to it in the menu: only operators have the Reports link.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.getByRole('link', { name: 'Following' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Reports' })).toHaveCount(0);
   await page.goto(app('/admin/reports'));
   await expect(page.getByText(/not allowed/)).toBeVisible();
   await expectAccessible(page, 'the reports page for a non-operator');
@@ -248,8 +252,11 @@ test('a reader reports a comment; the operator dismisses, deletes and suspends, 
   for (const id of ids.slice(1))
     await apiAs(reader, 'POST', `/api/comments/${id}/report`, { reason: `bad ${id}` });
 
+  // An operator finds the reports page in the menu (their account says is_operator).
   const adminPage = await signedInPage(browser, admin);
-  await adminPage.goto(app('/admin/reports'));
+  await adminPage.getByRole('button', { name: 'Open menu' }).click();
+  await adminPage.getByRole('link', { name: 'Reports' }).click();
+  await expect(adminPage).toHaveURL(at('/admin/reports'));
   const reportOf = (i: number) =>
     adminPage.getByRole('article').filter({ hasText: `reported words ${i}` });
   await expect(reportOf(0)).toContainText('rude to everyone');

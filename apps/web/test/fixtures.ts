@@ -1,4 +1,4 @@
-import type { Book, ChapterSummary } from '@inkwell/contract';
+import type { Account, Book, ChapterSummary } from '@inkwell/contract';
 
 const CREATED = '2026-01-01T00:00:00Z';
 
@@ -35,4 +35,20 @@ export const chapterFixture = (id: number, bookId: number): ChapterSummary => ({
   version: 1,
   created_at: CREATED,
   updated_at: CREATED,
+});
+
+/** A signed-in user's account, as GET /token answers it. */
+export const accountFixture = (id: number, username: string): Account => ({
+  id,
+  username,
+  first_name: '',
+  last_name: '',
+  biography: '',
+  avatar: null,
+  email: '',
+  twitter_link: '',
+  facebook_link: '',
+  instagram_link: '',
+  created_at: CREATED,
+  is_operator: false,
 });

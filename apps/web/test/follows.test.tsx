@@ -1,4 +1,4 @@
-import type { Account, Book, FollowedBook, ListedUser } from '@inkwell/contract';
+import type { Book, FollowedBook, ListedUser } from '@inkwell/contract';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -11,23 +11,11 @@ import { BookFollowButton } from '../src/features/books/components/BookFollowBut
 import { UserListCard } from '../src/features/settings/components/UserLists.tsx';
 import { bookQuery, createQueryClient } from '../src/lib/query.ts';
 import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
-import { bookFixture } from './fixtures.ts';
+import { accountFixture, bookFixture } from './fixtures.ts';
 
 /** Issue 19 in the web app: following a book, the Following page's tabs, blocks and mutes. */
 
-const ACCOUNT: Account = {
-  id: 7,
-  username: 'bob',
-  first_name: '',
-  last_name: '',
-  biography: '',
-  avatar: null,
-  email: '',
-  twitter_link: '',
-  facebook_link: '',
-  instagram_link: '',
-  created_at: '2026-01-01T00:00:00Z',
-};
+const ACCOUNT = accountFixture(7, 'bob');
 const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: ACCOUNT };
 const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
 

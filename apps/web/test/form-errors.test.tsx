@@ -1,4 +1,4 @@
-import type { Account, Book } from '@inkwell/contract';
+import type { Book } from '@inkwell/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -16,26 +16,14 @@ import { TypedDeleteModal } from '../src/features/workspace/components/TypedDele
 import { AddBookForm } from '../src/features/workspace/components/WorkspacePage.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
 import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
-import { bookFixture } from './fixtures.ts';
+import { accountFixture, bookFixture } from './fixtures.ts';
 
 /**
  * Issue 23 §2: a form's error clears as soon as the field that caused it changes, not at the next
  * submit. Each form is rendered whole, with the app's providers; `fetch` answers by URL.
  */
 
-const ACCOUNT: Account = {
-  id: 7,
-  username: 'ann',
-  first_name: '',
-  last_name: '',
-  biography: '',
-  avatar: null,
-  email: '',
-  twitter_link: '',
-  facebook_link: '',
-  instagram_link: '',
-  created_at: '2026-01-01T00:00:00Z',
-};
+const ACCOUNT = accountFixture(7, 'ann');
 const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: ACCOUNT };
 const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
 

@@ -43,6 +43,8 @@ export const Account = z
     facebook_link: z.string(),
     instagram_link: z.string(),
     created_at: Timestamp,
+    /** Issue 19: the user is an operator (ADMIN_USERNAMES), who reads reports at /admin/reports. */
+    is_operator: z.boolean(),
   })
   .meta({ id: 'Account' });
 export type Account = z.infer<typeof Account>;

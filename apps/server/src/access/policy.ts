@@ -70,3 +70,16 @@ export function assertCanSeeChapter<T extends ChapterFacts>(
   if (!row || !canSeeChapter(row, viewer)) throw notFound('Chapter not found');
   return row;
 }
+
+/**
+ * Operators (issue 19) are the usernames of the ADMIN_USERNAMES setting, compared without case:
+ * they read reports, delete any comment and suspend accounts.
+ */
+export function isOperator(
+  adminUsernames: readonly string[],
+  viewer: { username: string } | null,
+): boolean {
+  if (!viewer) return false;
+  const name = viewer.username.toLowerCase();
+  return adminUsernames.some((admin) => admin.toLowerCase() === name);
+}

@@ -33,8 +33,17 @@ export function toAuthorProfile(row: ProfileRow): AuthorProfile {
 }
 
 /** The signed-in user's own view of their account. */
-export function toAccount(row: ProfileRow & Pick<UserRow, 'email' | 'created_at'>): Account {
-  return { ...toAuthorProfile(row), email: row.email, created_at: row.created_at };
+/** The user's own account; `isOperator` comes from the ADMIN_USERNAMES setting (access/policy.ts). */
+export function toAccount(
+  row: ProfileRow & Pick<UserRow, 'email' | 'created_at'>,
+  isOperator: boolean,
+): Account {
+  return {
+    ...toAuthorProfile(row),
+    email: row.email,
+    created_at: row.created_at,
+    is_operator: isOperator,
+  };
 }
 
 export const PROFILE_COLUMNS = [

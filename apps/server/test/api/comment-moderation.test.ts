@@ -30,6 +30,25 @@ beforeAll(async () => {
 afterEach(() => closeAllSockets());
 afterAll(() => t.close());
 
+describe('who is an operator', () => {
+  it('the account answers say is_operator, for the ADMIN_USERNAMES in any case and no one else', async () => {
+    const reader = await signup(t.app);
+    const accountOf = async (user: TestUser) => {
+      const res = await as(t.app, user).get('/token');
+      expect(res.statusCode).toBe(200);
+      return res.json().account as { username: string; is_operator: boolean };
+    };
+    expect(await accountOf(operator)).toMatchObject({ username: OPERATOR, is_operator: true });
+    expect((await accountOf(reader)).is_operator).toBe(false);
+    // The profile edit answers the account too.
+    const edited = await as(t.app, operator).put(`/api/authors/${operator.id}`, {
+      first_name: 'Mod',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().is_operator).toBe(true);
+  });
+});
+
 async function commentedChapter() {
   const author = await signup(t.app);
   const book = await createBook(t.app, author, `Moderated ${author.username}`, { published: true });

@@ -19,7 +19,6 @@ import {
   setSessionCookie,
 } from '../../plugins/auth.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
-import { toAccount } from '../../presenters/user.ts';
 import * as service from './accounts.service.ts';
 
 const TAG = { tags: ['accounts'] };
@@ -56,7 +55,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       signIn(request, reply, token);
       return reply
         .status(201)
-        .send({ access_token: token, token_type: 'bearer' as const, account: toAccount(user) });
+        .send({
+          access_token: token,
+          token_type: 'bearer' as const,
+          account: service.presentAccount(ctx, user),
+        });
     },
   );
 
@@ -102,7 +105,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       return {
         access_token: request.sessionToken,
         token_type: 'bearer' as const,
-        account: toAccount(user),
+        account: service.presentAccount(ctx, user),
       };
     },
   );

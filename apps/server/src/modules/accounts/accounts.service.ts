@@ -1,9 +1,11 @@
-import type { SignupBody, SocketTicket } from '@inkwell/contract';
+import type { Account, SignupBody, SocketTicket } from '@inkwell/contract';
+import { isOperator } from '../../access/policy.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
 import { clientAddress } from '../../lib/client-address.ts';
 import { FailureLimiter } from '../../lib/failure-limiter.ts';
+import { toAccount } from '../../presenters/user.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import * as socketTickets from './socket-tickets.repository.ts';
@@ -270,6 +272,14 @@ export async function logout(ctx: AppContext, viewer: Viewer | null): Promise<vo
   if (!viewer) return;
   await accounts.deleteSession(ctx.db, viewer.sessionId);
   await sessionsEnded(ctx, [viewer.sessionId]);
+}
+
+/** The account as its owner sees it, with whether they are an operator (ADMIN_USERNAMES). */
+export function presentAccount(
+  ctx: Pick<AppContext, 'config'>,
+  row: Parameters<typeof toAccount>[0],
+): Account {
+  return toAccount(row, isOperator(ctx.config.ADMIN_USERNAMES, row));
 }
 
 export async function accountOf(ctx: AppContext, viewer: Viewer) {

@@ -12,9 +12,10 @@ import type { DbHandle } from '../../db/kysely.ts';
 import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
-import { toAccount, toAuthorProfile } from '../../presenters/user.ts';
+import { toAuthorProfile } from '../../presenters/user.ts';
 import {
   accountOf,
+  presentAccount,
   confirmPasswordChange,
   refuseReservedUsername,
   sessionsEnded,
@@ -162,7 +163,7 @@ export async function updateAuthor(
   }
   await sessionsEnded(ctx, endedSessions);
   announceAuthorChanged(ctx, viewer.id);
-  return toAccount(await accountOf(ctx, viewer));
+  return presentAccount(ctx, await accountOf(ctx, viewer));
 }
 
 export async function setAvatar(ctx: AppContext, viewer: Viewer, href: string) {

@@ -7,7 +7,7 @@ import {
   type CreateCommentBody,
   type LikeState,
 } from '@inkwell/contract';
-import { isAuthorOf } from '../../access/policy.ts';
+import { isAuthorOf, isOperator as isOperatorBySetting } from '../../access/policy.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { commentTextWithoutSpoilers, sanitizeComment } from '../../html/sanitize-comment.ts';
@@ -23,11 +23,9 @@ import type { CommentHead } from './comments.repository.ts';
 /** The longest excerpt of a comment a notification quotes (spoilers hidden). */
 const EXCERPT_LENGTH = 100;
 
-/** Operators are the usernames of ADMIN_USERNAMES, compared without case. */
+/** Operators are the usernames of ADMIN_USERNAMES (the rule: `access/policy.ts`). */
 export function isOperator(ctx: Pick<AppContext, 'config'>, viewer: Viewer | null): boolean {
-  if (!viewer) return false;
-  const name = viewer.username.toLowerCase();
-  return ctx.config.ADMIN_USERNAMES.some((admin) => admin.toLowerCase() === name);
+  return isOperatorBySetting(ctx.config.ADMIN_USERNAMES, viewer);
 }
 
 /** The cursor of a page is the last id it showed, opaque to clients. */

@@ -77,6 +77,7 @@ export function Sidebar({ open, onClose, onNavigate }: SidebarProps) {
                 {item(paths.settings(state.account.id), 'Settings')}
                 {item(paths.readHistory, 'Read History')}
                 {item(paths.following, 'Following')}
+                {state.account.is_operator && item(paths.adminReports, 'Reports')}
               </ul>
             </>
           )}
