@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Book } from './books.ts';
-import { Comment } from './comments.ts';
+import { Comment, CommentUser } from './comments.ts';
 import { PathId, Timestamp } from './common.ts';
 import { Username } from './accounts.ts';
 
@@ -26,18 +26,11 @@ export const FollowedBooks = z
   .meta({ id: 'FollowedBooks' });
 export type FollowedBooks = z.infer<typeof FollowedBooks>;
 
-/** A user on the viewer's block or mute list. */
-export const ListedUser = z
-  .object({
-    id: z.number(),
-    username: z.string(),
-    first_name: z.string(),
-    last_name: z.string(),
-    avatar: z.string().nullable(),
-    /** When the viewer blocked or muted them. */
-    since: Timestamp,
-  })
-  .meta({ id: 'ListedUser' });
+/** A user on the viewer's block or mute list: as a comment shows them, and since when. */
+export const ListedUser = CommentUser.extend({
+  /** When the viewer blocked or muted them. */
+  since: Timestamp,
+}).meta({ id: 'ListedUser' });
 export type ListedUser = z.infer<typeof ListedUser>;
 
 /** GET /api/my/blocks and GET /api/my/mutes. */

@@ -7,29 +7,21 @@ import {
   SPOILER_ELEMENT,
   SPOILER_PLACEHOLDER,
 } from '@inkwell/contract/html';
-import { htmlToText } from './sanitize.ts';
+import { htmlToText, linkWithRel, RENAMED_TAGS, SHARED_OPTIONS } from './sanitize.ts';
 
 /**
  * Comment bodies (issue 19) take the comment allowlist of `@inkwell/contract/html`: bold, italic,
  * strike, links, paragraphs, line breaks and the spoiler mark; everything else is dropped, keeping
- * its text (headings become plain text, images vanish). The web app's SafeHtml applies the same
+ * its text (headings and list items become paragraphs, images vanish). The web app's SafeHtml applies the same
  * list on display.
  */
 const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
+  ...SHARED_OPTIONS,
   allowedTags: [...COMMENT_ALLOWED_TAGS],
   allowedAttributes: { [LINK_ELEMENT]: ['href', 'rel'], [SPOILER_ELEMENT]: ['class'] },
   allowedClasses: { [SPOILER_ELEMENT]: [SPOILER_CLASS] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesAppliedToAttributes: ['href'],
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  // prettier-ignore
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title'],
   transformTags: {
-    a: (tagName, attribs) => ({
-      tagName,
-      attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: COMMENT_LINK_REL },
-    }),
+    a: linkWithRel(COMMENT_LINK_REL),
     // A span is kept only as a spoiler; any other one is renamed to a tag outside the list,
     // which drops the element and keeps its text.
     [SPOILER_ELEMENT]: (tagName: string, attribs: sanitizeHtml.Attributes) =>
@@ -38,10 +30,7 @@ const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
         : { tagName: 'x-unwrap', attribs: {} as sanitizeHtml.Attributes },
     // Headings and list items keep their lines as paragraphs.
     ...Object.fromEntries(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li'].map((tag) => [tag, 'p'])),
-    b: 'strong',
-    i: 'em',
-    strike: 's',
-    del: 's',
+    ...RENAMED_TAGS,
   },
 };
 

@@ -17,9 +17,8 @@ export { countWords };
  * configuration's output without parsing it: a change to the rules below (attributes, schemes,
  * renamed tags) needs one there (the unit test that compares the two fails otherwise).
  */
-const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [...ALLOWED_TAGS],
-  allowedAttributes: { [LINK_ELEMENT]: [...LINK_ATTRIBUTES] },
+/** What every allowlist here shares (chapter content, comments): links, dropped tags, old names. */
+export const SHARED_OPTIONS = {
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
@@ -27,16 +26,24 @@ const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
   // Scripts and styles lose their text too; other unknown tags keep their text content.
   // prettier-ignore
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template', 'title'],
-  transformTags: {
-    a: (tagName, attribs) => ({
-      tagName,
-      attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel: 'nofollow noopener' },
-    }),
-    b: 'strong',
-    i: 'em',
-    strike: 's',
-    del: 's',
-  },
+} satisfies sanitizeHtml.IOptions;
+
+/** Old names of allowed elements, written as the editor writes them. */
+export const RENAMED_TAGS = { b: 'strong', i: 'em', strike: 's', del: 's' } as const;
+
+/** A link keeps only its address, and takes the given rel whatever it had. */
+export function linkWithRel(rel: string): sanitizeHtml.Transformer {
+  return (tagName, attribs) => ({
+    tagName,
+    attribs: { ...(attribs.href ? { href: attribs.href } : {}), rel },
+  });
+}
+
+const CONTENT_OPTIONS: sanitizeHtml.IOptions = {
+  ...SHARED_OPTIONS,
+  allowedTags: [...ALLOWED_TAGS],
+  allowedAttributes: { [LINK_ELEMENT]: [...LINK_ATTRIBUTES] },
+  transformTags: { a: linkWithRel('nofollow noopener'), ...RENAMED_TAGS },
 };
 
 /** The allowlisted form of `html`; HTML already in that form is recognized without parsing it. */

@@ -1,4 +1,5 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { withId, type Engine } from './columns.ts';
 
 // Migrations are frozen history: they never import application code, so a later change to the
 // app cannot rewrite what an old migration did. The genre list is therefore copied here.
@@ -27,14 +28,6 @@ const GENRES = [
   'Humor',
   'Religion & Spirituality',
 ];
-
-type Engine = 'sqlite' | 'postgres';
-
-function withId<T extends string>(table: CreateTableBuilder<T>, engine: Engine) {
-  return engine === 'postgres'
-    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
 
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await withId(db.schema.createTable('users'), engine)

@@ -1,12 +1,5 @@
-import type { CreateTableBuilder, Kysely } from 'kysely';
-
-type Engine = 'sqlite' | 'postgres';
-
-function withId<T extends string>(table: CreateTableBuilder<T>, engine: Engine) {
-  return engine === 'postgres'
-    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
+import type { Kysely } from 'kysely';
+import { withId, type Engine } from './columns.ts';
 
 /**
  * Shelves, reading positions, private notes, import jobs and private feed tokens

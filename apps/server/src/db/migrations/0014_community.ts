@@ -1,12 +1,5 @@
-import { sql, type CreateTableBuilder, type Kysely } from 'kysely';
-
-type Engine = 'sqlite' | 'postgres';
-
-function withId<T extends string>(table: CreateTableBuilder<T>, engine: Engine) {
-  return engine === 'postgres'
-    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
-}
+import { sql, type Kysely } from 'kysely';
+import { withId, type Engine } from './columns.ts';
 
 /**
  * The community layer of issue 19 (docs/decisions/0029-community.md): readers follow books,

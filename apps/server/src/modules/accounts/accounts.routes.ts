@@ -53,13 +53,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (request, reply) => {
       const { token, user } = await service.signup(ctx, request.body);
       signIn(request, reply, token);
-      return reply
-        .status(201)
-        .send({
-          access_token: token,
-          token_type: 'bearer' as const,
-          account: service.presentAccount(ctx, user),
-        });
+      return reply.status(201).send({
+        access_token: token,
+        token_type: 'bearer' as const,
+        account: service.presentAccount(ctx, user),
+      });
     },
   );
 

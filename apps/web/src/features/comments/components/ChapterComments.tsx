@@ -64,16 +64,7 @@ export function ChapterComments({ bookId, chapterId, content, margin }: ChapterC
       <section className="comments" aria-labelledby={`${id}-title`}>
         <div className="comments-head">
           <h2 id={`${id}-title`}>Comments</h2>
-          <label className="comments-sort">
-            Sort{' '}
-            <select value={sort} onChange={(e) => setSort(e.target.value as CommentSort)}>
-              {COMMENT_SORTS.map((s) => (
-                <option key={s} value={s}>
-                  {s === 'newest' ? 'Newest first' : 'Oldest first'}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SortChoice sort={sort} onChange={setSort} />
         </div>
         <CommentList
           chapterId={chapterId}
@@ -233,13 +224,7 @@ function ParagraphThread({
         </button>
       </div>
       {excerpt && <blockquote className="paragraph-thread-quote">{excerpt}</blockquote>}
-      <label className="comments-sort">
-        Sort{' '}
-        <select value={sort} onChange={(e) => setSort(e.target.value as CommentSort)}>
-          <option value="oldest">Oldest first</option>
-          <option value="newest">Newest first</option>
-        </select>
-      </label>
+      <SortChoice sort={sort} onChange={setSort} />
       <CommentList
         chapterId={chapterId}
         paragraph={paragraph}
@@ -248,5 +233,32 @@ function ParagraphThread({
         formLabel="Comment on this paragraph"
       />
     </aside>
+  );
+}
+
+const SORT_LABELS: Record<CommentSort, string> = {
+  newest: 'Newest first',
+  oldest: 'Oldest first',
+};
+
+/** The order of a comment list: the chapter's and a paragraph thread's. */
+function SortChoice({
+  sort,
+  onChange,
+}: {
+  sort: CommentSort;
+  onChange: (sort: CommentSort) => void;
+}) {
+  return (
+    <label className="comments-sort">
+      Sort{' '}
+      <select value={sort} onChange={(e) => onChange(e.target.value as CommentSort)}>
+        {COMMENT_SORTS.map((s) => (
+          <option key={s} value={s}>
+            {SORT_LABELS[s]}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
