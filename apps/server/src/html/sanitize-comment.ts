@@ -40,15 +40,25 @@ export function sanitizeComment(html: string): { html: string; text: string } {
   return { html: clean, text: htmlToText(clean) };
 }
 
-const SPOILER_SPAN = new RegExp(
-  `<${SPOILER_ELEMENT} class="${SPOILER_CLASS}">[\\s\\S]*?</${SPOILER_ELEMENT}>`,
-  'g',
-);
+const SPOILER_OPEN = `<${SPOILER_ELEMENT} class="${SPOILER_CLASS}">`;
+const SPAN_TAG = new RegExp(`${SPOILER_OPEN}|</${SPOILER_ELEMENT}>`, 'g');
 
 /**
  * The plain text of a sanitized comment with every spoiler replaced by SPOILER_PLACEHOLDER: what
- * notifications and feeds show, so a spoiler is never read where it cannot be hidden.
+ * notifications and feeds show, so a spoiler is never read where it cannot be hidden. Spoilers
+ * may nest (the toolbar marks a selection that holds one): the outermost one is replaced whole,
+ * counting depth, as a pattern stopping at the first end tag would leave the rest readable. In
+ * sanitized comment HTML every span is a spoiler (others are unwrapped), so every end tag of a
+ * span closes one.
  */
 export function commentTextWithoutSpoilers(html: string): string {
-  return htmlToText(html.replace(SPOILER_SPAN, SPOILER_PLACEHOLDER));
+  let text = '';
+  let depth = 0;
+  let from = 0;
+  for (const tag of html.matchAll(SPAN_TAG)) {
+    const opens = tag[0] === SPOILER_OPEN;
+    if (opens && depth++ === 0) text += html.slice(from, tag.index) + SPOILER_PLACEHOLDER;
+    if (!opens && depth > 0 && --depth === 0) from = tag.index + tag[0].length;
+  }
+  return htmlToText(depth > 0 ? text : text + html.slice(from));
 }

@@ -47,6 +47,21 @@ describe('who is an operator', () => {
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json().is_operator).toBe(true);
   });
+
+  it("refuses a rename into an operator's name, and an operator's rename", async () => {
+    const reader = await signup(t.app);
+    const into = await as(t.app, reader).put(`/api/authors/${reader.id}`, {
+      username: 'Someone_Else',
+    });
+    expect(into.statusCode).toBe(400);
+    expect(into.json().detail).toMatch(/operator/);
+    const away = await as(t.app, operator).put(`/api/authors/${operator.id}`, {
+      username: `${OPERATOR}_x`,
+    });
+    expect(away.statusCode).toBe(400);
+    const token = await as(t.app, operator).get('/token');
+    expect(token.json().account).toMatchObject({ username: OPERATOR, is_operator: true });
+  });
 });
 
 async function commentedChapter() {
@@ -76,6 +91,18 @@ const login = (user: TestUser) =>
   });
 
 describe('reports', () => {
+  it('files one open report per reporter and comment, also when two arrive at once', async () => {
+    const { comment } = await commentedChapter();
+    const reporter = await signup(t.app);
+    const sent = await Promise.all(
+      [1, 2, 3].map((n) =>
+        as(t.app, reporter).post(`/api/comments/${comment.id}/report`, { reason: `why ${n}` }),
+      ),
+    );
+    for (const res of sent) expect(res.statusCode, res.body).toBeLessThan(300);
+    expect((await openReports()).filter((r) => r.comment.id === comment.id)).toHaveLength(1);
+  });
+
   it('files a report (201) that operators see with the comment and where it is', async () => {
     const { author, book, chapter, writer, comment } = await commentedChapter();
     const reporter = await signup(t.app);

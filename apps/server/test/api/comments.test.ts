@@ -399,6 +399,52 @@ describe('editing and deleting', () => {
     expect((await as(t.app).get(`/api/comments/${top.id}/replies`)).statusCode).toBe(404);
   });
 
+  it('two deletes of one reply racing remove it once: the thread and its other replies stay', async () => {
+    const { chapter } = await publishedChapter();
+    const [ann, bob, cat] = [await signup(t.app), await signup(t.app), await signup(t.app)];
+    const top = await comment(ann, chapter.id, { body: 'top' });
+    const r1 = await comment(bob, chapter.id, { body: 'r1', parent_id: top.id });
+    const r2 = await comment(cat, chapter.id, { body: 'r2', parent_id: top.id });
+    expect((await as(t.app, ann).delete(`/api/comments/${top.id}`)).statusCode).toBe(200);
+    // The writer and the book's author, or a double click: both deletes at once.
+    const statuses = (
+      await Promise.all([
+        as(t.app, bob).delete(`/api/comments/${r1.id}`),
+        as(t.app, bob).delete(`/api/comments/${r1.id}`),
+      ])
+    ).map((res) => res.statusCode);
+    expect(statuses.sort()).toEqual([200, 404]);
+    expect((await replies(null, top.id)).map((c) => c.id)).toEqual([r2.id]);
+    expect((await list(null, chapter.id)).comments[0]).toMatchObject({
+      id: top.id,
+      deleted: true,
+      reply_count: 1,
+    });
+  });
+
+  it('a reply racing with the delete of its thread is kept under a placeholder, or refused with 400', async () => {
+    const { chapter } = await publishedChapter();
+    const writers = [await signup(t.app), await signup(t.app)];
+    for (let round = 0; round < 4; round++) {
+      const [ann, bob] = writers;
+      const top = await comment(ann!, chapter.id, { body: `top ${round}` });
+      const [deleted, replied] = await Promise.all([
+        as(t.app, ann!).delete(`/api/comments/${top.id}`),
+        post(bob!, chapter.id, { body: `reply ${round}`, parent_id: top.id }),
+      ]);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect([201, 400], replied.body).toContain(replied.statusCode);
+      if (replied.statusCode === 201) {
+        // The reply that was answered 201 is there, under its thread's placeholder.
+        expect((await replies(null, top.id)).map((c) => c.id)).toEqual([replied.json().id]);
+        await as(t.app, bob!).delete(`/api/comments/${replied.json().id}`);
+      } else {
+        expect(replied.json().detail).toMatch(/deleted|this chapter/);
+      }
+      expect((await list(null, chapter.id)).comments).toEqual([]);
+    }
+  });
+
   it('keeps the parent’s reply_count as replies come and go', async () => {
     const { chapter } = await publishedChapter();
     const [ann, bob] = [await signup(t.app), await signup(t.app)];
@@ -467,6 +513,19 @@ describe('likes', () => {
     const reader = await signup(t.app);
     expect((await as(t.app, reader).post(`/api/chapters/${draft.id}/like`)).statusCode).toBe(404);
     expect((await as(t.app, reader).post('/api/comments/999999/like')).statusCode).toBe(404);
+  });
+});
+
+describe('blocks and mutes, in the counts', () => {
+  it('does not count replies under a thread the list hides (its writer blocked by the author)', async () => {
+    const { author, chapter } = await publishedChapter();
+    const [pest, reader] = [await signup(t.app), await signup(t.app)];
+    const thread = await comment(pest, chapter.id, { body: 'bait', paragraph: 1 });
+    await comment(reader, chapter.id, { body: 'answer', parent_id: thread.id });
+    expect(await counts(null, chapter.id)).toEqual({ total: 2, paragraphs: { '1': 2 } });
+    await onList('block', author, pest);
+    expect((await list(null, chapter.id)).comments).toEqual([]);
+    expect(await counts(null, chapter.id)).toEqual({ total: 0, paragraphs: {} });
   });
 });
 

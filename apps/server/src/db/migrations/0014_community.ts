@@ -106,11 +106,15 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .on('comment_reports')
     .columns(['resolved_at', 'id'])
     .execute();
+  // A deleted comment's reports go with it (the foreign key's check on PostgreSQL finds them here).
   await db.schema
     .createIndex('comment_reports_comment_idx')
     .on('comment_reports')
     .column('comment_id')
     .execute();
+  // One open report per reporter and comment, however fast the button is pressed twice.
+  await sql`create unique index comment_reports_open_uq on comment_reports (comment_id, reporter_id)
+    where resolved_at is null`.execute(db);
 
   for (const [table, owner, other] of [
     ['user_blocks', 'blocker_id', 'blocked_id'],

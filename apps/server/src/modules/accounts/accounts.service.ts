@@ -46,6 +46,23 @@ export function refuseReservedUsername(username: string): void {
   }
 }
 
+/**
+ * Operators are named by username (ADMIN_USERNAMES), so a name must not move into or out of
+ * that list by a rename: renaming into it would make anyone an operator, and an operator who
+ * renamed would leave their name for anyone to take. (Signing up with a listed name stays
+ * possible, as that is how an operator's account is made: list names that already exist.)
+ */
+export function refuseOperatorRename(
+  ctx: Pick<AppContext, 'config'>,
+  from: string,
+  to: string,
+): void {
+  const admins = ctx.config.ADMIN_USERNAMES;
+  if (isOperator(admins, { username: from }) || isOperator(admins, { username: to })) {
+    throw badRequest("An operator's username cannot be changed, nor taken by a rename");
+  }
+}
+
 /** The longest wait between guesses once a username or address has used up its free tries. */
 const LOGIN_MAX_BACKOFF_MS = 15 * 60 * 1000;
 

@@ -17,6 +17,7 @@ import {
   accountOf,
   presentAccount,
   confirmPasswordChange,
+  refuseOperatorRename,
   refuseReservedUsername,
   sessionsEnded,
 } from '../accounts/accounts.service.ts';
@@ -130,6 +131,7 @@ export async function updateAuthor(
 
   if (input.username != null && input.username.toLowerCase() !== author.username.toLowerCase()) {
     refuseReservedUsername(input.username);
+    refuseOperatorRename(ctx, author.username, input.username);
   }
   // Whoever holds a session may not lock the owner out: a new password needs the current one,
   // or a fresh sign-in.

@@ -83,15 +83,23 @@ export async function findComment(db: DbHandle, viewerId: ViewerId, id: number) 
   return commentSelect(db, viewerId).where('comments.id', '=', id).executeTakeFirst();
 }
 
-/** Shown, non-deleted comments of a chapter (replies included) per paragraph (null: the chapter). */
+/**
+ * Shown, non-deleted comments of a chapter (replies included) per paragraph (null: the chapter).
+ * A reply counts only when its thread is shown too: the list hides a whole thread whose
+ * top-level writer is hidden, so its replies must not be counted where nobody can open them.
+ */
 export async function countByParagraph(db: DbHandle, viewerId: ViewerId, chapterId: number) {
   return db
     .selectFrom('comments')
     .innerJoin('books', 'books.id', 'comments.book_id')
+    .leftJoin('comments as threads', 'threads.id', 'comments.parent_id')
     .select(['comments.paragraph', sql<number | string>`count(*)`.as('count')])
     .where('comments.chapter_id', '=', chapterId)
     .where('comments.deleted', '=', 0)
     .where(commentShownTo(viewerId))
+    .where((eb) =>
+      eb.or([eb('comments.parent_id', 'is', null), commentShownTo(viewerId, 'threads')]),
+    )
     .groupBy('comments.paragraph')
     .execute();
 }
@@ -116,7 +124,10 @@ export async function findCommentHead(db: DbHandle, id: number) {
 
 export type CommentHead = NonNullable<Awaited<ReturnType<typeof findCommentHead>>>;
 
-/** Inserts a comment and, for a reply, counts it on its parent; answers the new id. */
+/**
+ * Inserts a comment and, for a reply, counts it on its thread; answers the new id, or null when
+ * the thread is no longer there.
+ */
 export async function insertComment(
   db: DbHandle,
   comment: {
@@ -128,7 +139,11 @@ export async function insertComment(
     body: string;
     now: string;
   },
-): Promise<number> {
+): Promise<number | null> {
+  // A reply counts itself on its thread first: the update takes the thread's row (PostgreSQL
+  // locks it), so a delete of the thread racing with it either sees the reply and leaves a
+  // placeholder, or went first and the reply is refused here, never left without its thread.
+  if (comment.parentId !== null && !(await addReplies(db, comment.parentId, 1))) return null;
   const { id } = await db
     .insertInto('comments')
     .values({
@@ -142,46 +157,64 @@ export async function insertComment(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (comment.parentId !== null) await addReplies(db, comment.parentId, 1);
   return id;
 }
 
-async function addReplies(db: DbHandle, id: number, delta: 1 | -1) {
-  await db
+/** Moves a thread's reply count; answers whether the thread was there. */
+async function addReplies(db: DbHandle, id: number, delta: 1 | -1): Promise<boolean> {
+  const result = await db
     .updateTable('comments')
     .set((eb) => ({ reply_count: eb('reply_count', '+', delta) }))
     .where('id', '=', id)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function updateBody(db: DbHandle, id: number, body: string, now: string) {
   await db.updateTable('comments').set({ body, edited_at: now }).where('id', '=', id).execute();
 }
 
-/** A top-level comment with replies: it stays as a placeholder without text (and without likes). */
-export async function markDeleted(db: DbHandle, id: number) {
-  await db
+/**
+ * Deletes a comment, deciding in the write itself (each step's condition is checked on the row
+ * as it is then, so two deletes or a delete and a reply racing cannot both act on an old view):
+ * - a comment without replies goes (its likes and reports with it, by the foreign keys) and is
+ *   uncounted on its thread; a placeholder thread whose last reply this was goes too;
+ * - a top-level comment with replies stays as a placeholder without text or likes.
+ * Answers what happened, or 'gone' when there was nothing left to delete.
+ */
+export async function deleteComment(
+  db: DbHandle,
+  id: number,
+): Promise<'removed' | 'placeholder' | 'gone'> {
+  const removed = await db
+    .deleteFrom('comments')
+    .where('id', '=', id)
+    .where('deleted', '=', 0)
+    .where('reply_count', '=', 0)
+    .returning('parent_id')
+    .executeTakeFirst();
+  if (removed) {
+    if (removed.parent_id !== null) {
+      await addReplies(db, removed.parent_id, -1);
+      await db
+        .deleteFrom('comments')
+        .where('id', '=', removed.parent_id)
+        .where('deleted', '=', 1)
+        .where('reply_count', '<=', 0)
+        .execute();
+    }
+    return 'removed';
+  }
+  const kept = await db
     .updateTable('comments')
     .set({ deleted: 1, body: '', like_count: 0 })
     .where('id', '=', id)
-    .execute();
+    .where('deleted', '=', 0)
+    .where('reply_count', '>', 0)
+    .executeTakeFirst();
+  if (Number(kept.numUpdatedRows) === 0) return 'gone';
   await db.deleteFrom('comment_likes').where('comment_id', '=', id).execute();
-}
-
-/**
- * Removes a comment (its likes and reports go with it, by the foreign keys) and uncounts it on its
- * parent; a parent that is a placeholder and has now no reply left goes too.
- */
-export async function removeComment(db: DbHandle, comment: CommentHead) {
-  await db.deleteFrom('comments').where('id', '=', comment.id).execute();
-  if (comment.parent_id === null) return;
-  await addReplies(db, comment.parent_id, -1);
-  await db
-    .deleteFrom('comments')
-    .where('id', '=', comment.parent_id)
-    .where('deleted', '=', 1)
-    .where('reply_count', '<=', 0)
-    .execute();
+  return 'placeholder';
 }
 
 /** Whether `userId` wrote the top-level comment `threadId` or one of its replies. */
@@ -239,19 +272,14 @@ export async function setCommentLike(
 
 // Reports -------------------------------------------------------------------------------------
 
-/** Files a report, unless this reporter already has an open one on the comment. */
+/**
+ * Files a report, unless this reporter already has an open one on the comment (the partial
+ * unique index comment_reports_open_uq decides, also between two reports racing).
+ */
 export async function insertReport(
   db: DbHandle,
   report: { commentId: number; reporterId: number; reason: string; now: string },
 ) {
-  const open = await db
-    .selectFrom('comment_reports')
-    .select('id')
-    .where('comment_id', '=', report.commentId)
-    .where('reporter_id', '=', report.reporterId)
-    .where('resolved_at', 'is', null)
-    .executeTakeFirst();
-  if (open) return;
   await db
     .insertInto('comment_reports')
     .values({
@@ -260,6 +288,7 @@ export async function insertReport(
       reason: report.reason,
       created_at: report.now,
     })
+    .onConflict((oc) => oc.doNothing())
     .execute();
 }
 

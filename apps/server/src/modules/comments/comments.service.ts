@@ -169,6 +169,7 @@ export async function createComment(
       now: nowIso(),
     }),
   );
+  if (id === null) throw badRequest('The comment you reply to has been deleted');
   announceCommentsChanged(ctx, chapterId);
 
   await notifyOfComment(ctx, viewer, {
@@ -272,12 +273,13 @@ export async function deleteComment(
     if (!isAuthorOf(chapter, viewer))
       throw forbidden("Only the comment's writer, the book's author or an operator may delete it");
   }
-  await writeTransaction(ctx.db, async (trx) => {
-    if (head.parent_id === null && head.reply_count > 0) {
-      await comments.markDeleted(trx, head.id);
-      await comments.resolveReportsOfComment(trx, head.id, nowIso());
-    } else await comments.removeComment(trx, head);
+  const outcome = await writeTransaction(ctx.db, async (trx) => {
+    const done = await comments.deleteComment(trx, head.id);
+    if (done === 'placeholder') await comments.resolveReportsOfComment(trx, head.id, nowIso());
+    return done;
   });
+  // Another delete of the same comment went first.
+  if (outcome === 'gone') throw notFound('Comment not found');
   announceCommentsChanged(ctx, head.chapter_id);
 }
 
