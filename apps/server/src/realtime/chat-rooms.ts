@@ -5,15 +5,16 @@ import { sendFrame } from './sockets.ts';
 export interface RoomFrame {
   id?: string;
   payload: string;
-  /** The member who said it (a username); absent for the room's own notes. */
-  from?: string;
+  /** The member who said it (a user id, which a rename does not change); absent for the room's
+   * own notes. */
+  from?: number;
 }
 
 /** Who a socket belongs to, and whose lines it must not get (the user's mutes, issue 19). */
 export interface MemberOf {
   userId: number;
-  /** Usernames; changed in place while the member is in the room (`ChatRooms.hideFrom`). */
-  hidden: Set<string>;
+  /** User ids; changed in place while the member is in the room (`ChatRooms.hideFrom`). */
+  hidden: Set<number>;
 }
 
 /**
@@ -92,11 +93,11 @@ export class ChatRooms {
     for (const member of this.rooms.get(room) ?? []) member.deliver(frame);
   }
 
-  /** From now on, the user's sockets (in every room) get lines from `username`, or not. */
-  hideFrom(userId: number, username: string, hidden: boolean): void {
+  /** From now on, the user's sockets (in every room) get lines from `speakerId`, or not. */
+  hideFrom(userId: number, speakerId: number, hidden: boolean): void {
     for (const member of this.byUser.get(userId) ?? []) {
-      if (hidden) member.of?.hidden.add(username);
-      else member.of?.hidden.delete(username);
+      if (hidden) member.of?.hidden.add(speakerId);
+      else member.of?.hidden.delete(speakerId);
     }
   }
 

@@ -14,6 +14,8 @@ export type DomainEvent =
       type: 'chat.message';
       room: string;
       user: string;
+      /** The member who said it (absent on the room's own notes): mutes hide lines by id. */
+      userId?: number;
       message: string;
       /** Set by the chat endpoint so a joining member can drop a line it already got from history. */
       id?: string;
@@ -46,7 +48,6 @@ export type DomainEvent =
       kind: 'block' | 'mute';
       ownerId: number;
       userId: number;
-      username: string;
       listed: boolean;
     }
   /**

@@ -192,6 +192,34 @@ describe("the author's chat room", () => {
     });
   });
 
+  it('keeps a muted user hidden after they rename, live and in the history', async () => {
+    const author = await signup(t.app);
+    const [muter, loud] = [await signup(t.app), await signup(t.app)];
+    const before = await enter(author.username, loud);
+    before.send('<p>said before</p>');
+    await before.next((m) => m.message === '<p>said before</p>');
+    await as(t.app, muter).post('/api/my/mutes', { username: loud.username });
+    const muterSocket = await enter(author.username, muter);
+
+    const renamed = await as(t.app, loud).put(`/api/authors/${loud.id}`, {
+      username: `${loud.username}_new`,
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const after = await enter(author.username, { ...loud, username: `${loud.username}_new` });
+    after.send('<p>said as someone new</p>');
+    expect(await after.next((m) => m.message === '<p>said as someone new</p>')).toMatchObject({
+      user: `${loud.username}_new`,
+    });
+    expect(await muterSocket.drain(200, (m) => String(m.message).startsWith('<p>said'))).toEqual(
+      [],
+    );
+
+    // Joining again, the history holds both lines: neither reaches the muter.
+    await muterSocket.close();
+    const again = await enter(author.username, muter);
+    expect(await again.drain(300, (m) => String(m.message).startsWith('<p>said'))).toEqual([]);
+  });
+
   it('applies a mute and an unmute made while the muter is in the room at once', async () => {
     const author = await signup(t.app);
     const [muter, loud] = [await signup(t.app), await signup(t.app)];

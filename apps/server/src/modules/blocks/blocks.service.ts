@@ -56,7 +56,6 @@ function announce(
     kind,
     ownerId: viewer.id,
     userId: user.id,
-    username: user.username,
     listed,
   });
 }

@@ -5,6 +5,9 @@ import type { Redis } from 'ioredis';
 export interface ChatLine {
   id: string;
   user: string;
+  /** Who said it, so that a mute hides the line whatever the speaker is called now (absent
+   * on lines stored before it was kept). */
+  userId?: number;
   message: string;
 }
 

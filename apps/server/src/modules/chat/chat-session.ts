@@ -25,10 +25,10 @@ interface Member {
   viewer: Viewer;
   room: string;
   /**
-   * Usernames the viewer muted when joining: their lines (live and in history) are not sent.
+   * Users the viewer muted when joining (ids): their lines (live and in history) are not sent.
    * Mutes and unmutes made while in the room apply at once (`user.listed` in live/delivery.ts).
    */
-  muted: ReadonlySet<string>;
+  muted: ReadonlySet<number>;
   limits: ConnectionLimits;
   log: FastifyBaseLogger;
 }
@@ -74,7 +74,12 @@ export function joinRoom(
       const incoming = readIncoming(data, isBinary);
       if (incoming.kind === 'refused') return refuseMessage(incoming.detail);
       if (incoming.kind === 'blank') return;
-      const line = { id: crypto.randomUUID(), user: viewer.username, message: incoming.message };
+      const line = {
+        id: crypto.randomUUID(),
+        user: viewer.username,
+        userId: viewer.id,
+        message: incoming.message,
+      };
       try {
         await history.append(room, line);
       } catch (error) {
@@ -100,9 +105,9 @@ export function joinRoom(
     }
     if (socket.readyState !== WebSocket.OPEN) return;
     member.replay(
-      lines.map(({ id, user, message }) => ({
+      lines.map(({ id, user, userId, message }) => ({
         id,
-        from: user,
+        ...(userId !== undefined && { from: userId }),
         payload: JSON.stringify({ user, message }),
       })),
     );

@@ -13,7 +13,7 @@ export const roomOf = (authorId: number) => `author:${authorId}`;
 
 /**
  * Admission to an author's room (issue 19): 404 when there is no such author, 403 when the
- * author blocked the viewer; otherwise the room and the usernames the viewer muted, whose lines
+ * author blocked the viewer; otherwise the room and the ids of the users the viewer muted, whose lines
  * the viewer's socket will not get. Later changes reach the open socket through `user.listed`
  * events (live/delivery.ts): a mute hides at once, a block closes the socket.
  */
@@ -21,11 +21,11 @@ export async function admitToRoom(
   ctx: AppContext,
   authorRef: string,
   viewer: Viewer,
-): Promise<{ room: string; muted: Set<string> }> {
+): Promise<{ room: string; muted: Set<number> }> {
   const author = await findAuthor(ctx.db, authorRef);
   await assertNotBlockedBy(ctx, author.id, viewer.id);
   const muted = await listUsers(ctx, viewer, 'mute');
-  return { room: roomOf(author.id), muted: new Set(muted.map((user) => user.username)) };
+  return { room: roomOf(author.id), muted: new Set(muted.map((user) => user.id)) };
 }
 
 export type IncomingLine =

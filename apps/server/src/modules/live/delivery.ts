@@ -33,7 +33,7 @@ export function deliverEvents(
       );
       rooms.broadcast(event.room, {
         ...(event.id !== undefined && { id: event.id }),
-        ...(!event.system && { from: event.user }),
+        ...(!event.system && event.userId !== undefined && { from: event.userId }),
         payload,
       });
       return;
@@ -43,7 +43,7 @@ export function deliverEvents(
       return;
     }
     if (event.type === 'user.listed') {
-      if (event.kind === 'mute') rooms.hideFrom(event.ownerId, event.username, event.listed);
+      if (event.kind === 'mute') rooms.hideFrom(event.ownerId, event.userId, event.listed);
       else if (event.listed)
         rooms.closeUserIn(
           roomOf(event.ownerId),
