@@ -193,6 +193,17 @@ describe('blocks and mutes in Settings', () => {
     since: '2026-01-01T00:00:00Z',
   };
 
+  it('says a mute was taken off in its own words', async () => {
+    let users = [ann];
+    renderAt(<UserListCard kind="mutes" />, async (url, init) => {
+      if (url.pathname === '/api/my/mutes/ann' && init?.method === 'DELETE') users = [];
+      if (url.pathname.startsWith('/api/my/mutes')) return Response.json({ users });
+      return refuse(500, 'unexpected');
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Unmute ann' }));
+    expect(await screen.findByText('Unmuted ann.')).toBeTruthy();
+  });
+
   it('lists, removes and adds by username, and says why an addition failed', async () => {
     let users = [ann];
     const { fetch } = renderAt(<UserListCard kind="blocks" />, async (url, init) => {

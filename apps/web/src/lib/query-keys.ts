@@ -21,6 +21,8 @@ export const keys = {
   author: (ref: string) => ['authors', ref] as const,
   authorBooks: (authorId: number) => ['authors', authorId, 'books'] as const,
   authorRecentChapters: (authorId: number) => ['authors', authorId, 'chapters'] as const,
+  /** Prefix of every chapter's comments (a mute or block changes whose are shown anywhere). */
+  allComments: ['comments'] as const,
   /** Prefix of one chapter's comments: its pages (per sort or paragraph), replies and counts. */
   chapterComments: (chapterId: number) => ['comments', chapterId] as const,
   commentList: (chapterId: number, sort: string, paragraph: number | null) =>

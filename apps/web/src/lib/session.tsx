@@ -9,6 +9,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { request, setBearerToken } from './api.ts';
 
 /**
@@ -66,11 +67,21 @@ export function SessionProvider({
   const [known] = useState(() => initial ?? (pageSaysNoSession() ? OUT : undefined));
   const [state, setState] = useState<SessionState>(known ?? LOADING);
 
-  const apply = useCallback((next: SessionState) => {
-    setBearerToken(next.token);
-    setState(next);
-    return next;
-  }, []);
+  const client = useQueryClient();
+  const apply = useCallback(
+    (next: SessionState) => {
+      setBearerToken(next.token);
+      setState((previous) => {
+        // Answers asked as someone else (a visitor's book without `following`, a chapter
+        // without `liked`) are asked again as whoever is signed in now.
+        if (previous.status !== 'loading' && previous.account?.id !== next.account?.id)
+          void client.invalidateQueries();
+        return next;
+      });
+      return next;
+    },
+    [client],
+  );
 
   const refresh = useCallback(async () => {
     apply(await fetchSession());

@@ -1,26 +1,43 @@
-import { SPOILER_CLASS, SPOILER_ELEMENT } from '@inkwell/contract/html';
+import { COMMENT_ALLOWED_TAGS, SPOILER_CLASS, SPOILER_ELEMENT } from '@inkwell/contract/html';
 
 /*
- * The comment box is a plain textarea: what it holds is sent as HTML (the toolbar writes the few
- * tags the comment allowlist has, and the server's sanitizer keeps only those), with its lines
- * made into paragraphs and line breaks so that they survive.
+ * The comment box is a plain textarea. What it holds is sent as HTML: a tag of the comment
+ * allowlist (the toolbar writes them) is markup, and every other '<', '>' and '&' is text, so
+ * "a<b" or "Tom & Jerry" arrive as typed. Lines become paragraphs and line breaks. The server's
+ * sanitizer keeps only the allowlist either way.
  */
+
+const ALLOWED_TAG = new RegExp(
+  `&lt;(/?(?:${COMMENT_ALLOWED_TAGS.join('|')})(?:\\s[^<>]*?)?/?)&gt;`,
+  'gi',
+);
+
+/** Escapes the text, then lets the allowlist's own tags through as markup. */
+function markupOf(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(ALLOWED_TAG, (_, tag: string) => `<${tag.replace(/&amp;/g, '&')}>`);
+}
 
 /** The textarea's text as the body sent: blank lines part paragraphs, a newline is a break. */
 export function textToBody(text: string): string {
-  return text
-    .trim()
+  return markupOf(text.trim())
     .split(/\n\s*\n/)
     .map((part) => `<p>${part.trim().replace(/\n/g, '<br>')}</p>`)
     .join('');
 }
 
-/** A stored body back as the textarea's text, for an edit. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+/** A stored body back as the textarea's text, for an edit: the inverse of textToBody. */
 export function bodyToText(html: string): string {
   return html
     .replace(/<\/p>\s*<p>/g, '\n\n')
     .replace(/<br\s*\/?>/g, '\n')
     .replace(/<\/?p>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ENTITIES[name]!)
     .trim();
 }
 

@@ -137,6 +137,18 @@ describe('the comment box text', () => {
     expect(bodyToText(body)).toBe('one\nline\n\ntwo');
   });
 
+  it('sends typed <, > and & as text and the marks as markup, and reads both back as typed', () => {
+    const typed =
+      'Tom & Jerry: a<b and c > d, <strong>bold</strong> <span class="spoiler">end</span>';
+    const body = textToBody(typed);
+    expect(body).toBe(
+      '<p>Tom &amp; Jerry: a&lt;b and c &gt; d, <strong>bold</strong> ' +
+        '<span class="spoiler">end</span></p>',
+    );
+    // The server stores exactly this form (its sanitizer escapes text the same way).
+    expect(bodyToText(body)).toBe(typed);
+  });
+
   it('wraps the selection in a mark and keeps it selected', () => {
     expect(wrapSelection('a secret b', 2, 8, 'spoiler')).toEqual({
       text: 'a <span class="spoiler">secret</span> b',

@@ -38,8 +38,9 @@ export const userListQuery = (kind: UserListKind) =>
 
 /**
  * Puts a user on the list (by username), or takes one off; the answer is the list as it now is,
- * written into its query at once. A block also ends the blocked user's follows of the user's
- * books, which the follower sees on their next visit (nothing of the blocker's own changes).
+ * written into its query at once. Comments already loaded are asked again, as a mute or block
+ * changes whose are shown. A block also ends the blocked user's follows of the user's books,
+ * which the follower sees on their next visit (nothing of the blocker's own changes).
  */
 export function useChangeUserList(
   kind: UserListKind,
@@ -54,6 +55,7 @@ export function useChangeUserList(
     ...ui,
     onSuccess: async (list, ...rest) => {
       client.setQueryData(keys[kind], list.users);
+      void client.invalidateQueries({ queryKey: keys.allComments });
       await ui.onSuccess?.(list, ...rest);
     },
   });

@@ -10,7 +10,15 @@ import { useChangeUserList, userListQuery, type UserListKind } from '../api/sett
 
 const TEXTS: Record<
   UserListKind,
-  { title: string; about: string; add: string; remove: string; empty: string; done: string }
+  {
+    title: string;
+    about: string;
+    add: string;
+    remove: string;
+    empty: string;
+    done: string;
+    undone: string;
+  }
 > = {
   blocks: {
     title: 'Blocked users',
@@ -20,6 +28,7 @@ const TEXTS: Record<
     remove: 'Unblock',
     empty: 'You have not blocked anyone.',
     done: 'Blocked',
+    undone: 'Unblocked',
   },
   mutes: {
     title: 'Muted users',
@@ -28,6 +37,7 @@ const TEXTS: Record<
     remove: 'Unmute',
     empty: 'You have not muted anyone.',
     done: 'Muted',
+    undone: 'Unmuted',
   },
 };
 
@@ -50,7 +60,7 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
   const change = useChangeUserList(kind, {
     onSuccess: (_list, { username: name, remove }) => {
       setError(null);
-      setNotice(remove ? `${texts.remove}ed ${name}.` : `${texts.done} ${name}.`);
+      setNotice(`${remove ? texts.undone : texts.done} ${name}.`);
       if (!remove) setUsername('');
     },
     onError: (err) => {
