@@ -5,6 +5,7 @@ import type { SearchQueries } from '../lib/queries.ts';
 import { seededRandom } from '../lib/random.ts';
 import type { Row } from '../lib/report.ts';
 import { startCeiling, type RunningProcess } from '../lib/server.ts';
+import { encodeCursor } from '../../apps/server/src/modules/comments/comments.service.ts';
 
 export interface ReadCase {
   suite: 'read' | 'search';
@@ -30,12 +31,11 @@ export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[]
   });
   // Issue 19: a chapter with 500 comments, its pages newest and oldest first from any cursor.
   const commented = info.commentedChapter;
-  const commentCursor = (id: number) => Buffer.from(`c${id}`).toString('base64url');
   const commentPages = commented
     ? times(() => {
         const sort = random() < 0.5 ? 'newest' : 'oldest';
         const from = 1 + Math.floor(random() * commented.comments);
-        return `/api/chapters/${commented.id}/comments?sort=${sort}&cursor=${commentCursor(from)}`;
+        return `/api/chapters/${commented.id}/comments?sort=${sort}&cursor=${encodeCursor(from)}`;
       })
     : [];
   const search = (list: string[]) =>

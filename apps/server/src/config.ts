@@ -97,7 +97,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_IMPORT: rateLimit('60/hour'),
   RATE_LIMIT_FEEDS: rateLimit('300/minute'),
   RATE_LIMIT_SOCKETS: rateLimit('600/minute'),
-  /** Comments per signed-in user (issue 19: 5 a minute, a burst of 5; COMMENT_RATE_LIMIT). */
+  /** Comments per signed-in user (issue 19: 5 a minute, a burst of 5). */
   RATE_LIMIT_COMMENTS: rateLimit('5/minute'),
   /** The largest EPUB an export builds, in MB; a larger book answers 413. */
   EXPORT_MAX_MB: z.coerce.number().positive().default(50),

@@ -56,7 +56,5 @@ export const COMMENT_PAGE_SIZE = 20;
 export const COMMENT_PAGE_MAX = 100;
 /** A reader's report of a comment: its reason's longest length. */
 export const REPORT_REASON_MAX_LENGTH = 1_000;
-/** Comments per user: at most this many in a window (a burst of the same size). */
-export const COMMENT_RATE_LIMIT = { max: 5, windowMs: 60_000 } as const;
 /** A chapter's author gets at most one live COMMENT toast per chapter in this long. */
 export const COMMENT_TOAST_INTERVAL_MS = 60_000;

@@ -7,7 +7,7 @@ import {
   SPOILER_ELEMENT,
   SPOILER_PLACEHOLDER,
 } from '@inkwell/contract/html';
-import { htmlToText, linkWithRel, RENAMED_TAGS, SHARED_OPTIONS } from './sanitize.ts';
+import { linkWithRel, RENAMED_TAGS, SHARED_OPTIONS, textOfSanitized } from './sanitize.ts';
 
 /**
  * Comment bodies (issue 19) take the comment allowlist of `@inkwell/contract/html`: bold, italic,
@@ -37,7 +37,7 @@ const COMMENT_OPTIONS: sanitizeHtml.IOptions = {
 /** The allowlisted form of a comment body, and its plain text (spoilers included). */
 export function sanitizeComment(html: string): { html: string; text: string } {
   const clean = sanitizeHtml(html, COMMENT_OPTIONS);
-  return { html: clean, text: htmlToText(clean) };
+  return { html: clean, text: textOfSanitized(clean) };
 }
 
 const SPOILER_OPEN = `<${SPOILER_ELEMENT} class="${SPOILER_CLASS}">`;
@@ -60,5 +60,5 @@ export function commentTextWithoutSpoilers(html: string): string {
     if (opens && depth++ === 0) text += html.slice(from, tag.index) + SPOILER_PLACEHOLDER;
     if (!opens && depth > 0 && --depth === 0) from = tag.index + tag[0].length;
   }
-  return htmlToText(depth > 0 ? text : text + html.slice(from));
+  return textOfSanitized(depth > 0 ? text : text + html.slice(from));
 }

@@ -21,3 +21,14 @@ export const forbidden = (why = 'You may not change this') => new AppError('forb
 export const conflict = (why: string) => new AppError('conflict', why);
 export const badRequest = (why: string) => new AppError('validation', why);
 export const unauthorized = (why = 'Not authenticated') => new AppError('unauthorized', why);
+
+/**
+ * The house 429: "Too many {what}. Try again in N s." with Retry-After (whole seconds, at least
+ * one), for every limit (requests, comments, failed sign-ins).
+ */
+export function rateLimited(what: string, retryAfterMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError('rate_limited', `Too many ${what}. Try again in ${seconds} s.`, {
+    'retry-after': String(seconds),
+  });
+}

@@ -7,7 +7,7 @@ import type {
 import fp from 'fastify-plugin';
 import type { RateLimit } from '../config.ts';
 import { clientAddress } from '../lib/client-address.ts';
-import { AppError } from '../lib/errors.ts';
+import { rateLimited } from '../lib/errors.ts';
 import type { LimitStore } from '../lib/limit-store.ts';
 import type { TokenRate } from '../lib/token-bucket.ts';
 
@@ -48,14 +48,6 @@ const tokenRate = (limit: RateLimit): TokenRate => ({
   perSecond: (limit.max * 1000) / limit.windowMs,
 });
 
-/** The house 429: `{detail, code: "rate_limited"}` with Retry-After, like the login limiter's. */
-function tooMany(what: string, retryAfterMs: number): AppError {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new AppError('rate_limited', `Too many ${what}. Try again in ${seconds} s.`, {
-    'retry-after': String(seconds),
-  });
-}
-
 async function rateLimitsPlugin(app: FastifyInstance, { store }: RateLimitsOptions) {
   // A request hook of each route that asks, after the app's own request hooks (those of CORS,
   // cookies and the WebSocket plugin, which a 429 needs) and before its body is read, its socket
@@ -68,7 +60,7 @@ async function rateLimitsPlugin(app: FastifyInstance, { store }: RateLimitsOptio
     const limiter: onRequestHookHandler = async (request) => {
       const key = `rate:address:${route.url}:${clientAddress(request.ip)}`;
       const spent = await store.spend(key, limit.rate, Date.now());
-      if (!spent.allowed) throw tooMany(`${limit.what} from your address`, spent.retryAfterMs);
+      if (!spent.allowed) throw rateLimited(`${limit.what} from your address`, spent.retryAfterMs);
     };
     route.onRequest = [...[route.onRequest ?? []].flat(), limiter];
   });
@@ -97,6 +89,6 @@ export function perUser(store: LimitStore, limit: RateLimit | null, what: string
   return async (request: FastifyRequest) => {
     if (!request.viewer) return;
     const spent = await store.spend(`rate:${what}:user:${request.viewer.id}`, rate, Date.now());
-    if (!spent.allowed) throw tooMany(what, spent.retryAfterMs);
+    if (!spent.allowed) throw rateLimited(what, spent.retryAfterMs);
   };
 }

@@ -2,7 +2,14 @@ import type { Account, SignupBody, SocketTicket } from '@inkwell/contract';
 import { isOperator } from '../../access/policy.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
-import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../lib/errors.ts';
+import {
+  AppError,
+  badRequest,
+  conflict,
+  forbidden,
+  rateLimited,
+  unauthorized,
+} from '../../lib/errors.ts';
 import { clientAddress } from '../../lib/client-address.ts';
 import { FailureLimiter } from '../../lib/failure-limiter.ts';
 import { toAccount } from '../../presenters/user.ts';
@@ -101,12 +108,6 @@ const usernameKey = (username: string) => `user:${username.toLowerCase()}`;
 // An address as every per-address limit counts it (IPv6 by its /64).
 const ipKey = (ip: string) => `ip:${clientAddress(ip)}`;
 
-function tooManyGuesses(wait: number): AppError {
-  return new AppError('rate_limited', `Too many failed attempts. Try again in ${wait} s.`, {
-    'retry-after': String(wait),
-  });
-}
-
 /**
  * Checks a password guess for a username under the limiter: the attempt is counted before the
  * (slow) check and released when it succeeds. Answers whether the guess was right; throws 429
@@ -119,7 +120,8 @@ export async function checkGuess(
 ): Promise<boolean> {
   const user = usernameKey(keys.username);
   const admission = await limiter.begin(keys.ip === undefined ? [user] : [ipKey(keys.ip), user]);
-  if ('retryAfterSeconds' in admission) throw tooManyGuesses(admission.retryAfterSeconds);
+  if ('retryAfterSeconds' in admission)
+    throw rateLimited('failed attempts', admission.retryAfterSeconds * 1000);
   let right: boolean;
   try {
     right = await check();

@@ -78,19 +78,3 @@ export async function listEntries(db: DbHandle, kind: ListKind, ownerId: number)
     .orderBy('users.id', 'desc')
     .execute();
 }
-
-/** Of `userIds`, those the owner muted: a chat room drops their lines for the muter. */
-export async function mutedAmong(
-  db: DbHandle,
-  muterId: number,
-  userIds: readonly number[],
-): Promise<number[]> {
-  if (userIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('user_mutes')
-    .select('muted_id')
-    .where('muter_id', '=', muterId)
-    .where('muted_id', 'in', userIds)
-    .execute();
-  return rows.map((row) => row.muted_id);
-}

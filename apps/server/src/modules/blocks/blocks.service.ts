@@ -48,7 +48,7 @@ function announce(
   ctx: Pick<AppContext, 'events'>,
   viewer: Viewer,
   kind: ListKind,
-  user: { id: number; username: string },
+  user: { id: number },
   listed: boolean,
 ): Promise<void> {
   return ctx.events.publish({
@@ -105,13 +105,4 @@ export async function assertNotBlockedBy(
   if (authorId !== userId && (await isBlockedBy(ctx, authorId, userId))) {
     throw forbidden('The author has blocked you');
   }
-}
-
-/** Of `userIds`, those the viewer muted. */
-export function mutedAmong(
-  ctx: Pick<AppContext, 'db'>,
-  muterId: number,
-  userIds: readonly number[],
-): Promise<number[]> {
-  return lists.mutedAmong(ctx.db, muterId, userIds);
 }

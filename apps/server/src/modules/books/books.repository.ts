@@ -28,7 +28,6 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
       'books.published_at',
       'books.created_at',
       'books.updated_at',
-      'books.comments_locked',
       'users.username as author_username',
       'users.first_name as author_first_name',
       'users.last_name as author_last_name',

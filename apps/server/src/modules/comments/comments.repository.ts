@@ -40,10 +40,6 @@ function commentSelect(db: DbHandle, viewerId: ViewerId) {
     );
 }
 
-export type CommentRow = Awaited<
-  ReturnType<ReturnType<typeof commentSelect>['executeTakeFirstOrThrow']>
->;
-
 /** One page of a chapter's top-level comments, keyset-paged on id (one row more than asked). */
 export async function listTopLevel(
   db: DbHandle,

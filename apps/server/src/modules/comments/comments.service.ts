@@ -28,8 +28,8 @@ export function isOperator(ctx: Pick<AppContext, 'config'>, viewer: Viewer | nul
   return isOperatorBySetting(ctx.config.ADMIN_USERNAMES, viewer);
 }
 
-/** The cursor of a page is the last id it showed, opaque to clients. */
-const encodeCursor = (id: number) => Buffer.from(`c${id}`).toString('base64url');
+/** The cursor of a page is the last id it showed, opaque to clients (the bench starts pages anywhere with it). */
+export const encodeCursor = (id: number) => Buffer.from(`c${id}`).toString('base64url');
 function decodeCursor(cursor: string): number {
   const match = /^c([1-9]\d{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (!match) throw badRequest('cursor is not one this API gave');
@@ -150,13 +150,12 @@ export async function createComment(
       named.parent_id === null ? named : await comments.findCommentHead(ctx.db, named.parent_id);
     if (!parent) throw badRequest('parent_id must name a comment of this chapter');
   }
-  let paragraph = parent ? parent.paragraph : (input.paragraph ?? null);
+  const paragraph = parent ? parent.paragraph : (input.paragraph ?? null);
   if (!parent && paragraph !== null) {
     // One parse of the chapter per paragraph comment (they are rate limited): the anchor must exist.
     if (paragraph >= (await chapterBlockCount(ctx, chapterId)))
       throw badRequest('paragraph is beyond the last paragraph of the chapter');
   }
-  paragraph ??= null;
 
   const id = await writeTransaction(ctx.db, (trx) =>
     comments.insertComment(trx, {
@@ -264,15 +263,11 @@ export async function deleteComment(
 ): Promise<void> {
   const operator = isOperator(ctx, viewer);
   // Operators act on reports from anywhere, drafts included.
-  const head = operator
-    ? await comments.findCommentHead(ctx.db, commentId)
-    : (await commentInSight(ctx, viewer, commentId)).head;
+  const sight = operator ? null : await commentInSight(ctx, viewer, commentId);
+  const head = sight ? sight.head : await comments.findCommentHead(ctx.db, commentId);
   if (!head || fromFlag(head.deleted)) throw notFound('Comment not found');
-  if (!operator && head.user_id !== viewer.id) {
-    const chapter = await getChapterForComments(ctx, viewer, head.chapter_id);
-    if (!isAuthorOf(chapter, viewer))
-      throw forbidden("Only the comment's writer, the book's author or an operator may delete it");
-  }
+  if (sight && head.user_id !== viewer.id && !isAuthorOf(sight.chapter, viewer))
+    throw forbidden("Only the comment's writer, the book's author or an operator may delete it");
   const outcome = await writeTransaction(ctx.db, async (trx) => {
     const done = await comments.deleteComment(trx, head.id);
     if (done === 'placeholder') await comments.resolveReportsOfComment(trx, head.id, nowIso());

@@ -7,7 +7,6 @@ import type {
 import type { AppContext, Viewer } from '../../context.ts';
 import { fromFlag, nowIso } from '../../lib/convert.ts';
 import type { DomainEvent } from '../../realtime/events.ts';
-import { isBlockedBy, mutedAmong } from '../blocks/blocks.service.ts';
 import * as notifications from './notifications.repository.ts';
 
 /** The live message an event sends (SPEC section 3), or null for events that notify no one. */
@@ -96,8 +95,7 @@ export async function storeNotifications(
   if (event.type === 'author.followed') {
     // Muted and blocked users notify no one (issue 19). A blocked user cannot follow at all;
     // a muted one may, silently.
-    const [muted] = await mutedAmong(ctx, event.authorId, [event.followerId]);
-    if (muted !== undefined || (await isBlockedBy(ctx, event.authorId, event.followerId))) {
+    if ((await whoHears(ctx, event.followerId, [event.authorId])).length === 0) {
       return { recipients: [] };
     }
     // At most one per follower per author per day: following again after an unfollow within
