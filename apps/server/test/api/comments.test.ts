@@ -1,4 +1,4 @@
-import { COMMENT_MAX_LENGTH, COMMENT_RATE_LIMIT } from '@inkwell/contract';
+import { COMMENT_MAX_LENGTH } from '@inkwell/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addToList } from '../../src/modules/blocks/blocks.service.ts';
 import {
@@ -622,11 +622,12 @@ describe('what a body may contain', () => {
 });
 
 describe('the rate limit', () => {
-  it(`allows ${COMMENT_RATE_LIMIT.max} comments a minute, then answers 429 with Retry-After`, async () => {
+  it('allows 5 comments a minute (the default), then answers 429 with Retry-After', async () => {
+    // The issue's rule: at most 5 comments per user per minute, with a burst of 5.
+    expect(t.config.RATE_LIMIT_COMMENTS).toEqual({ max: 5, windowMs: 60_000 });
     const { chapter } = await publishedChapter();
     const writer = await signup(t.app);
-    for (let i = 0; i < COMMENT_RATE_LIMIT.max; i++)
-      await comment(writer, chapter.id, { body: `n${i}` });
+    for (let i = 0; i < 5; i++) await comment(writer, chapter.id, { body: `n${i}` });
     const refused = await post(writer, chapter.id, { body: 'one more' });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe('rate_limited');
@@ -634,6 +635,5 @@ describe('the rate limit', () => {
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     // Per user: someone else still may.
     await comment(await signup(t.app), chapter.id, { body: 'me too' });
-    expect(t.config.RATE_LIMIT_COMMENTS).toEqual(COMMENT_RATE_LIMIT);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { commentTextWithoutSpoilers, sanitizeComment } from '../../src/html/sanitize-comment.ts';
+import { htmlToText } from '../../src/html/sanitize.ts';
 
 /** Issue 19: what a comment body may hold, and what notifications quote of it. */
 describe('sanitizeComment', () => {
@@ -18,6 +19,17 @@ describe('sanitizeComment', () => {
     );
     expect(text).toContain('twist');
     expect(text).not.toContain('alert');
+  });
+
+  it('answers the text the parser would find in its own output (it is not parsed again)', () => {
+    for (const body of [
+      '<p>a &amp; b &lt;c&gt;</p><p>two<br>lines</p>',
+      '<h2>Head</h2><ul><li>one</li><li>two</li></ul><span class="spoiler">s</span>',
+      'x <a href="https://e.example?a=1&b=2">link</a> <script>no</script>',
+    ]) {
+      const { html, text } = sanitizeComment(body);
+      expect(text).toBe(htmlToText(html));
+    }
   });
 });
 
