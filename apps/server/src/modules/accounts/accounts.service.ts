@@ -2,14 +2,7 @@ import type { Account, SignupBody, SocketTicket } from '@inkwell/contract';
 import { isOperator } from '../../access/policy.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
-import {
-  AppError,
-  badRequest,
-  conflict,
-  forbidden,
-  rateLimited,
-  unauthorized,
-} from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, rateLimited, unauthorized } from '../../lib/errors.ts';
 import { clientAddress } from '../../lib/client-address.ts';
 import { FailureLimiter } from '../../lib/failure-limiter.ts';
 import { toAccount } from '../../presenters/user.ts';
