@@ -141,6 +141,34 @@ describe('session at start', () => {
     expect(urls).toEqual([]);
   });
 
+  it('says when someone else is signed in, so answers asked as the visitor are asked again', async () => {
+    const account = { id: 7, username: 'ann' };
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input) === '/token'
+        ? Response.json({ access_token: 't', token_type: 'bearer', account })
+        : Response.json({}),
+    );
+    const changed = vi.fn();
+    let login: (u: string, p: string) => Promise<void> = async () => {};
+    function Login() {
+      login = useSession().login;
+      return null;
+    }
+    render(
+      <SessionProvider
+        initial={{ status: 'out', token: null, account: null }}
+        onAccountChange={changed}
+      >
+        <Login />
+        <Status />
+      </SessionProvider>,
+    );
+    expect(changed).not.toHaveBeenCalled();
+    await login('ann', 'pw');
+    await waitFor(() => expect(screen.getByText('in')).toBeTruthy());
+    expect(changed).toHaveBeenCalledTimes(1);
+  });
+
   it('asks /token otherwise (a session cookie may be there)', async () => {
     const urls = recordFetches();
     render(

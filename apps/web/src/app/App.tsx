@@ -10,9 +10,11 @@ import { createAppRouter } from './router.tsx';
 export function App() {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(() => createAppRouter(queryClient));
+  // Whoever signs in or out, answers asked as the previous viewer are asked again.
+  const [askAgain] = useState(() => () => void queryClient.invalidateQueries());
   return (
     <QueryClientProvider client={queryClient}>
-      <SessionProvider>
+      <SessionProvider onAccountChange={askAgain}>
         <AppearanceProvider>
           <ToastProvider>
             <RouterProvider router={router} />

@@ -45,7 +45,7 @@ export const purify = (html: string): string =>
 export const sanitize = (html: string): string => (isInertHtml(html) ? html : purify(html));
 
 /** What a hidden spoiler shows (and is named by) in place of its text. */
-export const SPOILER_COVER = 'Spoiler';
+const SPOILER_COVER = 'Spoiler';
 
 /**
  * A comment's HTML (issue 19) with the comment allowlist of the contract: fewer tags, no other

@@ -9,7 +9,6 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { request, setBearerToken } from './api.ts';
 
 /**
@@ -60,27 +59,28 @@ async function fetchSession(): Promise<SessionState> {
 export function SessionProvider({
   children,
   initial,
+  onAccountChange,
 }: {
   children: ReactNode;
   initial?: SessionState;
+  /** Called when someone else is signed in than before (or no one): answers asked as the
+   * previous viewer (a visitor's book without `following`) are no longer right. */
+  onAccountChange?: () => void;
 }) {
   const [known] = useState(() => initial ?? (pageSaysNoSession() ? OUT : undefined));
   const [state, setState] = useState<SessionState>(known ?? LOADING);
 
-  const client = useQueryClient();
   const apply = useCallback(
     (next: SessionState) => {
       setBearerToken(next.token);
       setState((previous) => {
-        // Answers asked as someone else (a visitor's book without `following`, a chapter
-        // without `liked`) are asked again as whoever is signed in now.
         if (previous.status !== 'loading' && previous.account?.id !== next.account?.id)
-          void client.invalidateQueries();
+          onAccountChange?.();
         return next;
       });
       return next;
     },
-    [client],
+    [onAccountChange],
   );
 
   const refresh = useCallback(async () => {

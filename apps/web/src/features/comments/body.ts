@@ -42,7 +42,7 @@ export function bodyToText(html: string): string {
 }
 
 /** The marks of the toolbar: the tags each one puts around the selected text. */
-export const MARKS = {
+const MARKS = {
   bold: ['<strong>', '</strong>'],
   italic: ['<em>', '</em>'],
   spoiler: [`<${SPOILER_ELEMENT} class="${SPOILER_CLASS}">`, `</${SPOILER_ELEMENT}>`],

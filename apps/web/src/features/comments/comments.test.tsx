@@ -191,6 +191,24 @@ describe('the comment list', () => {
     expect(await screen.findByText('a reply')).toBeTruthy();
   });
 
+  it('shows a like at once from its answer, without asking the list again', async () => {
+    const calls = mockApi((url, init) =>
+      init?.method === 'POST' && url.pathname === '/api/comments/2/like'
+        ? json({ likes: 4, liked: true })
+        : json({ comments: [comment(2, { likes: 3 })], next_cursor: null }),
+    );
+    renderList();
+    const like = await screen.findByRole('button', { name: /^Like/ });
+    await userEvent.click(like);
+    const liked = await screen.findByRole('button', { name: /^Liked/ });
+    expect(liked.getAttribute('aria-pressed')).toBe('true');
+    expect(within(liked).getByLabelText('4 likes')).toBeTruthy();
+    expect(calls.map((c) => c.call)).toEqual([
+      'GET /api/chapters/7/comments?sort=newest&limit=20',
+      'POST /api/comments/2/like',
+    ]);
+  });
+
   it('keeps the draft and says how long to wait when the server answers 429', async () => {
     const calls = mockApi((_url, init) =>
       init?.method === 'POST'

@@ -2,20 +2,18 @@ import type { Book } from '@inkwell/contract';
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { isApiError } from '../../../lib/api.ts';
+import { plural } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useToggleBookFollow } from '../api/books.ts';
 
-export const FOLLOW_TEXTS = {
+const FOLLOW_TEXTS = {
   follow: 'Follow',
   unfollow: 'Unfollow',
   own: 'This is your book: readers follow it, you write it.',
   failed: 'Could not follow this book. Try again.',
   unfollowFailed: 'Could not unfollow this book. Try again.',
 };
-
-export const followersText = (count: number) =>
-  `${count} ${count === 1 ? 'follower' : 'followers'}`;
 
 /**
  * Follow / Unfollow a book, with its follower count. A toggle button (aria-pressed says whether
@@ -57,7 +55,7 @@ export function BookFollowButton({ book }: { book: Book }) {
         {following ? FOLLOW_TEXTS.unfollow : FOLLOW_TEXTS.follow}
       </button>{' '}
       <span className="book-followers" aria-live="polite">
-        {followersText(book.followers ?? 0)}
+        {plural(book.followers ?? 0, 'follower', 'followers')}
       </span>
       {hint === 'signed-out' && (
         <p id={hintId} className="field-help">

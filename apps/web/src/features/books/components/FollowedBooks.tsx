@@ -5,7 +5,7 @@ import { paths } from '../../../lib/paths.ts';
 import { followedBooksQuery } from '../api/books.ts';
 import { BookCard } from './BookCard.tsx';
 
-export const unreadText = (unread: number, chapters: number) =>
+const unreadText = (unread: number, chapters: number) =>
   chapters === 0
     ? 'No chapters yet'
     : unread === 0

@@ -14,6 +14,7 @@ import {
   infiniteQueryOptions,
   queryOptions,
   useMutation,
+  type InfiniteData,
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query';
@@ -55,6 +56,25 @@ export const commentCountsQuery = (chapterId: number) =>
       api.get<CommentCounts>(`/api/chapters/${chapterId}/comment-counts`, signal),
   });
 
+/** What the chapter's comment queries keep: pages of a list, a thread's replies, or counts. */
+type CachedComments = InfiniteData<CommentList> | CommentReplies | CommentCounts | undefined;
+
+/** The cached data with one comment changed, wherever it holds it. */
+function withComment(
+  data: CachedComments,
+  id: number,
+  change: (comment: Comment) => Comment,
+): CachedComments {
+  const each = (comments: Comment[]) => comments.map((c) => (c.id === id ? change(c) : c));
+  if (data && 'pages' in data)
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({ ...page, comments: each(page.comments) })),
+    };
+  if (data && 'comments' in data) return { ...data, comments: each(data.comments) };
+  return data;
+}
+
 /** Everything of a chapter's comments is asked again: lists, replies and counts. */
 const refreshComments = (client: QueryClient, chapterId: number) =>
   client.invalidateQueries({ queryKey: keys.chapterComments(chapterId) });
@@ -88,7 +108,16 @@ export function useCommentWrites(chapterId: number) {
       liked
         ? api.post<LikeState>(`/api/comments/${id}/like`)
         : api.delete<LikeState>(`/api/comments/${id}/like`),
-    onSuccess: done,
+    // A like changes one comment's count and state: written into every list that holds it,
+    // instead of asking every page, thread and count of the chapter again.
+    onSuccess: (state, { id }) =>
+      client.setQueriesData<CachedComments>({ queryKey: keys.chapterComments(chapterId) }, (data) =>
+        withComment(data, id, (comment) => ({
+          ...comment,
+          likes: state.likes,
+          liked: state.liked,
+        })),
+      ),
   });
   const report = useMutation({
     mutationFn: ({ id, reason }: { id: number; reason: string }) =>
@@ -115,16 +144,11 @@ export function useChapterLike(chapterId: number) {
 /** Why a comment could not be sent, in words; a 429 says how long to wait (Retry-After). */
 export function commentErrorText(error: unknown, fallback: string): string {
   if (isApiError(error, 429)) {
-    const seconds = error.retryAfter ?? retryFromDetail(error.detail);
-    return `You are commenting too fast, try again in ${seconds ?? 60} s.`;
+    // The server's 429 always says Retry-After.
+    return `You are commenting too fast, try again in ${error.retryAfter ?? 60} s.`;
   }
   if (isApiError(error) && error.detail) return error.detail;
   return fallback;
-}
-
-function retryFromDetail(detail: string): number | undefined {
-  const match = /(\d+)\s*s/.exec(detail);
-  return match ? Number(match[1]) : undefined;
 }
 
 // ---- the operators' reports ----
@@ -134,8 +158,6 @@ export const reportsQuery = () =>
     queryKey: keys.adminReports,
     queryFn: ({ signal }) => api.get<CommentReports>('/api/admin/reports', signal),
     select: (data) => data.reports,
-    // A 403 or 404 (not an operator) will not change by asking again.
-    retry: (count, error) => !isApiError(error, 403) && !isApiError(error, 404) && count < 2,
   });
 
 /** The operators' actions on a report; each asks for the list again afterwards. */

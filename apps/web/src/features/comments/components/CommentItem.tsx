@@ -9,6 +9,7 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { formatDateTime, plural } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
+import { displayName } from '../../../lib/titles.ts';
 import { commentErrorText, repliesQuery, useCommentWrites } from '../api/comments.ts';
 import { bodyToText } from '../body.ts';
 import { CommentForm } from './CommentForm.tsx';
@@ -47,9 +48,7 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
   const own = viewer.userId !== null && comment.user?.id === viewer.userId;
   const canDelete = !comment.deleted && (own || viewer.isBookAuthor);
   const signedIn = viewer.userId !== null;
-  const name = comment.user
-    ? [comment.user.first_name, comment.user.last_name].join(' ').trim() || comment.user.username
-    : '';
+  const name = comment.user ? displayName(comment.user) : '';
 
   const like = () =>
     writes.like.mutate(
