@@ -331,7 +331,8 @@ test('no vector runs through comment bodies: in the list, replies, spoilers and 
   await expect(comments.getByText(/ c0$/)).toBeVisible();
   for (const toggle of await comments.getByRole('button', { name: /^\d+ repl/ }).all())
     await toggle.click();
-  await expect(comments.getByText('reply', { exact: false }).first()).toBeVisible();
+  // The author's reply (its text ends " reply"; the Reply buttons do not) is on screen.
+  await expect(comments.locator('.comment-replies').getByText(/ reply$/)).toBeVisible();
   const hiddenSpoiler = comments.locator('.spoiler[aria-expanded="false"]');
   await expect(hiddenSpoiler.first()).toBeVisible();
   while ((await hiddenSpoiler.count()) > 0) await hiddenSpoiler.first().click();

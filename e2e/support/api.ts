@@ -12,7 +12,8 @@ export interface User {
   token: string;
 }
 
-const root = () => `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}`;
+/** The app's address on the test server, base path included. */
+export const root = () => `${process.env.E2E_ORIGIN}${process.env.E2E_BASE_PATH ?? ''}`;
 
 export const unique = (prefix: string) => `${prefix}_${randomBytes(3).toString('hex')}`;
 
@@ -39,19 +40,41 @@ export function apiAs<T = unknown>(user: User, method: string, path: string, bod
   return call<T>(method, path, user.token, body);
 }
 
-export async function createUser(
-  prefix = 'reader',
-  profile: Record<string, string> = {},
-): Promise<User> {
-  const username = unique(prefix);
-  const password = 'correct horse 42';
+const PASSWORD = 'correct horse 42';
+
+async function signUp(username: string): Promise<User> {
   const created = await call<{ access_token: string; account: { id: number } }>(
     'POST',
     '/api/authors',
     null,
-    { username, password },
+    { username, password: PASSWORD },
   );
-  const user = { id: created.account.id, username, password, token: created.access_token };
+  return { id: created.account.id, username, password: PASSWORD, token: created.access_token };
+}
+
+/**
+ * The account of a fixed username (one a setting names, such as an operator), signed up by the
+ * first test that asks; later ones sign in to it.
+ */
+export async function signUpOnce(username: string): Promise<User> {
+  try {
+    return await signUp(username);
+  } catch {
+    const session = await fetch(`${root()}/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ username, password: PASSWORD }),
+    });
+    const { access_token } = (await session.json()) as { access_token: string };
+    const me = await call<{ account: { id: number } }>('GET', '/token', access_token);
+    return { id: me.account.id, username, password: PASSWORD, token: access_token };
+  }
+}
+
+export async function createUser(
+  prefix = 'reader',
+  profile: Record<string, string> = {},
+): Promise<User> {
+  const user = await signUp(unique(prefix));
   if (Object.keys(profile).length)
     await call('PUT', `/api/authors/${user.id}`, user.token, profile);
   return user;

@@ -274,4 +274,12 @@ describe('the comment list', () => {
     expect(within(other!).queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(within(other!).queryByRole('button', { name: 'Report' })).toBeTruthy();
   });
+
+  it("lets the book's author delete anyone's comment, but edit only their own", async () => {
+    mockApi(() => json({ comments: [comment(2)], next_cursor: null }));
+    renderList({ ...VIEWER, isBookAuthor: true });
+    const other = await screen.findByRole('article');
+    expect(within(other).queryByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(within(other).queryByRole('button', { name: 'Edit' })).toBeNull();
+  });
 });
