@@ -1,5 +1,6 @@
 import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
+import type { AnswerScope } from './read-cache.ts';
 
 /**
  * Route options for hot JSON answers (docs/decisions/0010-fast-serialization-and-caching-headers.md):
@@ -26,10 +27,10 @@ export const fastAnswer = fastSerializer;
 export const publicRead = { ...fastSerializer, config: { publicRead: true } };
 
 /**
- * For public reads of comments (issue 19): kept like any public read, and dropped by a change of
- * comments (`comments.changed`) without dropping every other kept answer.
+ * A public read kept in a scope of its own (comments, search): dropped by that scope's changes
+ * without every other kept answer going too, and by every change of everything.
  */
-export const commentsRead = {
+export const scopedPublicRead = (answerScope: AnswerScope) => ({
   ...fastSerializer,
-  config: { publicRead: true, answerScope: 'comments' as const },
-};
+  config: { publicRead: true, answerScope },
+});

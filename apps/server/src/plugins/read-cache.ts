@@ -32,25 +32,26 @@ declare module 'fastify' {
   }
 }
 
-/** Events after which a visitor may see something else. */
-const CHANGES_WHAT_VISITORS_SEE: ReadonlySet<DomainEvent['type']> = new Set([
-  'book.changed',
-  'author.changed',
-  'chapter.published',
-  'search.indexed',
-]);
+/** Kept answers that only some changes drop (besides every change of everything). */
+export type AnswerScope = 'comments' | 'search';
 
 /**
- * Events after which visitors may see something else in one scope only: a comment written,
- * edited or deleted changes comment reads, not chapter reads or book lists, which stay kept; so
- * does a block (`user.listed`), which hides the blocked user's comments on the blocker's books.
- * (A mute changes nothing a visitor sees; telling the two apart is not worth a second rule.)
+ * Events after which a visitor may see something else, and what they drop: every kept answer,
+ * or only one scope's.
+ * - A comment written, edited or deleted changes comment reads, not chapter reads or book lists;
+ *   so does a block (`user.listed`), which hides the blocked user's comments on the blocker's
+ *   books. (A mute changes nothing a visitor sees; telling the two apart is not worth a rule.)
+ * - The search indexer's round (`search.indexed`, about a second after a change that already
+ *   dropped everything) changes search answers only.
  */
-const SCOPED_CHANGES = {
+const DROPS: Partial<Record<DomainEvent['type'], 'everything' | AnswerScope>> = {
+  'book.changed': 'everything',
+  'author.changed': 'everything',
+  'chapter.published': 'everything',
+  'search.indexed': 'search',
   'comments.changed': 'comments',
   'user.listed': 'comments',
-} as const satisfies Partial<Record<DomainEvent['type'], string>>;
-export type AnswerScope = (typeof SCOPED_CHANGES)[keyof typeof SCOPED_CHANGES];
+};
 
 /** Headers that belong to one response, never to a kept answer. */
 const PER_RESPONSE_HEADERS = new Set([
@@ -187,9 +188,9 @@ async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOp
 
   if (cache.enabled) {
     const changed = (event: DomainEvent) => {
-      if (CHANGES_WHAT_VISITORS_SEE.has(event.type)) cache.invalidate();
-      else if (event.type in SCOPED_CHANGES)
-        cache.invalidateScope(SCOPED_CHANGES[event.type as keyof typeof SCOPED_CHANGES]);
+      const drops = DROPS[event.type];
+      if (drops === 'everything') cache.invalidate();
+      else if (drops) cache.invalidateScope(drops);
     };
     // A write here empties the cache before its author hears back; other processes hear of it
     // through the bus (their own writes they have already seen).

@@ -38,8 +38,7 @@ async function publishedChapter(t: TestApp, author: TestUser, title: string) {
     { title, content: `<p>${title}</p>` },
     { published: true },
   );
-  // Indexed now, not a second later: the indexer's round announces `search.indexed`, which
-  // empties the cache, and landing in the middle of a test it would undo what the test kept.
+  // Indexed now, not a second later, so that a search finds the book at once.
   await t.ctx.searchIndexer.flush();
   return { book, chapter };
 }
@@ -54,6 +53,20 @@ describe('the answer cache', () => {
     author = await signup(t.app);
   });
   afterAll(() => t.close());
+
+  it('drops kept search answers when the index changes, and keeps every other kept answer', async () => {
+    const { book, chapter } = await publishedChapter(t, author, 'Indexed Apart');
+    const cache = t.app.answerCache!;
+    const reads = [`/api/books/${book.id}`, `/api/chapters/${chapter.id}`];
+    const search = `/api/books/search?q=${encodeURIComponent('Indexed Apart')}`;
+    for (const url of [...reads, search]) await get(base, url);
+    const hits = cache.hits;
+    await t.ctx.events.publish({ type: 'search.indexed' });
+    for (const url of reads) await get(base, url);
+    expect(cache.hits).toBe(hits + reads.length);
+    await get(base, search);
+    expect(cache.hits).toBe(hits + reads.length);
+  });
 
   it("answers a visitor's repeated read from memory, with the headers of a fresh answer", async () => {
     const { chapter } = await publishedChapter(t, author, 'Kept');
@@ -256,7 +269,6 @@ describe('the answer cache', () => {
       { title: 'Long', content: long },
       { published: true },
     );
-    await t.ctx.searchIndexer.flush(); // see publishedChapter
     const url = `/api/chapters/${chapter.id}`;
     const fresh = await get(base, url);
     await retitleBehindTheAppsBack(t.ctx.db, chapter.id, 'Changed unannounced');
@@ -297,7 +309,6 @@ describe('the answer cache', () => {
       { title: 'Once', content: long },
       { published: true },
     );
-    await t.ctx.searchIndexer.flush(); // see publishedChapter
     const url = `/api/chapters/${chapter.id}`;
     const ask = () => t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
     const first = await ask();
@@ -382,10 +393,8 @@ describe('the answer cache across processes', () => {
       { title: 'Before', content: '<p>text</p>' },
       { published: true },
     );
-    // The set-up's own writes were announced too (the chapter's indexing among them, so index it
-    // now); Redis delivers in order, so once a marker sent after them arrives, none of them can
-    // empty the reader's cache later.
-    await writerSide.ctx.searchIndexer.flush();
+    // The set-up's own writes were announced too; Redis delivers in order, so once a marker sent
+    // after them arrives, none of them can empty the reader's cache later.
     await announcementsSettled(writerSide.ctx.events, readerSide.ctx.events);
     const url = `/api/chapters/${chapter.id}`;
     expect(await titleOf(readerSide.base, url)).toBe('Before');

@@ -19,7 +19,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
-import { commentsRead } from '../../plugins/public-read.ts';
+import { scopedPublicRead } from '../../plugins/public-read.ts';
 import { perUser } from '../../plugins/rate-limits.ts';
 import * as service from './comments.service.ts';
 import * as moderation from './moderation.service.ts';
@@ -33,7 +33,7 @@ export const commentsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/chapters/:id/comments',
     {
-      ...commentsRead,
+      ...scopedPublicRead('comments'),
       schema: {
         ...TAG,
         summary:
@@ -49,7 +49,7 @@ export const commentsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/chapters/:id/comment-counts',
     {
-      ...commentsRead,
+      ...scopedPublicRead('comments'),
       schema: {
         ...TAG,
         summary:
@@ -64,7 +64,7 @@ export const commentsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.get(
     '/api/comments/:commentId/replies',
     {
-      ...commentsRead,
+      ...scopedPublicRead('comments'),
       schema: {
         ...TAG,
         summary: "The replies of a comment's thread, oldest first",

@@ -1,14 +1,14 @@
 import { SearchQuery, SearchResponse } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { publicRead } from '../../plugins/public-read.ts';
+import { scopedPublicRead } from '../../plugins/public-read.ts';
 import { searchBooks } from './search.service.ts';
 
 export const searchRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/api/books/search',
     {
-      ...publicRead,
+      ...scopedPublicRead('search'),
       schema: {
         tags: ['books'],
         summary: 'Full-text search over titles, summaries, authors, genres and chapter text',
