@@ -45,18 +45,18 @@ export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
 /**
  * A whole chapter: any row with the summary's columns and the content (a read, or a save's
  * RETURNING). `comments_locked` is the chapter's own lock (issue 19; its book may lock comments
- * too); `likes` and, for a signed-in viewer, `liked` come when the caller counted them.
+ * too); `liked` is only for a signed-in viewer.
  */
 export function toChapter(
-  row: ChapterSummaryRow & { content: string; comments_locked?: Flag },
-  social?: { likes: number; liked?: boolean },
+  row: ChapterSummaryRow & { content: string; comments_locked: Flag },
+  social: { likes: number; liked?: boolean },
 ): Chapter {
   return {
     ...toChapterSummary(row),
     content: row.content,
-    ...(row.comments_locked !== undefined && { comments_locked: fromFlag(row.comments_locked) }),
-    ...(social && { likes: social.likes }),
-    ...(social?.liked !== undefined && { liked: social.liked }),
+    comments_locked: fromFlag(row.comments_locked),
+    likes: social.likes,
+    ...(social.liked !== undefined && { liked: social.liked }),
   };
 }
 

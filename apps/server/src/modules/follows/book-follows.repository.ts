@@ -54,31 +54,36 @@ export async function followedBookIds(db: DbHandle, userId: number): Promise<num
 }
 
 /**
- * For each of `bookIds`: how many chapters anyone may read (published, in a published book) and
- * how many of those the reader has no read-history entry for. One grouped statement per list.
+ * For each of `bookIds`: how many of its chapters anyone may read (published, in a published
+ * book) the reader has no read-history entry for. One grouped statement per list; books with
+ * none are left out.
  */
-export async function chapterTallies(db: DbHandle, userId: number, bookIds: readonly number[]) {
-  if (bookIds.length === 0) return [];
+export async function unreadCounts(
+  db: DbHandle,
+  userId: number,
+  bookIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (bookIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('chapters')
     .innerJoin('books', 'books.id', 'chapters.book_id')
-    .select((eb) => [
-      'chapters.book_id',
-      eb.fn.countAll<number | string>().as('chapters'),
-      sql<number | string>`sum(case when exists (select 1 from read_history rh
-        where rh.user_id = ${userId} and rh.chapter_id = chapters.id) then 0 else 1 end)`.as(
-        'unread',
-      ),
-    ])
+    .select((eb) => ['chapters.book_id', eb.fn.countAll<number | string>().as('unread')])
     .where('chapters.book_id', 'in', bookIds)
     .where(publicChapter())
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('read_history as rh')
+            .select('rh.id')
+            .where('rh.user_id', '=', userId)
+            .whereRef('rh.chapter_id', '=', 'chapters.id'),
+        ),
+      ),
+    )
     .groupBy('chapters.book_id')
     .execute();
-  return rows.map((row) => ({
-    bookId: row.book_id,
-    chapters: Number(row.chapters),
-    unread: Number(row.unread),
-  }));
+  return new Map(rows.map((row) => [row.book_id, Number(row.unread)]));
 }
 
 /**

@@ -72,19 +72,17 @@ export async function unfollowBook(
 export async function listFollowedBooks(ctx: AppContext, viewer: Viewer): Promise<FollowedBook[]> {
   const ids = await bookFollows.followedBookIds(ctx.db, viewer.id);
   const cards = await listVisibleBooks(ctx, viewer, ids);
-  const tallies = new Map(
-    (
-      await bookFollows.chapterTallies(
-        ctx.db,
-        viewer.id,
-        cards.map((card) => card.id),
-      )
-    ).map((tally) => [tally.bookId, tally]),
+  const unread = await bookFollows.unreadCounts(
+    ctx.db,
+    viewer.id,
+    cards.map((card) => card.id),
   );
+  // A follower never owns the book (following one's own is refused), so the card's chapter
+  // count is of published chapters.
   return cards.map((card) => ({
     ...card,
-    chapters: tallies.get(card.id)?.chapters ?? 0,
-    unread: tallies.get(card.id)?.unread ?? 0,
+    chapters: card.chapter_count,
+    unread: unread.get(card.id) ?? 0,
   }));
 }
 
