@@ -105,14 +105,17 @@ async function authPlugin(app: FastifyInstance, { ctx, viewerForToken }: AuthOpt
   // Answers that are someone's own (a signed-in viewer's, a write's, an (auth) route's, any to a
   // request that carried a token) must not be kept by any cache, the browser's included, unless
   // the route says otherwise (public reads: plugins/public-read.ts, which runs after this hook).
+  // Nor may a refusal or a failure: a 404 may be a 200 a moment later (an upload another process
+  // is still storing, a book about to be published).
   app.addHook('onSend', async (request, reply, payload) => {
     if (reply.hasHeader('cache-control')) return payload;
-    const personal =
+    const notToKeep =
+      reply.statusCode >= 400 ||
       request.viewer !== null ||
       !SAFE_METHODS.has(request.method) ||
       request.routeOptions.schema?.security !== undefined ||
       tokenFrom(request) !== null;
-    if (personal) reply.header('cache-control', 'no-store');
+    if (notToKeep) reply.header('cache-control', 'no-store');
     return payload;
   });
 

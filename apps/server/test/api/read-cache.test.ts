@@ -54,6 +54,13 @@ describe('the answer cache', () => {
   });
   afterAll(() => t.close());
 
+  it("tells every cache not to keep a visitor's 404 (a draft may be published a moment later)", async () => {
+    const draft = await createBook(t.app, author, 'Not yet');
+    const missing = await get(base, `/api/books/${draft.id}`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('drops kept search answers when the index changes, and keeps every other kept answer', async () => {
     const { book, chapter } = await publishedChapter(t, author, 'Indexed Apart');
     const cache = t.app.answerCache!;

@@ -20,10 +20,8 @@ export const uploadsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       // The tag is the content hash, so a client holding it holds these bytes: no need to read them.
       if (ifNoneMatchLists(request.headers['if-none-match'], etag))
         return reply.code(304).headers({ etag, 'cache-control': FOREVER }).send();
-      // Until the upload is found its answer is a 404, which no cache may keep (the upload may
-      // yet arrive, from another process or from `npm run uploads:migrate`); found, it is kept
-      // for a year.
-      reply.header('cache-control', 'no-store');
+      // Not found, the answer is a 404 that no cache keeps (plugins/auth.ts: the upload may yet
+      // arrive, from another process or `npm run uploads:migrate`); found, it is kept for a year.
       const upload = await service.readUpload(ctx, request.params.name);
       return reply
         .headers({ etag, 'cache-control': FOREVER })
