@@ -4,6 +4,7 @@ import {
   COMMENT_MAX_LENGTH,
   COMMENT_PAGE_MAX,
   COMMENT_PAGE_SIZE,
+  COMMENT_SORTS,
   REPORT_REASON_MAX_LENGTH,
 } from './constants.ts';
 
@@ -50,7 +51,6 @@ export const Comment = z
   .meta({ id: 'Comment' });
 export type Comment = z.infer<typeof Comment>;
 
-export const COMMENT_SORTS = ['newest', 'oldest'] as const;
 export const CommentSort = z.enum(COMMENT_SORTS);
 export type CommentSort = z.infer<typeof CommentSort>;
 

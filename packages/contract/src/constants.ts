@@ -54,6 +54,8 @@ export const NOTE_QUOTE_MAX_LENGTH = 2_000;
 export const COMMENT_MAX_LENGTH = 10_000;
 export const COMMENT_PAGE_SIZE = 20;
 export const COMMENT_PAGE_MAX = 100;
+/** How a chapter's comments may be sorted (`?sort=`); the first is the default. */
+export const COMMENT_SORTS = ['newest', 'oldest'] as const;
 /** A reader's report of a comment: its reason's longest length. */
 export const REPORT_REASON_MAX_LENGTH = 1_000;
 /** A chapter's author gets at most one live COMMENT toast per chapter in this long. */

@@ -5,7 +5,7 @@ import {
   ReaderPage as Reader,
   type ReaderNotesProps,
 } from '../../features/reader/components/ReaderPage.tsx';
-import { THREAD_PARAM } from '../../features/comments/thread.ts';
+import { withThread } from '../../features/comments/thread.ts';
 
 // Its own module: the reader is the page most visits land on, so it carries nothing else. Private
 // notes are for signed-in readers only, so their code arrives after the chapter, in its own chunk.
@@ -33,14 +33,10 @@ function NotesWithComment(props: ReaderNotesProps) {
           type="button"
           className="button button-secondary"
           onClick={() =>
-            setSearch(
-              (params) => {
-                const next = new URLSearchParams(params);
-                next.set(THREAD_PARAM, String(quote.paragraph));
-                return next;
-              },
-              { replace: true, preventScrollReset: true },
-            )
+            setSearch((params) => withThread(params, quote.paragraph), {
+              replace: true,
+              preventScrollReset: true,
+            })
           }
         >
           Comment on this paragraph

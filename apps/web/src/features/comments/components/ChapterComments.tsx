@@ -1,3 +1,4 @@
+import { COMMENT_SORTS } from '@inkwell/contract/constants';
 import type { CommentSort } from '@inkwell/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
@@ -10,7 +11,7 @@ import { useAccount } from '../../../lib/session.tsx';
 import { commentCountsQuery, commentErrorText, useChapterLike } from '../api/comments.ts';
 import type { CommentViewer } from './CommentItem.tsx';
 import { CommentList } from './CommentList.tsx';
-import { THREAD_PARAM, threadParagraph } from '../thread.ts';
+import { THREAD_PARAM, threadParagraph, withThread } from '../thread.ts';
 import '../comments.css';
 
 export interface ChapterCommentsProps {
@@ -43,15 +44,10 @@ export function ChapterComments({ bookId, chapterId, content, margin }: ChapterC
   };
 
   const openThread = (paragraph: number | null) =>
-    setSearch(
-      (params) => {
-        const next = new URLSearchParams(params);
-        if (paragraph === null) next.delete(THREAD_PARAM);
-        else next.set(THREAD_PARAM, String(paragraph));
-        return next;
-      },
-      { replace: true, preventScrollReset: true },
-    );
+    setSearch((params) => withThread(params, paragraph), {
+      replace: true,
+      preventScrollReset: true,
+    });
 
   return (
     <>
@@ -87,9 +83,6 @@ export function ChapterComments({ bookId, chapterId, content, margin }: ChapterC
     </>
   );
 }
-
-/** The contract's sorts (its value lives beside zod, which the bundle does not take). */
-const COMMENT_SORTS: readonly CommentSort[] = ['newest', 'oldest'];
 
 /** The chapter's like: its count and whether the viewer likes it (a toggle button). */
 function ChapterLike({ chapterId, signedIn }: { chapterId: number; signedIn: boolean }) {

@@ -15,25 +15,16 @@ interface CommentListProps {
   viewer: CommentViewer;
   /** Label of the box for a new comment. */
   formLabel: string;
-  /** Loads only once this is true (after the chapter text rendered). */
-  enabled?: boolean;
 }
 
 /**
  * A box for a new comment (or why there is none: closed, or signed out) and the top-level
  * comments, page by page with "Load more".
  */
-export function CommentList({
-  chapterId,
-  paragraph,
-  sort,
-  viewer,
-  formLabel,
-  enabled = true,
-}: CommentListProps) {
+export function CommentList({ chapterId, paragraph, sort, viewer, formLabel }: CommentListProps) {
   const writes = useCommentWrites(chapterId);
   const location = useLocation();
-  const list = useInfiniteQuery({ ...commentsQuery(chapterId, sort, paragraph), enabled });
+  const list = useInfiniteQuery(commentsQuery(chapterId, sort, paragraph));
   const comments = list.data?.pages.flatMap((page) => page.comments) ?? [];
 
   return (

@@ -70,7 +70,7 @@ export function ReportsPage() {
     }
   };
 
-  if (isApiError(reports.error, 403) || isApiError(reports.error, 404)) {
+  if (isApiError(reports.error, 403)) {
     return (
       <div className="page page-narrow">
         <PageTitle>Reports</PageTitle>

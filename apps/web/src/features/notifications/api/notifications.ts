@@ -28,11 +28,10 @@ export function useMarkAllRead() {
  * the new follower's page.
  */
 export function notificationHref(
-  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower' | 'comment_id'>,
+  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower'>,
 ): string | undefined {
-  if (n.type === 'CHAPTER' && n.book_id && n.chapter_id)
-    return paths.chapter(n.book_id, n.chapter_id);
-  if ((n.type === 'COMMENT' || n.type === 'REPLY') && n.book_id && n.chapter_id)
+  // CHAPTER, COMMENT and REPLY all lead to their chapter.
+  if (n.type !== 'FOLLOW' && n.book_id && n.chapter_id)
     return paths.chapter(n.book_id, n.chapter_id);
   if (n.type === 'FOLLOW' && n.follower) return paths.author(n.follower);
   return undefined;

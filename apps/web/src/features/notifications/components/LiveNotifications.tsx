@@ -37,7 +37,6 @@ export function LiveNotifications() {
           book_id: null,
           chapter_id: null,
           follower: null,
-          comment_id: null,
           ...data,
         });
         if (data.type === 'CHAPTER' || data.type === 'COMMENT' || data.type === 'REPLY')
