@@ -7,6 +7,16 @@ import {
   TITLE_MAX_LENGTH,
 } from './constants.ts';
 import { normalizeSearchText } from './search-text.ts';
+import {
+  BookFilterFields,
+  BookRating,
+  BookSort,
+  BookStatus,
+  BookTags,
+  SearchMatch,
+  SearchSort,
+  WarningId,
+} from './discovery.ts';
 
 /**
  * A book as every list and detail call answers it. The spec's client reads the author's names
@@ -37,6 +47,15 @@ export const Book = z
     followers: z.number().optional(),
     /** Issue 19, on GET /api/books/{id} for a signed-in viewer: whether they follow it. */
     following: z.boolean().optional(),
+    // Issue 21 (issue 21's server work makes these five required: every book answer carries them).
+    /** Issue 21: the author's free tags, each in the site's first spelling. */
+    tags: z.array(z.string()).optional(),
+    /** Issue 21: ids from GET /api/warnings. */
+    warnings: z.array(WarningId).optional(),
+    rating: BookRating.optional(),
+    status: BookStatus.optional(),
+    /** Issue 21: words in the book's published chapters (what min_words and sort=words use). */
+    words: z.number().optional(),
   })
   .meta({ id: 'Book' });
 export type Book = z.infer<typeof Book>;
@@ -52,12 +71,19 @@ export const UpdateBookBody = z.object({
   summary: z.string().max(SUMMARY_MAX_LENGTH).nullish(),
   is_published: z.boolean().optional(),
   comments_locked: z.boolean().optional(),
+  tags: BookTags.optional(),
+  warnings: z.array(WarningId).max(20).optional(),
+  rating: BookRating.optional(),
+  status: BookStatus.optional(),
 });
 export type UpdateBookBody = z.infer<typeof UpdateBookBody>;
 
+/** GET /api/books: the spec's paging, and issue 21's filters and order (default: updated). */
 export const BookListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(BOOK_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  ...BookFilterFields,
+  sort: BookSort.optional(),
 });
 
 /**
@@ -71,6 +97,8 @@ export const SearchQuery = z.object({
     .transform((q) => normalizeSearchText(q)),
   limit: z.coerce.number().int().min(1).max(100).default(SEARCH_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  ...BookFilterFields,
+  sort: SearchSort.default('relevance'),
 });
 
 /**
@@ -80,7 +108,18 @@ export const SearchQuery = z.object({
  */
 export const FREE_TEXT_QUERY_FIELDS = new Map<z.ZodType, readonly string[]>([[SearchQuery, ['q']]]);
 
-export const SearchResponse = z.object({ books: BookList }).meta({ id: 'SearchResponse' });
+/**
+ * A search hit: a book card and why it matched (issue 21; null when only its document did).
+ * Issue 21's server work makes `match` required.
+ */
+export const SearchHit = Book.extend({ match: SearchMatch.nullable().optional() }).meta({
+  id: 'SearchHit',
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+export const SearchResponse = z
+  .object({ books: z.array(SearchHit) })
+  .meta({ id: 'SearchResponse' });
+export type SearchResponse = z.infer<typeof SearchResponse>;
 
 export const PopularBook = z
   .object({

@@ -60,3 +60,40 @@ export const COMMENT_SORTS = ['newest', 'oldest'] as const;
 export const REPORT_REASON_MAX_LENGTH = 1_000;
 /** A chapter's author gets at most one live COMMENT toast per chapter in this long. */
 export const COMMENT_TOAST_INTERVAL_MS = 60_000;
+
+// Issue 21: what a book carries beyond the spec, and the filters over it.
+/** A book's audience rating; the first is the default. */
+export const BOOK_RATINGS = ['general', 'teen', 'mature', 'explicit'] as const;
+/** Where a serial stands; the first is the default (issue 20 shows it, issue 21 filters on it). */
+export const BOOK_STATUSES = ['ongoing', 'completed', 'hiatus', 'dropped'] as const;
+export const BOOK_TAGS_MAX = 20;
+export const TAG_MAX_LENGTH = 50;
+/** Tag suggestions one GET /api/tags answers. */
+export const TAG_SUGGESTIONS_MAX = 10;
+/**
+ * The fixed list of content warnings, by id. The ids are what requests and answers carry; the
+ * names are what readers see.
+ */
+export const CONTENT_WARNINGS = [
+  { id: 'graphic-violence', name: 'Graphic violence' },
+  { id: 'major-character-death', name: 'Major character death' },
+  { id: 'sexual-content', name: 'Sexual content' },
+  { id: 'self-harm', name: 'Self-harm' },
+  { id: 'abuse', name: 'Abuse' },
+  { id: 'no-warnings', name: 'Author chose not to use warnings' },
+] as const;
+export type ContentWarningId = (typeof CONTENT_WARNINGS)[number]['id'];
+export const CONTENT_WARNING_IDS = CONTENT_WARNINGS.map((w) => w.id) as [
+  ContentWarningId,
+  ...ContentWarningId[],
+];
+/** Orders of GET /api/books (and genre lists); search also takes 'relevance', its default. */
+export const BOOK_SORTS = ['updated', 'new', 'popular', 'words', 'followers'] as const;
+export const SEARCH_SORTS = ['relevance', ...BOOK_SORTS] as const;
+/** Saved exclusions: how many of each a reader may keep. */
+export const FILTER_LIST_MAX = 200;
+/**
+ * Set on a list answer when the viewer's saved exclusions removed books from it: how many. The
+ * spec's lists are JSON arrays, so the count travels beside the body rather than in it.
+ */
+export const FILTERED_HIDDEN_HEADER = 'x-filtered-hidden';

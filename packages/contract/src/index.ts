@@ -5,6 +5,8 @@ export * from './html.ts';
 export * from './common.ts';
 export * from './accounts.ts';
 export * from './authors.ts';
+export * from './tags.ts';
+export * from './discovery.ts';
 export * from './books.ts';
 export * from './genres.ts';
 export * from './chapters.ts';
