@@ -51,6 +51,9 @@ import { uploadGuard } from './plugins/upload-guard.ts';
 import { createLimits } from './lib/shared-limits.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './modules/live/live.ts';
+import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { writeViews } from './modules/stats/stats.service.ts';
+import { ViewCounter } from './modules/stats/view-counter.ts';
 import { realtime } from './modules/live/live.plugin.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -157,6 +160,11 @@ export async function buildApp(
     limits: createLimits({ redis: live.redis, prefix: config.REDIS_PREFIX, log: app.log }),
     uploads: createUploadStore(config, db),
     epubs: createEpubStore(config),
+    views: new ViewCounter({
+      write: (views) => writeViews(db, views),
+      intervalMs: config.VIEW_FLUSH_INTERVAL_MS,
+      log: app.log,
+    }),
   };
   await live.ready();
 
@@ -218,6 +226,7 @@ export async function buildApp(
     feedsRoutes,
     importsRoutes,
     uploadsRoutes,
+    statsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }
@@ -227,10 +236,13 @@ export async function buildApp(
   await app.register(webApp, { base, distDir: config.WEB_DIST_DIR });
 
   searchIndexer.start();
+  ctx.views.start();
   const jobs = startPeriodicJobs(db, periodicJobs(ctx), { log: app.log });
   app.addHook('onClose', async () => {
     await jobs.stop();
     await searchIndexer.stop();
+    // The views counted since the last batch are written before the database closes.
+    await ctx.views.stop();
     ctx.limits.close();
     await live.close();
     await search.close();

@@ -99,6 +99,10 @@ const EnvSchema = z.object({
   RATE_LIMIT_SOCKETS: rateLimit('600/minute'),
   /** Comments per signed-in user (issue 19: 5 a minute, a burst of 5). */
   RATE_LIMIT_COMMENTS: rateLimit('5/minute'),
+  /** Visitors' chapter-view beacons per client address (issue 20's reader counts). */
+  RATE_LIMIT_VIEWS: rateLimit('600/minute'),
+  /** How often each process writes the chapter views it counted in memory (and at shutdown). */
+  VIEW_FLUSH_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
   /** The largest EPUB an export builds, in MB; a larger book answers 413. */
   EXPORT_MAX_MB: z.coerce.number().positive().default(50),
   /** Memory for built EPUBs kept until their book changes, in MB per process; 0 keeps none. */

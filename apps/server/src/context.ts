@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
 import type { EpubStore } from './modules/exports/epub-store.ts';
+import type { ViewCounter } from './modules/stats/view-counter.ts';
 import type { SearchEngine } from './modules/search/search-engine.ts';
 import type { SearchIndexer } from './modules/search/search-indexer.ts';
 import type { EventBus } from './realtime/events.ts';
@@ -22,6 +23,8 @@ export interface AppContext {
   uploads: UploadStore;
   /** EPUBs this process has built, kept until their book changes. */
   epubs: EpubStore;
+  /** Visitors' chapter views, counted in this process's memory and written in batches (issue 20). */
+  views: ViewCounter;
 }
 
 /** The signed-in user making a request, as resolved from the bearer token or the session cookie. */

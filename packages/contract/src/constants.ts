@@ -97,3 +97,11 @@ export const FILTER_LIST_MAX = 200;
  * spec's lists are JSON arrays, so the count travels beside the body rather than in it.
  */
 export const FILTERED_HIDDEN_HEADER = 'x-filtered-hidden';
+
+// Issue 20: who keeps reading (docs/decisions/0034-reader-stats.md).
+/** A chapter or paragraph figure computed from fewer readers than this is not shown (null). */
+export const STATS_PRIVACY_FLOOR = 5;
+/** Days the followers series of GET /api/my/books/{id}/stats covers, today included (UTC). */
+export const STATS_FOLLOWER_DAYS = 90;
+/** The browser-session id a visitor's view beacon carries: random, URL-safe, this long at most. */
+export const VIEW_SESSION_MAX_LENGTH = 64;

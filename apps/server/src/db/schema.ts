@@ -284,6 +284,21 @@ export interface UserMutesTable {
   created_at: string;
 }
 
+/** A follow (+1) or unfollow (-1) of a book, written by triggers (migration 0018): the daily series. */
+export interface BookFollowChangesTable {
+  id: Generated<number>;
+  book_id: number;
+  delta: number;
+  changed_at: string;
+}
+
+/** A visitor's browser session saw a chapter (issue 20): kept once per chapter and session. */
+export interface ChapterViewsTable {
+  chapter_id: number;
+  session: string;
+  viewed_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -312,4 +327,6 @@ export interface Schema {
   comment_reports: CommentReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;
+  book_follow_changes: BookFollowChangesTable;
+  chapter_views: ChapterViewsTable;
 }

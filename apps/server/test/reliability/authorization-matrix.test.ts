@@ -491,6 +491,19 @@ const MATRIX: Record<string, Row> = {
     call: get(() => '/api/my/followed-books'),
     expect: [401, 200, 200],
   },
+  // Reader statistics (issue 20): the author's alone, a draft book's too; the view beacon is
+  // anyone's (a signed-in reader's changes nothing, but is no error).
+  'GET /api/my/books/:id/stats': {
+    call: get((f) => `/api/my/books/${f.draftBook}/stats`),
+    expect: [401, 404, 200],
+  },
+  'POST /api/chapters/:id/view': {
+    call: body(
+      (f) => `/api/chapters/${f.chapter}/view`,
+      () => ({ session: 'matrix-view-session' }),
+    ),
+    expect: same(202),
+  },
   // The viewer's own block list (issue 19): nobody can put themselves on it.
   'GET /api/my/blocks': { call: get(() => '/api/my/blocks'), expect: [401, 200, 200] },
   'POST /api/my/blocks': {
