@@ -28,6 +28,7 @@ const my = () => import('./routes/my.tsx');
 const workspace = () => import('./routes/workspace.tsx');
 const library = () => import('./routes/library.tsx');
 const admin = () => import('./routes/admin.tsx');
+const stats = () => import('./routes/stats.tsx');
 
 /**
  * The reader's data, fetched beside its chunk: the page renders once, with the text, rather than
@@ -109,6 +110,7 @@ export const appRoutes = (client: QueryClient): RouteObject[] => [
                         path: 'chapters/:chapterId',
                         lazy: page(workspace, 'WorkspaceChapterPage'),
                       },
+                      { path: 'stats', lazy: page(stats, 'WorkspaceStatsPage') },
                       { path: '*', lazy: page(workspace, 'WorkspaceNoMatch') },
                     ],
                   },

@@ -48,6 +48,9 @@ export const keys = {
   /** The author's own books and chapter lists: written by the workspace, the editor, imports. */
   myBooks: ['my', 'books'] as const,
   authorChapters: (bookId: number) => ['my', 'books', bookId, 'chapters'] as const,
+  /** The author's reader statistics of a book, with one chapter's drop-off (issue 20). */
+  bookStats: (bookId: number, chapterId: number | null) =>
+    ['my', 'books', bookId, 'stats', chapterId] as const,
   /** Shelves and progress: the reader saves the position, the book page and My Library show it. */
   library: ['my', 'library'] as const,
   libraryEntry: (bookId: number) => ['my', 'library', bookId] as const,

@@ -6,4 +6,6 @@ export const workspacePaths = {
   book: (bookId: number) => `${paths.workspace}/books/${bookId}`,
   chapter: (bookId: number, chapterId: number) =>
     `${paths.workspace}/books/${bookId}/chapters/${chapterId}`,
+  /** Who keeps reading (issue 20). */
+  stats: (bookId: number) => `${paths.workspace}/books/${bookId}/stats`,
 };

@@ -38,3 +38,36 @@ export async function prefetchReader(client: QueryClient, bookId: number, chapte
     client.prefetchQuery(bookChaptersQuery(bookId)),
   ]);
 }
+
+/** The browser session's id for view counts: random, kept in sessionStorage, never sent signed in. */
+const VIEW_SESSION_KEY = 'inkwell-view-session';
+/** Chapters this page load already reported: the server keeps one per session anyway. */
+const viewed = new Set<number>();
+
+function viewSession(): string | null {
+  try {
+    let id = sessionStorage.getItem(VIEW_SESSION_KEY);
+    if (!id) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      sessionStorage.setItem(VIEW_SESSION_KEY, id);
+    }
+    return id;
+  } catch {
+    // Storage refused (a privacy mode): the view is simply not counted.
+    return null;
+  }
+}
+
+/**
+ * Tells the author's statistics that a visitor's browser session read the chapter (issue 20),
+ * once per chapter and session. Signed-in readers count through their history instead. A
+ * failure is ignored: a missed view is not the reader's concern.
+ */
+export function reportView(chapterId: number): void {
+  if (viewed.has(chapterId)) return;
+  const session = viewSession();
+  if (!session) return;
+  viewed.add(chapterId);
+  api.post(`/api/chapters/${chapterId}/view`, { session }).catch(() => undefined);
+}

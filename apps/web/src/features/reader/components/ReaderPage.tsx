@@ -1,6 +1,14 @@
 import type { ChapterSummary } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useRef, useState, type ComponentType } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type ComponentType,
+} from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
@@ -9,7 +17,7 @@ import { isApiError } from '../../../lib/api.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, chapterQuery } from '../../../lib/query.ts';
-import { recordHistory, saveProgress } from '../api/reader.ts';
+import { recordHistory, reportView, saveProgress } from '../api/reader.ts';
 import { useHistoryRecorder } from '../useHistoryRecorder.ts';
 import { loadChunk } from '../../../lib/chunks.ts';
 import { useRestorePosition } from '../restorePosition.ts';
@@ -96,6 +104,12 @@ export function ReaderPage({
     enabled: state.status === 'in' && chapter.isSuccess,
     record: (book, chapterRead) => recordHistory(client, book, chapterRead),
   });
+
+  // A visitor's view counts for the author's statistics once the text is there (issue 20).
+  const visitorReading = state.status === 'out' && chapter.isSuccess;
+  useEffect(() => {
+    if (visitorReading) reportView(chapterId);
+  }, [visitorReading, chapterId]);
 
   const [content, setContent] = useState<HTMLElement | null>(null);
   const [margin, setMargin] = useState<HTMLDivElement | null>(null);

@@ -211,6 +211,9 @@ export function ChapterSidebar({ book }: { book: Book }) {
           <li>
             <Link to={paths.book(book.id)}>View Book Page</Link>
           </li>
+          <li>
+            <NavLink to={workspacePaths.stats(book.id)}>Stats</NavLink>
+          </li>
         </ul>
       </nav>
       <section className="workspace-chapter-section" aria-labelledby="workspace-chapters-title">
