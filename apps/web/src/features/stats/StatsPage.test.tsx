@@ -1,0 +1,139 @@
+import type { BookStats } from '@inkwell/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { StatsPage } from './components/StatsPage.tsx';
+
+// uPlot asks for the screen's pixel ratio when it loads; jsdom has no matchMedia (and no canvas,
+// so the page draws no chart there: its tables are what these tests read).
+vi.hoisted(() => {
+  window.matchMedia ??= (() => ({
+    matches: false,
+    addEventListener() {},
+    removeEventListener() {},
+  })) as unknown as typeof window.matchMedia;
+});
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const STATS: BookStats = {
+  book_id: 5,
+  followers: {
+    now: 3,
+    daily: [
+      { date: '2026-11-24', count: 1 },
+      { date: '2026-11-25', count: 3 },
+    ],
+  },
+  chapters: [
+    { chapter_id: 11, order: 1, title: 'Dawn', readers: 9, likes: 4, comments: 2 },
+    { chapter_id: 12, order: 2, title: 'Dusk', readers: null, likes: null, comments: null },
+  ],
+  retention: [
+    { chapter_id: 11, order: 1, share: 1 },
+    { chapter_id: 12, order: 2, share: null },
+  ],
+  paragraph_dropoff: null,
+};
+
+const withDropoff = (chapterId: number): BookStats => ({
+  ...STATS,
+  paragraph_dropoff: {
+    chapter_id: chapterId,
+    paragraphs: [
+      { paragraph: 0, readers: 6 },
+      { paragraph: 1, readers: null },
+    ],
+  },
+});
+
+/** Answers the stats calls with `answer`; records each path and query asked. */
+function mockApi(answer: (url: URL) => Response) {
+  const calls: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push(`${url.pathname}${url.search}`);
+    return answer(url);
+  });
+  return calls;
+}
+
+function renderPage(path = '/my/workspace/books/5/stats') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter(
+    [{ path: '/my/workspace/books/:bookId/stats', element: <StatsPage /> }],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('the Stats page', () => {
+  it('shows every figure in a table, "fewer than 5 readers" under the floor, and a drop-off', async () => {
+    const calls = mockApi((url) => {
+      const chapter = url.searchParams.get('chapter');
+      return json(chapter ? withDropoff(Number(chapter)) : STATS);
+    });
+    renderPage();
+    expect(screen.getByText('Loading statistics...')).toBeTruthy();
+
+    const perChapter = await screen.findByRole('table', {
+      name: 'Readers, likes and comments per chapter',
+    });
+    const rows = within(perChapter).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'ChapterTitleReadersLikesComments',
+      '1Dawn942',
+      '2Duskfewer than 5 readersfewer than 5 readersfewer than 5 readers',
+    ]);
+    const retention = screen.getByRole('table', { name: 'Retention by chapter' });
+    expect(
+      within(retention)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Dawn', '100%', 'Dusk', 'fewer than 5 readers']);
+    const followers = screen.getByRole('table', { name: 'Followers at the end of each day (UTC)' });
+    expect(within(followers).getAllByRole('row')[1]!.textContent).toBe('2026-11-253');
+    expect(screen.getByText('3 followers now.')).toBeTruthy();
+    expect(screen.getAllByTestId('stats-chart')).toHaveLength(3);
+
+    // The first chapter's drop-off comes by default; choosing another asks for it.
+    const dropoff = await screen.findByRole('table', { name: /stops at each paragraph/ });
+    expect(
+      within(dropoff)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['6', 'fewer than 5 readers']);
+    expect(screen.getByTestId('heat-strip').children).toHaveLength(2);
+    await userEvent.selectOptions(screen.getByLabelText('Chapter'), '12');
+    await vi.waitFor(() => expect(calls).toContain('/api/my/books/5/stats?chapter=12'));
+    expect(calls[0]).toBe('/api/my/books/5/stats');
+  });
+
+  it('says when no chapter is published yet', async () => {
+    mockApi(() => json({ ...STATS, chapters: [], retention: [] }));
+    renderPage();
+    expect(await screen.findByText(/No published chapters yet/)).toBeTruthy();
+    expect(screen.queryByRole('table', { name: 'Retention by chapter' })).toBeNull();
+  });
+
+  it('says when the statistics could not be loaded', async () => {
+    mockApi(() => json({ detail: 'Boom', code: 'internal' }, 500));
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toBe('Could not load the statistics.');
+  });
+
+  it('says so when the chosen chapter is not a published chapter of the book', async () => {
+    mockApi(() => json({ detail: 'Chapter not found', code: 'not_found' }, 404));
+    renderPage('/my/workspace/books/5/stats?chapter=99');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This chapter is not a published chapter of the book.',
+    );
+  });
+});
