@@ -112,13 +112,15 @@ test('a visitor’s first visit to a chapter uses the preloaded data and asks no
   expect(preloaded.sort()).toEqual([...expected].sort());
   expect(fetchedAgain).toEqual([]);
   // One request each (the preload's), and no GET /token: the page said there is no session.
-  // The comments and their counts (issue 19) are asked apart, after the text, once each.
-  const comments = [
+  // The comments and their counts (issue 19), and the visitor's view for the author's
+  // statistics (issue 20), are asked apart, after the text, once each.
+  const afterText = [
     app(`/api/chapters/${chapter.id}/comment-counts`),
     app(`/api/chapters/${chapter.id}/comments`),
-  ];
-  expect(requests.filter((p) => !comments.includes(p)).sort()).toEqual([...expected].sort());
-  await expect.poll(() => requests.filter((p) => comments.includes(p)).sort()).toEqual(comments);
+    app(`/api/chapters/${chapter.id}/view`),
+  ].sort();
+  expect(requests.filter((p) => !afterText.includes(p)).sort()).toEqual([...expected].sort());
+  await expect.poll(() => requests.filter((p) => afterText.includes(p)).sort()).toEqual(afterText);
   const chunks = await page.evaluate(() =>
     [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href')),
   );
@@ -162,6 +164,8 @@ test('a signed-in reader’s page asks for the session and still uses the preloa
   expect(requests.filter((p) => p === app('/token'))).toHaveLength(1);
   expect(requests.filter((p) => p === app(`/api/chapters/${chapter.id}`))).toHaveLength(1);
   expect((await preloadsOf(page)).fetchedAgain).toEqual([]);
+  // A signed-in reader counts through their history and progress, never through a view.
+  expect(requests.filter((p) => p.endsWith('/view'))).toEqual([]);
 });
 
 test('a book page uses its preloaded data too', async ({ page }) => {
