@@ -11,7 +11,7 @@ import type { DbHandle } from '../../db/kysely.ts';
 export function findStatsBook(db: DbHandle, bookId: number) {
   return db
     .selectFrom('books')
-    .select(['id', 'author_id', 'is_published'])
+    .select(['id', 'author_id'])
     .where('id', '=', bookId)
     .executeTakeFirst();
 }

@@ -2,6 +2,8 @@
  * Visitors' chapter views, counted in this process's memory and written in batches (issue 20:
  * counting must not slow reads). A view costs a Map and Set lookup; every `intervalMs`, when
  * `maxPending` views are waiting, and at shutdown, the views are handed to `write` in one batch.
+ * While the database is too slow to keep up (a batch being written and another waiting), views
+ * beyond `maxPending` are dropped.
  * A session seen twice before a flush is kept once; across flushes and processes the table's
  * primary key keeps it once.
  */
@@ -24,6 +26,8 @@ export class ViewCounter {
   private pending = new Map<number, Set<string>>();
   private size = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Batches taken and not yet written (the one being written included). */
+  private queued = 0;
   /** Flushes run one after another, so a batch never races the one before it. */
   private flushing: Promise<void> = Promise.resolve();
 
@@ -31,6 +35,9 @@ export class ViewCounter {
 
   /** Notes a view; written with the next batch. */
   add(chapterId: number, session: string): void {
+    // Full while the database is behind (one batch being written, another waiting): the view is
+    // dropped rather than letting memory grow without bound.
+    if (this.size >= this.maxPending) return;
     let sessions = this.pending.get(chapterId);
     if (!sessions) {
       sessions = new Set();
@@ -39,7 +46,11 @@ export class ViewCounter {
     if (sessions.has(session)) return;
     sessions.add(session);
     this.size++;
-    if (this.size >= (this.options.maxPending ?? DEFAULT_MAX_PENDING)) void this.flush();
+    if (this.size >= this.maxPending && this.queued < 2) void this.flush();
+  }
+
+  private get maxPending(): number {
+    return this.options.maxPending ?? DEFAULT_MAX_PENDING;
   }
 
   /** Views counted and not yet handed to `write`. */
@@ -50,13 +61,16 @@ export class ViewCounter {
   /** Writes what is waiting; resolves when it (and any flush before it) is done. */
   flush(): Promise<void> {
     const batch = this.take();
+    if (batch.length === 0) return this.flushing;
+    this.queued++;
     this.flushing = this.flushing.then(async () => {
-      if (batch.length === 0) return;
       try {
         await this.options.write(batch);
       } catch (error) {
         // Statistics, not records: a batch the database refused is dropped, never retried in a loop.
         this.options.log.warn({ err: error, views: batch.length }, 'chapter views not written');
+      } finally {
+        this.queued--;
       }
     });
     return this.flushing;
@@ -64,7 +78,9 @@ export class ViewCounter {
 
   start(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.flush(), this.options.intervalMs);
+    this.timer = setInterval(() => {
+      if (this.queued < 2) void this.flush();
+    }, this.options.intervalMs);
     // The timer does not keep the process alive; shutdown flushes through stop().
     this.timer.unref();
   }

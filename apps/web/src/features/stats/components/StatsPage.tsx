@@ -138,6 +138,7 @@ function Dropoff({ stats, chapterId }: { stats: BookStats; chapterId: number | n
           ))}
         </select>
       </p>
+      {!dropoff && <Loading />}
       {dropoff && dropoff.paragraphs.every((p) => p.readers === null) && (
         <Status kind="empty">
           No paragraph of this chapter has {STATS_PRIVACY_FLOOR} or more readers stopping there yet.
