@@ -97,3 +97,14 @@ export const FILTER_LIST_MAX = 200;
  * spec's lists are JSON arrays, so the count travels beside the body rather than in it.
  */
 export const FILTERED_HIDDEN_HEADER = 'x-filtered-hidden';
+
+// Issue 20: scheduled releases, author's notes and announcements.
+/** An author's note before or after a chapter: its longest raw length (before sanitizing). */
+export const AUTHOR_NOTE_MAX_LENGTH = 20_000;
+/** The book page's schedule line the author writes ("New chapters every Tuesday and Friday"). */
+export const SCHEDULE_NOTE_MAX_LENGTH = 200;
+export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 200;
+/** An announcement's body: its longest raw length (before sanitizing). */
+export const ANNOUNCEMENT_BODY_MAX_LENGTH = 20_000;
+/** The newest this many announcements of a book are listed on its page and in its feed. */
+export const ANNOUNCEMENTS_LIST_MAX = 50;
