@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ownedBy, published } from '../../access/visibility.ts';
+import { ownedBy, published, unpublished } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 import type { Flag } from '../../db/schema.ts';
 
@@ -204,7 +204,7 @@ export async function updateOwnedChapter(
     )
     .$if(chapter.version !== undefined, (query) => query.where('version', '=', chapter.version!))
     .$if(chapter.dueBy !== undefined, (query) => query.where('publish_at', '<=', chapter.dueBy!))
-    .$if(chapter.draftOnly === true, (query) => query.where('is_published', '=', 0))
+    .$if(chapter.draftOnly === true, (query) => query.where(unpublished('chapters')))
     .returning(SUMMARY_COLUMNS)
     .returning(['chapters.note_before', 'chapters.note_after'])
     // The answer is the chapter as a read shows it to its author, likes included, still in one
