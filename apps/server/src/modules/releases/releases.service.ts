@@ -25,11 +25,19 @@ const RELEASE_BATCH = 100;
  */
 export async function releaseDueChapters(ctx: AppContext, now = nowIso()): Promise<number> {
   let released = 0;
+  const failures: unknown[] = [];
   for (const due of await releases.dueChapters(ctx.db, now, RELEASE_BATCH)) {
     const author = { id: due.author_id, username: due.author_username };
     const target = { bookId: due.book_id, chapterId: due.chapter_id };
-    if (await releaseScheduledChapter(ctx, author, target, now)) released++;
+    // One chapter that cannot be released must not hold back the others due with it.
+    try {
+      if (await releaseScheduledChapter(ctx, author, target, now)) released++;
+    } catch (error) {
+      failures.push(error);
+    }
   }
+  // The job logs it, and the next look tries those chapters again.
+  if (failures.length) throw new AggregateError(failures, `${failures.length} release(s) failed`);
   return released;
 }
 
