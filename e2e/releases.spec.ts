@@ -71,6 +71,10 @@ test('schedule a chapter, see it released and the follower notified', async ({ p
   const toasts = toast(readerPage, 'Coming soon');
   await expect(toasts).toHaveCount(1, { timeout: 20_000 });
   expect(Date.now() - due).toBeLessThan(5_000 + 1_000);
+  // The author's open editor follows: the chapter is published now.
+  await expect(toast(page, 'This chapter was published as scheduled.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Cancel schedule' })).toHaveCount(0);
   const released = await authorChapters(author, book.id);
   expect(released.find((c) => c.id === later.id)).toMatchObject({ is_published: true });
   await readerPage.waitForTimeout(1_500);

@@ -13,6 +13,7 @@ import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
 import { countWords, describeLength } from '../textStats.ts';
 import { drafts, useChapterSync } from '../useChapterSync.ts';
+import { useScheduledRelease } from '../useScheduledRelease.ts';
 import { AuthorNotes } from './AuthorNotes.tsx';
 import { ChapterTitle } from './ChapterTitle.tsx';
 import { Icon } from './icons.tsx';
@@ -31,6 +32,7 @@ export const TEXTS = {
   locked: (on: boolean) => (on ? 'Comments locked on this chapter.' : 'Comments open again.'),
   lockFailed: 'Could not change whether comments are locked.',
   scheduled: (on: boolean) => (on ? 'Chapter scheduled.' : 'Schedule cancelled.'),
+  released: 'This chapter was published as scheduled.',
 };
 
 export interface ChapterEditorPageProps {
@@ -221,6 +223,12 @@ function ChapterEditor({
       setLocking(false);
     }
   };
+
+  useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, (chapter) => {
+    setMeta((m) => ({ ...m, is_published: chapter.is_published, publish_at: null }));
+    refreshAfterSave(client, start.book_id, start.id);
+    push(TEXTS.released, { type: 'SUCCESS' });
+  });
 
   const schedule = async (publishAt: string | null) => {
     const chapter = await write({ publish_at: publishAt });
