@@ -174,7 +174,11 @@ test('a book page uses its preloaded data too', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'Dusk' })).toBeVisible();
   const { preloaded, fetchedAgain } = await preloadsOf(page);
   expect(preloaded.sort()).toEqual(
-    [app(`/api/books/${book.id}`), app(`/api/books/${book.id}/chapters`)].sort(),
+    [
+      app(`/api/books/${book.id}`),
+      app(`/api/books/${book.id}/chapters`),
+      app(`/api/books/${book.id}/announcements`),
+    ].sort(),
   );
   expect(fetchedAgain).toEqual([]);
   for (const p of preloaded)

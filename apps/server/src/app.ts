@@ -33,6 +33,7 @@ import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
 import { createUploadStore } from './modules/uploads/uploads.service.ts';
+import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { startPeriodicJobs } from './modules/jobs/periodic-jobs.ts';
 import { periodicJobs } from './modules/jobs/schedule.ts';
 import { auth } from './plugins/auth.ts';
@@ -227,6 +228,7 @@ export async function buildApp(
     importsRoutes,
     uploadsRoutes,
     statsRoutes,
+    releasesRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

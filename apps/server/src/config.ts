@@ -79,6 +79,11 @@ const EnvSchema = z.object({
   SESSION_DAYS: z.coerce.number().positive().default(30),
   /** How often expired sessions (and socket tickets) are deleted, once across all processes. */
   SESSION_PURGE_INTERVAL_SECONDS: z.coerce.number().positive().default(3600),
+  /**
+   * How often scheduled chapters that fell due are released (issue 20: within 5 s of their
+   * time), once across all processes.
+   */
+  RELEASE_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
   /** Failed logins per IP and per username before each further try must wait (1 s, doubling to
    * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one.
    * Counted in Redis when REDIS_URL is set, so every process counts together. */

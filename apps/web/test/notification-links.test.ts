@@ -18,4 +18,12 @@ describe('where a notification leads', () => {
     expect(notificationHref({ ...none, type: 'FOLLOW', follower: 'ann' })).toBe('/authors/ann');
     expect(notificationHref({ ...none, type: 'COMMENT' })).toBeUndefined();
   });
+
+  it('an ANNOUNCEMENT leads to it on its book page (issue 20)', () => {
+    expect(
+      notificationHref({ ...none, type: 'ANNOUNCEMENT', book_id: 4, announcement_id: 7 }),
+    ).toBe('/books/4#announcement-7');
+    expect(notificationHref({ ...none, type: 'ANNOUNCEMENT', book_id: 4 })).toBe('/books/4');
+    expect(notificationHref({ ...none, type: 'ANNOUNCEMENT' })).toBeUndefined();
+  });
 });

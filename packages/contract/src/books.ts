@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Timestamp } from './common.ts';
 import {
   BOOK_PAGE_SIZE,
+  SCHEDULE_NOTE_MAX_LENGTH,
   SEARCH_PAGE_SIZE,
   SUMMARY_MAX_LENGTH,
   TITLE_MAX_LENGTH,
@@ -56,6 +57,16 @@ export const Book = z
     status: BookStatus.optional(),
     /** Issue 21: words in the book's published chapters (what min_words and sort=words use). */
     words: z.number().optional(),
+    // Issue 20, on GET /api/books/{id} and the owner's answers (docs/decisions/0032).
+    /** The author chose to show when the next scheduled chapter comes out. */
+    show_next_release: z.boolean().optional(),
+    /** The author's schedule line ("New chapters every Tuesday and Friday"); '' when none. */
+    schedule_note: z.string().optional(),
+    /**
+     * Only when show_next_release: the earliest scheduled publication of the book's chapters,
+     * null when none is scheduled.
+     */
+    next_release_at: Timestamp.nullable().optional(),
   })
   .meta({ id: 'Book' });
 export type Book = z.infer<typeof Book>;
@@ -75,6 +86,8 @@ export const UpdateBookBody = z.object({
   warnings: z.array(WarningId).max(20).optional(),
   rating: BookRating.optional(),
   status: BookStatus.optional(),
+  show_next_release: z.boolean().optional(),
+  schedule_note: z.string().trim().max(SCHEDULE_NOTE_MAX_LENGTH).optional(),
 });
 export type UpdateBookBody = z.infer<typeof UpdateBookBody>;
 

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { Id, PathId, Timestamp } from './common.ts';
-import { CONTENT_MAX_LENGTH, MAX_CHAPTERS_PER_BOOK, TITLE_MAX_LENGTH } from './constants.ts';
+import {
+  AUTHOR_NOTE_MAX_LENGTH,
+  CONTENT_MAX_LENGTH,
+  MAX_CHAPTERS_PER_BOOK,
+  TITLE_MAX_LENGTH,
+} from './constants.ts';
 
 const ChapterOrder = z.number().int().min(1).max(1_000_000);
 
@@ -17,6 +22,11 @@ export const ChapterSummary = z
     version: z.number(),
     created_at: Timestamp,
     updated_at: Timestamp,
+    /**
+     * Issue 20, in the author's answers only: when the chapter's first publication is scheduled
+     * (null when it is not). Never in anyone else's answers.
+     */
+    publish_at: Timestamp.nullable().optional(),
   })
   .meta({ id: 'ChapterSummary' });
 export type ChapterSummary = z.infer<typeof ChapterSummary>;
@@ -30,6 +40,9 @@ export const Chapter = ChapterSummary.extend({
   comments_locked: z.boolean().optional(),
   likes: z.number().optional(),
   liked: z.boolean().optional(),
+  /** Issue 20: the author's notes before and after the text, sanitized HTML ('' when none). */
+  note_before: z.string().optional(),
+  note_after: z.string().optional(),
 }).meta({ id: 'Chapter' });
 export type Chapter = z.infer<typeof Chapter>;
 
@@ -56,6 +69,12 @@ export const ReorderChaptersBody = z.object({
 });
 export type ReorderChaptersBody = z.infer<typeof ReorderChaptersBody>;
 
+/**
+ * An instant with its offset (`2026-11-27T18:00:00Z`, `2026-11-27T19:00:00+01:00`); the server
+ * answers it in UTC.
+ */
+const Instant = z.iso.datetime({ offset: true, message: 'publish_at must be an ISO-8601 instant' });
+
 /** PUT /api/books/{bookId}/chapters/{chapterId}: any of content, title, is_published. */
 export const UpdateChapterBody = z
   .object({
@@ -64,6 +83,14 @@ export const UpdateChapterBody = z
     is_published: z.boolean().optional(),
     /** Issue 19: refuse new comments on this chapter (existing ones stay readable). */
     comments_locked: z.boolean().optional(),
+    /**
+     * Issue 20: schedules the chapter's first publication (a time in the past answers 400); null
+     * cancels the schedule. Publishing by hand cancels it too.
+     */
+    publish_at: Instant.nullable().optional(),
+    /** Issue 20: the author's notes, sanitized HTML; '' removes one. */
+    note_before: z.string().max(AUTHOR_NOTE_MAX_LENGTH).optional(),
+    note_after: z.string().max(AUTHOR_NOTE_MAX_LENGTH).optional(),
     /**
      * Optional optimistic concurrency: the version the edit started from; a stale one answers 409.
      * Versions are 32-bit integers in the database, as ids are.
@@ -75,8 +102,14 @@ export const UpdateChapterBody = z
       b.content !== undefined ||
       b.title !== undefined ||
       b.is_published !== undefined ||
-      b.comments_locked !== undefined,
-    { message: 'send at least one of content, title, is_published or comments_locked' },
+      b.comments_locked !== undefined ||
+      b.publish_at !== undefined ||
+      b.note_before !== undefined ||
+      b.note_after !== undefined,
+    {
+      message:
+        'send at least one of content, title, is_published, comments_locked, publish_at, note_before or note_after',
+    },
   );
 export type UpdateChapterBody = z.infer<typeof UpdateChapterBody>;
 

@@ -105,3 +105,14 @@ export const STATS_PRIVACY_FLOOR = 5;
 export const STATS_FOLLOWER_DAYS = 90;
 /** The browser-session id a visitor's view beacon carries: random, URL-safe, this long at most. */
 export const VIEW_SESSION_MAX_LENGTH = 64;
+
+// Issue 20: scheduled releases, author's notes and announcements.
+/** An author's note before or after a chapter: its longest raw length (before sanitizing). */
+export const AUTHOR_NOTE_MAX_LENGTH = 20_000;
+/** The book page's schedule line the author writes ("New chapters every Tuesday and Friday"). */
+export const SCHEDULE_NOTE_MAX_LENGTH = 200;
+export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 200;
+/** An announcement's body: its longest raw length (before sanitizing). */
+export const ANNOUNCEMENT_BODY_MAX_LENGTH = 20_000;
+/** The newest this many announcements of a book are listed on its page and in its feed. */
+export const ANNOUNCEMENTS_LIST_MAX = 50;

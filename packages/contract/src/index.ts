@@ -22,3 +22,4 @@ export * from './feeds.ts';
 export * from './comments.ts';
 export * from './community.ts';
 export * from './stats.ts';
+export * from './releases.ts';

@@ -1,14 +1,21 @@
 import { z } from 'zod';
 import { Id, Pagination, Timestamp } from './common.ts';
 
-export const NOTIFICATION_TYPES = ['CHAPTER', 'FOLLOW', 'COMMENT', 'REPLY'] as const;
+export const NOTIFICATION_TYPES = [
+  'CHAPTER',
+  'FOLLOW',
+  'COMMENT',
+  'REPLY',
+  'ANNOUNCEMENT',
+] as const;
 export const NotificationType = z.enum(NOTIFICATION_TYPES);
 export type NotificationType = z.infer<typeof NotificationType>;
 
 /**
  * One entry of the inbox. CHAPTER entries carry book_id and chapter_id, FOLLOW entries carry
  * follower (the follower's username), COMMENT and REPLY entries book_id, chapter_id and
- * comment_id (issue 19); the fields a type does not use are null.
+ * comment_id (issue 19), ANNOUNCEMENT entries book_id and announcement_id (issue 20); the fields
+ * a type does not use are null.
  */
 export const Notification = z
   .object({
@@ -19,6 +26,7 @@ export const Notification = z
     chapter_id: z.number().nullable(),
     follower: z.string().nullable(),
     comment_id: z.number().nullable(),
+    announcement_id: z.number().nullable(),
     is_read: z.boolean(),
     created_at: Timestamp,
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AnnouncementNotificationMessage } from './releases.ts';
 
 /*
  * Messages of the two WebSocket endpoints (SPEC section 7, "Live connections").
@@ -40,6 +41,7 @@ export const NotificationMessage = z.union([
   ChapterNotificationMessage,
   FollowNotificationMessage,
   CommentNotificationMessage,
+  AnnouncementNotificationMessage,
 ]);
 export type NotificationMessage = z.infer<typeof NotificationMessage>;
 

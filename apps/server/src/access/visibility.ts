@@ -21,6 +21,11 @@ export function published(alias: string): Expression<SqlBool> {
   return sql<SqlBool>`${column(alias, 'is_published')} = 1`;
 }
 
+/** The chapter (or book) row under `alias` is a draft: what a schedule may still publish (issue 20). */
+export function unpublished(alias: string): Expression<SqlBool> {
+  return sql<SqlBool>`${column(alias, 'is_published')} = 0`;
+}
+
 /**
  * `published`, written so that SQLite's planner checks it on each row a join already found
  * instead of choosing an index on the flag to walk (the unary plus hides the column from index

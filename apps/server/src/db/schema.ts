@@ -47,6 +47,10 @@ export interface BooksTable {
   reader_count: Generated<number>;
   /** No new comments on any chapter of the book; existing ones stay readable. */
   comments_locked: Generated<Flag>;
+  /** Issue 20: the book page shows when the next scheduled chapter comes out. */
+  show_next_release: Generated<Flag>;
+  /** Issue 20: the author's schedule line for the book page; '' when none. */
+  schedule_note: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -77,6 +81,11 @@ export interface ChaptersTable {
   version: Generated<number>;
   /** No new comments on this chapter; existing ones stay readable. */
   comments_locked: Generated<Flag>;
+  /** Issue 20: when the first publication is scheduled; null when it is not. */
+  publish_at: Generated<string | null>;
+  /** Issue 20: the author's notes, sanitized HTML outside `content` (so never counted or indexed). */
+  note_before: Generated<string>;
+  note_after: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -120,7 +129,7 @@ export interface SearchPendingBooksTable {
 export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
-  type: 'CHAPTER' | 'FOLLOW' | 'COMMENT' | 'REPLY';
+  type: 'CHAPTER' | 'FOLLOW' | 'COMMENT' | 'REPLY' | 'ANNOUNCEMENT';
   message: string;
   book_id: number | null;
   chapter_id: number | null;
@@ -128,6 +137,8 @@ export interface NotificationsTable {
   follower: string | null;
   /** The comment, for COMMENT and REPLY. */
   comment_id: Generated<number | null>;
+  /** The announcement, for ANNOUNCEMENT (issue 20). */
+  announcement_id: Generated<number | null>;
   is_read: Generated<Flag>;
   created_at: string;
 }
@@ -270,6 +281,15 @@ export interface CommentReportsTable {
   resolved_at: string | null;
 }
 
+/** Issue 20: a post on a book that is not a chapter; body is sanitized HTML. */
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  book_id: number;
+  title: string;
+  body: string;
+  created_at: string;
+}
+
 /** An author (or anyone) blocks a user: see issue 19, "The author in control". */
 export interface UserBlocksTable {
   blocker_id: number;
@@ -329,4 +349,5 @@ export interface Schema {
   user_mutes: UserMutesTable;
   book_follow_changes: BookFollowChangesTable;
   chapter_views: ChapterViewsTable;
+  announcements: AnnouncementsTable;
 }

@@ -15,6 +15,7 @@ export type ChapterSummaryRow = Pick<
   | 'version'
   | 'created_at'
   | 'updated_at'
+  | 'publish_at'
 >;
 
 /** One entry of a reader's history: the chapter and its book, with when it was read. */
@@ -27,8 +28,11 @@ export interface ReadHistoryRow {
   read_at: string;
 }
 
-/** A chapter in a list. Whitelists fields, so content never slips into a list by accident. */
-export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
+/**
+ * A chapter in a list. Whitelists fields, so content never slips into a list by accident. The
+ * scheduled publication goes to the book's author only (`owner`).
+ */
+export function toChapterSummary(row: ChapterSummaryRow, owner = false): ChapterSummary {
   return {
     id: row.id,
     book_id: row.book_id,
@@ -39,6 +43,7 @@ export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
     version: row.version,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    ...(owner && { publish_at: row.publish_at }),
   };
 }
 
@@ -48,12 +53,20 @@ export function toChapterSummary(row: ChapterSummaryRow): ChapterSummary {
  * too); `liked` is only for a signed-in viewer.
  */
 export function toChapter(
-  row: ChapterSummaryRow & { content: string; comments_locked: Flag },
+  row: ChapterSummaryRow & {
+    content: string;
+    comments_locked: Flag;
+    note_before: string;
+    note_after: string;
+  },
   social: { likes: number; liked?: boolean },
+  owner = false,
 ): Chapter {
   return {
-    ...toChapterSummary(row),
+    ...toChapterSummary(row, owner),
     content: row.content,
+    note_before: row.note_before,
+    note_after: row.note_after,
     comments_locked: fromFlag(row.comments_locked),
     likes: social.likes,
     ...(social.liked !== undefined && { liked: social.liked }),

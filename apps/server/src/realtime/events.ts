@@ -9,6 +9,16 @@ export type DomainEvent =
       chapterId: number;
       chapterTitle: string;
     }
+  /** Issue 20: an announcement on a published book; its followers and the author's hear of it. */
+  | {
+      type: 'announcement.posted';
+      authorId: number;
+      authorUsername: string;
+      bookId: number;
+      bookTitle: string;
+      announcementId: number;
+      title: string;
+    }
   | { type: 'author.followed'; authorId: number; followerId: number; followerUsername: string }
   | {
       type: 'chat.message';

@@ -69,6 +69,10 @@ describe('creating a chapter', () => {
       comments_locked: false,
       likes: 0,
       liked: false,
+      // Issue 20: the author's notes, and (for the author) the schedule.
+      note_before: '',
+      note_after: '',
+      publish_at: null,
     });
     const second = await createChapter(t.app, author, book.id, { title: 'Second', content: '' });
     expect(second).toMatchObject({ chapter_order: 2, title: 'Second', content: '<p>Edit Me!</p>' });

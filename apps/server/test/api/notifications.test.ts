@@ -62,6 +62,7 @@ describe('GET /api/my/notifications', () => {
       chapter_id: chapterIds[2],
       follower: null,
       comment_id: null,
+      announcement_id: null,
       is_read: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });

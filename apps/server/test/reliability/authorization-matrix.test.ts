@@ -106,6 +106,8 @@ interface Fixture {
   /** The owner's comment on their draft chapter. */
   draftComment: number;
   feedToken: string;
+  /** The owner's announcement on the published book (issue 20). */
+  announcement: number;
   /** Sessions of the row's own, for rows that end them. */
   tokens: { owner: string; other: string };
 }
@@ -137,6 +139,12 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
     await as(t.app, owner).post(`/api/chapters/${draftChapter.id}/comments`, { body: 'Note' })
   ).json().id as number;
   await as(t.app, other).post(`/api/comments/${comment}/report`, { reason: 'rude' });
+  const announcement = (
+    await as(t.app, owner).post(`/api/books/${book.id}/announcements`, {
+      title: 'News',
+      body: 'Hi',
+    })
+  ).json().id as number;
   const reports = (await as(t.app, owner).get('/api/admin/reports')).json().reports as {
     id: number;
     comment: { id: number };
@@ -158,6 +166,7 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
     comment,
     draftComment,
     report: reports.find((r) => r.comment.id === comment)!.id,
+    announcement,
     feedToken: /\/api\/feeds\/([\w-]+)\.atom$/.exec(feed.json().url)?.[1] ?? 'none',
     tokens: freshSessions
       ? { owner: await login(owner), other: await login(other) }
@@ -446,6 +455,23 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/users/:username/unsuspend': {
     call: get(() => `/api/admin/users/${bystander.username}/unsuspend`),
     expect: [401, 403, 200],
+  },
+
+  // Announcements (issue 20): read by whoever sees the book; posted and deleted by its author.
+  'GET /api/books/:id/announcements': {
+    call: get((f) => `/api/books/${f.draftBook}/announcements`),
+    expect: [404, 404, 200],
+  },
+  'POST /api/books/:id/announcements': {
+    call: body(
+      (f) => `/api/books/${f.book}/announcements`,
+      () => ({ title: 'Hiatus', body: 'Back soon' }),
+    ),
+    expect: [401, 403, 201],
+  },
+  'DELETE /api/announcements/:id': {
+    call: get((f) => `/api/announcements/${f.announcement}`),
+    expect: [401, 404, 200],
   },
 
   // History and follows: every signed-in reader has their own.

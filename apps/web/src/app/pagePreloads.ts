@@ -33,6 +33,11 @@ export const pagePreloads: PagePreload[] = [
   {
     path: '/books/:bookId',
     module: 'src/app/routes/books.tsx',
-    fetches: ['/api/books/:bookId', '/api/books/:bookId/chapters'],
+    fetches: [
+      '/api/books/:bookId',
+      '/api/books/:bookId/chapters',
+      // Issue 20: the book page lists its announcements.
+      '/api/books/:bookId/announcements',
+    ],
   },
 ];

@@ -21,6 +21,10 @@ export class ApiError extends Error {
 export const isApiError = (error: unknown, status?: number): error is ApiError =>
   error instanceof ApiError && (status === undefined || error.status === status);
 
+/** What to tell a person of a failed call: the server's words for a 4xx/5xx it explained, else `fallback`. */
+export const apiErrorMessage = (error: unknown, fallback: string): string =>
+  isApiError(error) && error.detail ? error.detail : fallback;
+
 /** The session token, sent as a bearer header; the cookie rides along too (same origin). */
 let bearer: string | null = null;
 export const setBearerToken = (token: string | null) => {

@@ -14,6 +14,8 @@ export const keys = {
   book: (id: number) => ['books', id] as const,
   bookChapters: (id: number) => ['books', id, 'chapters'] as const,
   bookGenres: (id: number) => ['books', id, 'genres'] as const,
+  /** A book's announcements (issue 20). */
+  bookAnnouncements: (id: number) => ['books', id, 'announcements'] as const,
   genres: ['genres'] as const,
   chapter: (id: number) => ['chapters', id] as const,
   /** Prefix of every author view: profiles, their books and recent chapters. */

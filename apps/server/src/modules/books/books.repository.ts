@@ -92,7 +92,7 @@ export async function findVisibleBooksByIds(
 /** A book by id regardless of publication; callers decide visibility (to answer 404 vs 403). */
 export async function findBookById(db: DbHandle, id: number, visibility: Visibility) {
   return bookSelect(db, visibility)
-    .select('books.comments_locked')
+    .select(['books.comments_locked', 'books.show_next_release', 'books.schedule_note'])
     .where('books.id', '=', id)
     .executeTakeFirst();
 }
@@ -181,12 +181,25 @@ export async function updateBook(
     summary: string;
     is_published: 0 | 1;
     comments_locked: 0 | 1;
+    show_next_release: 0 | 1;
+    schedule_note: string;
     published_at: string;
     cover: string;
     updated_at: string;
   }>,
 ) {
   await db.updateTable('books').set(changes).where('id', '=', id).execute();
+}
+
+/** When the book's next chapter is scheduled to come out (issue 20); null when none is. */
+export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('chapters')
+    .select((eb) => eb.fn.min('publish_at').as('next'))
+    .where('book_id', '=', bookId)
+    .where('publish_at', 'is not', null)
+    .executeTakeFirst();
+  return row?.next ?? null;
 }
 
 export async function deleteBook(db: DbHandle, id: number) {

@@ -44,11 +44,16 @@ export async function getOwnedBook(ctx: AppContext, viewer: Viewer, bookId: numb
 export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   const row = await getVisibleBook(ctx, viewer, bookId);
   const { followers, following } = await bookFollowFacts(ctx, bookId, viewer);
+  // Issue 20: the schedule shows only when its author chose to show it.
+  const showNext = fromFlag(row.show_next_release);
   return {
     ...toBook(row),
     comments_locked: fromFlag(row.comments_locked),
     followers,
     ...(viewer && { following }),
+    show_next_release: showNext,
+    schedule_note: row.schedule_note,
+    ...(showNext && { next_release_at: await books.nextReleaseAt(ctx.db, bookId) }),
   };
 }
 
@@ -119,6 +124,10 @@ export async function updateBook(
       ...(input.comments_locked !== undefined && {
         comments_locked: toFlag(input.comments_locked),
       }),
+      ...(input.show_next_release !== undefined && {
+        show_next_release: toFlag(input.show_next_release),
+      }),
+      ...(input.schedule_note !== undefined && { schedule_note: input.schedule_note }),
       // The first publication dates the book for "recent"; re-publishing keeps that date.
       ...(publishing && existing.published_at === null && { published_at: nowIso() }),
       updated_at: nowIso(),

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ownedBy, published } from '../../access/visibility.ts';
+import { ownedBy, published, unpublished } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 import type { Flag } from '../../db/schema.ts';
 
@@ -14,6 +14,7 @@ const SUMMARY_COLUMNS = [
   'chapters.comments_locked',
   'chapters.created_at',
   'chapters.updated_at',
+  'chapters.publish_at',
 ] as const;
 
 /** A chapter with what visibility rules need to know about its book. */
@@ -24,6 +25,8 @@ function chapterSelect(db: DbHandle) {
     .select(SUMMARY_COLUMNS)
     .select([
       'chapters.content',
+      'chapters.note_before',
+      'chapters.note_after',
       'chapters.first_published_at',
       'books.author_id',
       'books.is_published as book_is_published',
@@ -42,7 +45,7 @@ export async function findChapter(db: DbHandle, id: number) {
 export async function findChapterHead(db: DbHandle, id: number) {
   return db
     .selectFrom('chapters')
-    .select(['id', 'book_id', 'version'])
+    .select(['id', 'book_id', 'version', 'is_published'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -135,7 +138,14 @@ export async function insertChapter(
 }
 
 export type ChapterChanges = Partial<
-  ContentColumns & { title: string; is_published: Flag; comments_locked: Flag }
+  ContentColumns & {
+    title: string;
+    is_published: Flag;
+    comments_locked: Flag;
+    publish_at: string | null;
+    note_before: string;
+    note_after: string;
+  }
 > & {
   updated_at: string;
 };
@@ -147,6 +157,13 @@ export interface OwnedChapter {
   authorId: number;
   /** When given, the update applies only while the chapter is still at this version. */
   version?: number;
+  /**
+   * When given, the update applies only while the chapter's scheduled publication is due by then
+   * (issue 20): the release's claim of the row, so one process alone releases it.
+   */
+  dueBy?: string;
+  /** The update applies only to a draft (a schedule is for the first publication). */
+  draftOnly?: boolean;
 }
 
 /**
@@ -160,7 +177,16 @@ export async function updateOwnedChapter(
   db: DbHandle,
   chapter: OwnedChapter,
   changes: ChapterChanges,
-): Promise<(ChapterSummaryRow & { content: string; likes: number; liked: boolean }) | undefined> {
+): Promise<
+  | (ChapterSummaryRow & {
+      content: string;
+      note_before: string;
+      note_after: string;
+      likes: number;
+      liked: boolean;
+    })
+  | undefined
+> {
   const editsText = changes.content !== undefined || changes.title !== undefined;
   const row = await db
     .updateTable('chapters')
@@ -177,7 +203,10 @@ export async function updateOwnedChapter(
       ),
     )
     .$if(chapter.version !== undefined, (query) => query.where('version', '=', chapter.version!))
+    .$if(chapter.dueBy !== undefined, (query) => query.where('publish_at', '<=', chapter.dueBy!))
+    .$if(chapter.draftOnly === true, (query) => query.where(unpublished('chapters')))
     .returning(SUMMARY_COLUMNS)
+    .returning(['chapters.note_before', 'chapters.note_after'])
     // The answer is the chapter as a read shows it to its author, likes included, still in one
     // statement (an autosave's).
     .returning([

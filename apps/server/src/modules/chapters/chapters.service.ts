@@ -13,6 +13,7 @@ import type { DbHandle } from '../../db/kysely.ts';
 import {
   countWords,
   isBlankHtml,
+  sanitizeContent,
   sanitizeContentWithText,
   textOfSanitized,
 } from '../../html/sanitize.ts';
@@ -35,6 +36,9 @@ import type { ContentColumns } from './chapters.repository.ts';
 
 export type { ContentColumns };
 
+/** Who writes a chapter: the signed-in author, or the release acting for them (issue 20). */
+type Author = Pick<Viewer, 'id' | 'username'>;
+
 /** A chapter the viewer may open. Anything else answers 404, so drafts look like nothing at all. */
 export async function getVisibleChapter(ctx: AppContext, viewer: Viewer | null, chapterId: number) {
   return assertCanSeeChapter(await chapters.findChapter(ctx.db, chapterId), viewer);
@@ -55,7 +59,7 @@ export async function getChapter(
     getVisibleChapter(ctx, viewer, chapterId),
     chapters.chapterLikes(ctx.db, chapterId, viewer?.id ?? null),
   ]);
-  return toChapter(chapter, viewer ? likes : { likes: likes.likes });
+  return toChapter(chapter, viewer ? likes : { likes: likes.likes }, isAuthorOf(chapter, viewer));
 }
 
 /**
@@ -94,14 +98,18 @@ export async function setChapterLike(
 }
 
 async function listAll(db: DbHandle, bookId: number): Promise<ChapterSummary[]> {
-  return (await chapters.listChapters(db, bookId, { includeDrafts: true })).map(toChapterSummary);
+  return (await chapters.listChapters(db, bookId, { includeDrafts: true })).map((row) =>
+    toChapterSummary(row, true),
+  );
 }
 
 /** The reader's list: published chapters of a visible book; its author also sees the drafts. */
 export async function listBookChapters(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   const book = await getVisibleBookAccess(ctx, viewer, bookId);
   const includeDrafts = isAuthorOf(book, viewer);
-  return (await chapters.listChapters(ctx.db, bookId, { includeDrafts })).map(toChapterSummary);
+  return (await chapters.listChapters(ctx.db, bookId, { includeDrafts })).map((row) =>
+    toChapterSummary(row, includeDrafts),
+  );
 }
 
 /** The workspace list: every chapter, drafts included, for the book's author only. */
@@ -249,13 +257,15 @@ export async function reorderChapters(
  */
 async function refusedUpdate(
   trx: DbHandle,
-  viewer: Viewer,
+  viewer: Author,
   { bookId, chapterId, version }: { bookId: number; chapterId: number; version?: number },
   changes: chapters.ChapterChanges,
 ): Promise<AppError | chapters.ChapterRow> {
   assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
   const head = await chapters.findChapterHead(trx, chapterId);
   if (!head || head.book_id !== bookId) return notFound('Chapter not found');
+  if (changes.publish_at && head.is_published)
+    return conflict('This chapter is already published: only a draft can be scheduled');
   // Only a save exactly one ahead can be this one's own: only then is the (long) content read.
   if (version !== undefined && head.version === version + 1) {
     const current = await chapters.findChapter(trx, chapterId);
@@ -267,18 +277,27 @@ async function refusedUpdate(
 /** Whether `changes` change something, and the chapter already holds every one of them. */
 function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterChanges): boolean {
   const { content, title, is_published, comments_locked } = changes;
+  const same = <K extends 'publish_at' | 'note_before' | 'note_after'>(key: K) =>
+    changes[key] === undefined || changes[key] === current[key];
   if (
     content === undefined &&
     title === undefined &&
     is_published === undefined &&
-    comments_locked === undefined
+    comments_locked === undefined &&
+    changes.publish_at === undefined &&
+    changes.note_before === undefined &&
+    changes.note_after === undefined
   )
     return false;
   return (
     (content === undefined || content === current.content) &&
     (title === undefined || title === current.title) &&
     (is_published === undefined || Boolean(is_published) === Boolean(current.is_published)) &&
-    (comments_locked === undefined || Boolean(comments_locked) === Boolean(current.comments_locked))
+    (comments_locked === undefined ||
+      Boolean(comments_locked) === Boolean(current.comments_locked)) &&
+    same('publish_at') &&
+    same('note_before') &&
+    same('note_after')
   );
 }
 
@@ -288,7 +307,14 @@ function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterCha
  * public answer counts them), so its many autosaves leave the public answers as they were.
  */
 function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): boolean {
-  return input.is_published !== undefined || updated.is_published;
+  // A schedule moves the book page's "next chapter" (when the author shows it).
+  return input.is_published !== undefined || input.publish_at !== undefined || updated.is_published;
+}
+
+/** An author's note as stored: sanitized like chapter text, and '' when it holds no text. */
+function noteColumn(html: string): string {
+  const sanitized = sanitizeContent(html);
+  return isBlankHtml(sanitized) ? '' : sanitized;
 }
 
 export async function updateChapter(
@@ -298,6 +324,46 @@ export async function updateChapter(
   chapterId: number,
   input: UpdateChapterBody,
 ): Promise<Chapter> {
+  if (input.publish_at != null) {
+    if (input.is_published !== undefined)
+      throw badRequest('Send publish_at or is_published, not both');
+    if (Date.parse(input.publish_at) <= Date.now())
+      throw badRequest('publish_at must be in the future');
+  }
+  const answer = await saveChapter(ctx, viewer, { bookId, chapterId }, input);
+  // Only a release (dueBy) answers null.
+  if (!answer) throw notFound('Chapter not found');
+  return answer;
+}
+
+/**
+ * Publishes a chapter whose scheduled time has come (issue 20), exactly as its author publishing
+ * it by hand would: same write, same news (events, notifications, feeds, search, caches). The
+ * UPDATE claims the row (its publish_at still due by `now`), so when several processes release
+ * at once only one publishes it. False when it was not this call's to release: another process
+ * released it, or the author cancelled or moved the schedule meanwhile.
+ */
+export async function releaseScheduledChapter(
+  ctx: AppContext,
+  author: Author,
+  due: { bookId: number; chapterId: number },
+  now: string,
+): Promise<boolean> {
+  const released = await saveChapter(ctx, author, due, { is_published: true }, now);
+  return released !== null;
+}
+
+/**
+ * The one write path of a chapter update: by its author, or by the release of a schedule
+ * (`dueBy`: then a row that is no longer due is not a refusal but nothing to do, answered null).
+ */
+async function saveChapter(
+  ctx: AppContext,
+  viewer: Author,
+  { bookId, chapterId }: { bookId: number; chapterId: number },
+  input: UpdateChapterBody,
+  dueBy?: string,
+): Promise<Chapter | null> {
   const now = nowIso();
   const changes: chapters.ChapterChanges = {
     ...(input.content !== undefined && contentColumns(input.content)),
@@ -306,16 +372,31 @@ export async function updateChapter(
     ...(input.comments_locked !== undefined && {
       comments_locked: toFlag(input.comments_locked),
     }),
+    ...(input.publish_at !== undefined && {
+      publish_at: input.publish_at === null ? null : new Date(input.publish_at).toISOString(),
+    }),
+    // Publishing, by hand or by the release, ends the schedule.
+    ...(input.is_published && { publish_at: null }),
+    ...(input.note_before !== undefined && { note_before: noteColumn(input.note_before) }),
+    ...(input.note_after !== undefined && { note_after: noteColumn(input.note_after) }),
     updated_at: now,
   };
   // An update moves no chapter, so unlike the other chapter writes it needs no book lock:
   // ownership and the expected version are conditions of the UPDATE itself, one statement per
   // autosave. Only publishing reads the book first (under its lock, the order every chapter write
   // takes locks in), for the news; only a refusal reads more, to tell which rule refused.
-  const { chapter, announce } = await writeTransaction(ctx.db, async (trx) => {
+  const saved = await writeTransaction(ctx.db, async (trx) => {
     const book = input.is_published ? await chapters.lockBook(trx, bookId) : undefined;
-    const target = { id: chapterId, bookId, authorId: viewer.id, version: input.version };
+    const target = {
+      id: chapterId,
+      bookId,
+      authorId: viewer.id,
+      version: input.version,
+      dueBy,
+      draftOnly: Boolean(changes.publish_at),
+    };
     const updated = await chapters.updateOwnedChapter(trx, target, changes);
+    if (!updated && dueBy !== undefined) return null;
     if (!updated) {
       const refusal = await refusedUpdate(
         trx,
@@ -330,10 +411,12 @@ export async function updateChapter(
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
     return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
   });
+  if (!saved) return null;
+  const { chapter, announce } = saved;
   const answer =
     'likes' in chapter
-      ? toChapter(chapter, { likes: chapter.likes, liked: chapter.liked })
-      : toChapter(chapter, await chapters.chapterLikes(ctx.db, chapterId, viewer.id));
+      ? toChapter(chapter, { likes: chapter.likes, liked: chapter.liked }, true)
+      : toChapter(chapter, await chapters.chapterLikes(ctx.db, chapterId, viewer.id), true);
   if (changesWhatReadersSee(input, answer)) announceBookChanged(ctx, bookId);
   // Only a first publication in a published book is news; edits and re-publishing are not.
   if (announce) {

@@ -1,11 +1,17 @@
 import crypto from 'node:crypto';
-import type { FeedTokenCreated, FeedTokenStatus } from '@inkwell/contract';
+import {
+  FEED_MAX_ENTRIES,
+  type Announcement,
+  type FeedTokenCreated,
+  type FeedTokenStatus,
+} from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { htmlToText } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findAuthor } from '../authors/authors.service.ts';
 import { getVisibleBook } from '../books/books.service.ts';
+import { listAnnouncements } from '../releases/releases.service.ts';
 import { renderAtom, type AtomEntry, type AtomPerson } from './atom.ts';
 import * as feeds from './feeds.repository.ts';
 import type { FeedChapterRow } from './feeds.repository.ts';
@@ -58,14 +64,47 @@ function toEntry(
   };
 }
 
+/** An announcement of the book (issue 20), as an entry of the book's feed. */
+function announcementEntry(
+  site: Site,
+  book: { id: number; author: AtomPerson },
+  announcement: Announcement,
+): AtomEntry {
+  return {
+    id: `urn:inkwell:announcement:${announcement.id}`,
+    title: `Announcement: ${announcement.title}`,
+    updated: announcement.created_at,
+    published: announcement.created_at,
+    link: `${site.root}/books/${book.id}#announcement-${announcement.id}`,
+    author: book.author,
+    summary: excerpt(htmlToText(announcement.body)),
+  };
+}
+
 const newest = (entries: AtomEntry[], fallback: string) => entries[0]?.updated ?? fallback;
 
-/** New chapters of a published book. A draft book has no feed, not even for its author. */
+/**
+ * New chapters and announcements of a published book, newest first. A draft book has no feed,
+ * not even for its author.
+ */
 export async function bookFeed(ctx: AppContext, site: Site, bookId: number): Promise<string> {
   const book = await getVisibleBook(ctx, null, bookId);
-  const entries = (await feeds.chaptersOfBook(ctx.db, bookId)).map((r) =>
-    toEntry(site, r, 'chapter'),
-  );
+  const author = personOf(site, {
+    username: book.author_username,
+    first_name: book.author_first_name,
+    last_name: book.author_last_name,
+  });
+  const [chapterRows, announcements] = await Promise.all([
+    feeds.chaptersOfBook(ctx.db, bookId),
+    listAnnouncements(ctx, null, bookId),
+  ]);
+  const entries = [
+    ...chapterRows.map((r) => toEntry(site, r, 'chapter')),
+    ...announcements.map((a) => announcementEntry(site, { id: book.id, author }, a)),
+  ]
+    // ISO-8601 UTC text sorts as time does.
+    .sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0))
+    .slice(0, FEED_MAX_ENTRIES);
   return renderAtom({
     id: `urn:inkwell:book:${book.id}`,
     title: book.title,
@@ -73,11 +112,7 @@ export async function bookFeed(ctx: AppContext, site: Site, bookId: number): Pro
     updated: newest(entries, book.published_at ?? book.updated_at),
     selfLink: `${site.root}/api/books/${book.id}/feed.atom`,
     alternateLink: `${site.root}/books/${book.id}`,
-    author: personOf(site, {
-      username: book.author_username,
-      first_name: book.author_first_name,
-      last_name: book.author_last_name,
-    }),
+    author,
     entries,
   });
 }

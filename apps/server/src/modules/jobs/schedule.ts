@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { purgeExpiredSessions } from '../accounts/accounts.service.ts';
+import { releaseDueChapters } from '../releases/releases.service.ts';
 import type { PeriodicJob } from './periodic-jobs.ts';
 
 /**
@@ -13,6 +14,15 @@ export function periodicJobs(ctx: AppContext): PeriodicJob[] {
       name: 'session-purge',
       intervalMs: ctx.config.SESSION_PURGE_INTERVAL_SECONDS * 1000,
       run: () => purgeExpiredSessions(ctx),
+    },
+    {
+      // Issue 20. Each due row is claimed by its own UPDATE, so a second runner (a lapsed lease)
+      // could never publish a chapter twice; the short lease only bounds how long a process that
+      // died mid-run delays the next release.
+      name: 'chapter-release',
+      intervalMs: ctx.config.RELEASE_POLL_INTERVAL_MS,
+      leaseMs: 5_000,
+      run: async () => void (await releaseDueChapters(ctx)),
     },
   ];
 }

@@ -9,14 +9,15 @@ export interface NotificationContent {
   chapter_id: number | null;
   follower: string | null;
   comment_id?: number | null;
+  announcement_id?: number | null;
 }
 
 /**
  * Gives every follower of the author and every follower of the book one notification, in a
  * single INSERT ... SELECT: the follower ids never travel to the application and back, however
  * many there are. A reader who follows both is selected once (UNION), and one who already has
- * this chapter's notification is skipped (the unique index notifications_chapter_uq), so the news
- * arrives once. Users the author blocked get nothing (issue 19: blocked users do not appear in the
+ * this chapter's (or announcement's) notification is skipped (the unique indexes
+ * notifications_chapter_uq and notifications_announcement_uq), so the news arrives once. Users the author blocked get nothing (issue 19: blocked users do not appear in the
  * author's notifications), even if a follow of theirs were left. Answers the users who got a row.
  */
 export async function insertForFollowers(
@@ -39,6 +40,7 @@ export async function insertForFollowers(
       'book_id',
       'chapter_id',
       'follower',
+      'announcement_id',
       'is_read',
       'created_at',
     ])
@@ -53,6 +55,9 @@ export async function insertForFollowers(
           sql<number | null>`cast(${content.book_id} as integer)`.as('book_id'),
           sql<number | null>`cast(${content.chapter_id} as integer)`.as('chapter_id'),
           sql<string | null>`cast(${content.follower} as text)`.as('follower'),
+          sql<number | null>`cast(${content.announcement_id ?? null} as integer)`.as(
+            'announcement_id',
+          ),
           sql<Flag>`0`.as('is_read'),
           sql<string>`cast(${now} as text)`.as('created_at'),
         ])
@@ -104,6 +109,7 @@ export async function listForUser(
       'chapter_id',
       'follower',
       'comment_id',
+      'announcement_id',
       'is_read',
       'created_at',
     ])

@@ -19,6 +19,13 @@ export function notificationFor(event: DomainEvent): NotificationMessage | null 
         book_id: event.bookId,
         chapter_id: event.chapterId,
       };
+    case 'announcement.posted':
+      return {
+        type: 'ANNOUNCEMENT',
+        message: `Announcement on "${event.bookTitle}" by ${event.authorUsername}: ${event.title}`,
+        book_id: event.bookId,
+        announcement_id: event.announcementId,
+      };
     case 'author.followed':
       return {
         type: 'FOLLOW',
@@ -76,13 +83,14 @@ export async function storeNotifications(
     chapter_id: 'chapter_id' in message ? message.chapter_id : null,
     follower: message.type === 'FOLLOW' ? message.follower : null,
     comment_id: 'comment_id' in message ? message.comment_id : null,
+    announcement_id: 'announcement_id' in message ? message.announcement_id : null,
   };
   const now = nowIso();
   if (event.type === 'comment.posted') {
     await notifications.insertForUsers(ctx.db, event.inbox, content, now);
     return { recipients: event.live };
   }
-  if (event.type === 'chapter.published') {
+  if (event.type === 'chapter.published' || event.type === 'announcement.posted') {
     return {
       recipients: await notifications.insertForFollowers(
         ctx.db,

@@ -10,7 +10,9 @@ import { paths, routeId, url } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../../../lib/query.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
+import { Announcements } from './Announcements.tsx';
 import { BookFollowButton } from './BookFollowButton.tsx';
+import { ReleaseSchedule } from './ReleaseSchedule.tsx';
 
 function ChapterList({ bookId }: { bookId: number }) {
   const { state } = useSession();
@@ -84,6 +86,7 @@ export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart 
           ) : (
             <p className="muted">No summary yet.</p>
           )}
+          <ReleaseSchedule book={b} />
           <p className="book-actions">
             {first && (
               <Link className="button" to={paths.chapter(b.id, first.id)}>
@@ -106,6 +109,10 @@ export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart 
         <h2 id="chapters-title">Chapters</h2>
         <ChapterList bookId={bookId} />
       </section>
+      <Announcements
+        bookId={b.id}
+        own={state.status === 'in' && state.account.id === b.author_id}
+      />
       {Notes && state.status === 'in' && <Notes bookId={b.id} />}
     </div>
   );

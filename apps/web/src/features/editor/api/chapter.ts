@@ -30,3 +30,6 @@ export function refreshAfterSave(client: QueryClient, bookId: number, chapterId:
   void client.invalidateQueries({ queryKey: keys.bookChapters(bookId) });
   void client.invalidateQueries({ queryKey: keys.chapter(chapterId), refetchType: 'none' });
 }
+
+/** The chapter as the server has it now, outside the query cache (the editor keeps its own state). */
+export const readChapter = (chapterId: number) => api.get<Chapter>(`/api/chapters/${chapterId}`);

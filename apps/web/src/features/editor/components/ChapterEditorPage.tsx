@@ -1,4 +1,4 @@
-import type { Chapter } from '@inkwell/contract';
+import type { Chapter, UpdateChapterBody } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useEffect, useRef, useState } from 'react';
@@ -13,10 +13,13 @@ import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
 import { countWords, describeLength } from '../textStats.ts';
 import { drafts, useChapterSync } from '../useChapterSync.ts';
+import { useScheduledRelease } from '../useScheduledRelease.ts';
+import { AuthorNotes } from './AuthorNotes.tsx';
 import { ChapterTitle } from './ChapterTitle.tsx';
 import { Icon } from './icons.tsx';
 import { LeaveGuard } from './LeaveGuard.tsx';
 import { SaveStatus, SaveWarning } from './SaveStatus.tsx';
+import { ScheduleControl } from './ScheduleControl.tsx';
 import { Toolbar } from './Toolbar.tsx';
 import { VersionChoice } from './VersionChoice.tsx';
 import '../editor.css';
@@ -28,6 +31,8 @@ export const TEXTS = {
   renameFailed: 'Could not change title name.',
   locked: (on: boolean) => (on ? 'Comments locked on this chapter.' : 'Comments open again.'),
   lockFailed: 'Could not change whether comments are locked.',
+  scheduled: (on: boolean) => (on ? 'Chapter scheduled.' : 'Schedule cancelled.'),
+  released: 'This chapter was published as scheduled.',
 };
 
 export interface ChapterEditorPageProps {
@@ -119,6 +124,7 @@ function ChapterEditor({
     title: start.title,
     is_published: start.is_published,
     comments_locked: start.comments_locked ?? false,
+    publish_at: start.publish_at ?? null,
   });
   const [locking, setLocking] = useState(false);
   const [publishing, setPublishing] = useState(false);
@@ -155,11 +161,12 @@ function ChapterEditor({
     editor?.setEditable(!paused, false);
   }, [editor, paused]);
 
-  const write = async (body: {
-    title?: string;
-    is_published?: boolean;
-    comments_locked?: boolean;
-  }) => {
+  const write = async (
+    body: Pick<
+      UpdateChapterBody,
+      'title' | 'is_published' | 'comments_locked' | 'publish_at' | 'note_before' | 'note_after'
+    >,
+  ) => {
     if (!sync) throw new Error('not ready');
     const chapter = await sync.write(
       () => updateChapter(start.book_id, start.id, body),
@@ -169,6 +176,7 @@ function ChapterEditor({
       title: chapter.title,
       is_published: chapter.is_published,
       comments_locked: chapter.comments_locked ?? body.comments_locked ?? m.comments_locked,
+      publish_at: chapter.publish_at ?? null,
     }));
     refreshAfterSave(client, start.book_id, start.id);
     return chapter;
@@ -216,6 +224,17 @@ function ChapterEditor({
     }
   };
 
+  useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, (chapter) => {
+    setMeta((m) => ({ ...m, is_published: chapter.is_published, publish_at: null }));
+    refreshAfterSave(client, start.book_id, start.id);
+    push(TEXTS.released, { type: 'SUCCESS' });
+  });
+
+  const schedule = async (publishAt: string | null) => {
+    const chapter = await write({ publish_at: publishAt });
+    push(TEXTS.scheduled(chapter.publish_at != null), { type: 'SUCCESS' });
+  };
+
   const choose = async (run: () => Promise<void> | void) => {
     setChoosing(true);
     try {
@@ -247,6 +266,13 @@ function ChapterEditor({
           <span id="chapter-publish-state" className="visually-hidden">
             {meta.is_published ? 'This chapter is published.' : 'This chapter is a draft.'}
           </span>
+          {!meta.is_published && (
+            <ScheduleControl
+              publishAt={meta.publish_at}
+              disabled={publishing || !sync}
+              onSchedule={schedule}
+            />
+          )}
           <label className="checkbox-field chapter-lock">
             <input
               type="checkbox"
@@ -344,6 +370,12 @@ function ChapterEditor({
       )}
 
       <EditorContent editor={editor} className={`chapter-text-wrap${paused ? ' is-paused' : ''}`} />
+      <AuthorNotes
+        noteBefore={start.note_before ?? ''}
+        noteAfter={start.note_after ?? ''}
+        disabled={!sync}
+        onSave={write}
+      />
     </div>
   );
 }

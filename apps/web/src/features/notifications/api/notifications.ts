@@ -24,12 +24,16 @@ export function useMarkAllRead() {
 }
 
 /**
- * Where a notification leads: the new chapter, the chapter commented on (COMMENT, REPLY), or
- * the new follower's page.
+ * Where a notification leads: the new chapter, the chapter commented on (COMMENT, REPLY), the
+ * announcement on its book's page (ANNOUNCEMENT, issue 20), or the new follower's page.
  */
 export function notificationHref(
-  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower'>,
+  n: Pick<Notification, 'type' | 'book_id' | 'chapter_id' | 'follower'> & {
+    announcement_id?: number | null;
+  },
 ): string | undefined {
+  if (n.type === 'ANNOUNCEMENT' && n.book_id)
+    return `${paths.book(n.book_id)}${n.announcement_id ? `#announcement-${n.announcement_id}` : ''}`;
   // CHAPTER, COMMENT and REPLY all lead to their chapter.
   if (n.type !== 'FOLLOW' && n.book_id && n.chapter_id)
     return paths.chapter(n.book_id, n.chapter_id);

@@ -11,7 +11,7 @@ import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket } from '../../../lib/socket.ts';
 import { notificationHref } from '../api/notifications.ts';
 
-const LIVE_TYPES: readonly unknown[] = ['CHAPTER', 'FOLLOW', 'COMMENT', 'REPLY'];
+const LIVE_TYPES: readonly unknown[] = ['CHAPTER', 'FOLLOW', 'COMMENT', 'REPLY', 'ANNOUNCEMENT'];
 
 const isNotification = (data: unknown): data is NotificationMessage =>
   !!data && typeof data === 'object' && LIVE_TYPES.includes((data as { type?: unknown }).type);
@@ -19,7 +19,8 @@ const isNotification = (data: unknown): data is NotificationMessage =>
 /**
  * The {base}/ws connection: open only while signed in, closed on logout or leaving. A new chapter
  * shows a 10 s toast linking to it, and so do a comment on one's chapter and a reply in one's
- * thread (issue 19), linking to the chapter; a new follower a 5 s toast linking to their page.
+ * thread (issue 19), linking to the chapter, and an announcement on a followed book (issue 20),
+ * linking to it; a new follower a 5 s toast linking to their page.
  */
 export function LiveNotifications() {
   const { state } = useSession();
@@ -39,7 +40,7 @@ export function LiveNotifications() {
           follower: null,
           ...data,
         });
-        if (data.type === 'CHAPTER' || data.type === 'COMMENT' || data.type === 'REPLY')
+        if (data.type !== 'FOLLOW')
           push(data.message, {
             type: 'CHAPTER_UPDATE',
             href,
@@ -50,6 +51,9 @@ export function LiveNotifications() {
         // A comment or reply arrived: the chapter's comments, if on screen, show it at once.
         if (data.type === 'COMMENT' || data.type === 'REPLY')
           void client.invalidateQueries({ queryKey: keys.chapterComments(data.chapter_id) });
+        // An announcement (issue 20): its book's list, if on screen, shows it at once.
+        if (data.type === 'ANNOUNCEMENT')
+          void client.invalidateQueries({ queryKey: keys.bookAnnouncements(data.book_id) });
       },
     });
     return () => socket.close();

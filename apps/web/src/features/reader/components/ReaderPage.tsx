@@ -12,6 +12,7 @@ import {
 import { Link, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
+import { AuthorNote } from './AuthorNote.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
@@ -173,11 +174,13 @@ export function ReaderPage({
         <p className="reader-kicker">Chapter {chapter.data.chapter_order}</p>
         <PageTitle>{chapter.data.title}</PageTitle>
       </header>
+      <AuthorNote html={chapter.data.note_before} />
       <div key="content" ref={contentRef} className="reader-content-wrap">
         <SafeHtml className="reader-content prose" html={chapter.data.content} />
         {/* After the content (its first child): the paragraphs' comment counts go here. */}
         {Comments && <div className="reader-margin" ref={setMargin} />}
       </div>
+      <AuthorNote html={chapter.data.note_after} />
       {signedIn && content && (
         <Suspense fallback={null}>
           <PositionSaver

@@ -33,6 +33,7 @@ import {
   useUploadCover,
 } from '../api/workspace.ts';
 import { useWorkspaceBook } from './BookWorkspace.tsx';
+import { ScheduleSettings } from './ScheduleSettings.tsx';
 
 /** Every toast of the details editor, as SPEC section 8 words them. */
 export const TEXTS = {
@@ -348,6 +349,7 @@ export function BookDetails() {
       <PageTitle title={`Edit ${book.title}`}>Book Details</PageTitle>
       <DetailsForm key={book.id} book={book} />
       <CoverEditor book={book} />
+      <ScheduleSettings key={`schedule-${book.id}`} book={book} />
       <GenreEditor bookId={book.id} />
     </div>
   );

@@ -27,6 +27,7 @@ import { newChapterTitle } from '../../../lib/titles.ts';
 import { authorChaptersQuery, useCreateChapter, useReorderChapters } from '../api/workspace.ts';
 import { workspacePaths } from '../paths.ts';
 import { initialReorder, isDirty, reorderPayload, reorderReducer } from '../reorder.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 
 const GRIP = 'M9 5.5h.01M15 5.5h.01M9 12h.01M15 12h.01M9 18.5h.01M15 18.5h.01';
 const CHECK = 'm9 16.2-4.2-4.2-1.4 1.4L9 19 21 7l-1.4-1.4z';
@@ -82,7 +83,14 @@ function SortableChapter({ chapter, position, bookId, isRead }: RowProps) {
       <NavLink className="workspace-chapter-link" to={workspacePaths.chapter(bookId, chapter.id)}>
         {chapter.title}
       </NavLink>
-      {!chapter.is_published && <span className="chapter-draft">Draft</span>}
+      {!chapter.is_published &&
+        (chapter.publish_at ? (
+          <span className="chapter-draft chapter-scheduled">
+            Scheduled for {formatDateTime(chapter.publish_at)}
+          </span>
+        ) : (
+          <span className="chapter-draft">Draft</span>
+        ))}
       {isRead && (
         <span className="read-mark" title="Read">
           <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="18" height="18">

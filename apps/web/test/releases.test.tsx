@@ -1,0 +1,79 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { relativeTo } from '../src/features/books/components/ReleaseSchedule.tsx';
+import { ScheduleControl } from '../src/features/editor/components/ScheduleControl.tsx';
+import { ApiError } from '../src/lib/api.ts';
+
+/** Issue 20: the editor's Schedule choice, and the book page's "Next chapter in ...". */
+
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const localValue = (date: Date) => {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(
+    date.getHours(),
+  )}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+};
+
+describe('the Schedule choice', () => {
+  it('reads the picked time in the author’s zone, which it names, and sends it as an instant', async () => {
+    const onSchedule = vi.fn().mockResolvedValue(undefined);
+    render(<ScheduleControl publishAt={null} disabled={false} onSchedule={onSchedule} />);
+    const open = screen.getByRole('button', { name: 'Schedule' });
+    expect(open.getAttribute('aria-expanded')).toBe('false');
+    await userEvent.click(open);
+    expect(open.getAttribute('aria-expanded')).toBe('true');
+    const picker = screen.getByLabelText(`Publish on (time zone: ${zone})`);
+
+    const when = new Date(Date.now() + 3 * 3_600_000);
+    when.setMilliseconds(0);
+    fireEvent.input(picker, { target: { value: localValue(when) } });
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(onSchedule).toHaveBeenCalledWith(when.toISOString());
+  });
+
+  it('refuses a time in the past without asking the server, and shows the server’s refusal', async () => {
+    const onSchedule = vi
+      .fn()
+      .mockRejectedValue(new ApiError(400, 'publish_at must be in the future', 'validation'));
+    render(<ScheduleControl publishAt={null} disabled={false} onSchedule={onSchedule} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    const picker = screen.getByLabelText(/Publish on/);
+    fireEvent.input(picker, { target: { value: localValue(new Date(Date.now() - 60_000)) } });
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(screen.getByRole('alert').textContent).toContain('Choose a time in the future.');
+    expect(picker.getAttribute('aria-invalid')).toBe('true');
+    expect(onSchedule).not.toHaveBeenCalled();
+
+    fireEvent.input(picker, { target: { value: localValue(new Date(Date.now() + 60_000)) } });
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('publish_at must be in the future'),
+    );
+  });
+
+  it('shows a schedule with its zone, and cancels it', async () => {
+    const onSchedule = vi.fn().mockResolvedValue(undefined);
+    render(
+      <ScheduleControl
+        publishAt="2031-05-06T07:08:00.000Z"
+        disabled={false}
+        onSchedule={onSchedule}
+      />,
+    );
+    expect(screen.getByText(/^Scheduled for .*2031/).textContent).toContain(`(${zone})`);
+    expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel schedule' }));
+    expect(onSchedule).toHaveBeenCalledWith(null);
+  });
+});
+
+describe('the next release, relative', () => {
+  const now = Date.parse('2030-01-01T00:00:00Z');
+  it('says the largest unit that fits', () => {
+    expect(relativeTo('2030-01-03T05:00:00Z', now)).toBe('in 2 days');
+    expect(relativeTo('2030-01-01T03:30:00Z', now)).toBe('in 3 hours');
+    expect(relativeTo('2030-01-01T00:05:10Z', now)).toBe('in 5 minutes');
+    expect(relativeTo('2030-01-01T00:00:09Z', now)).toBe('in 9 seconds');
+  });
+});
