@@ -32,6 +32,7 @@ import { createSearchEngine } from './modules/search/search-engine.ts';
 import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { revisionsRoutes } from './modules/revisions/revisions.routes.ts';
 import { createUploadStore } from './modules/uploads/uploads.service.ts';
 import { startPeriodicJobs } from './modules/jobs/periodic-jobs.ts';
 import { periodicJobs } from './modules/jobs/schedule.ts';
@@ -218,6 +219,7 @@ export async function buildApp(
     feedsRoutes,
     importsRoutes,
     uploadsRoutes,
+    revisionsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

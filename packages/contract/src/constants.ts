@@ -97,3 +97,14 @@ export const FILTER_LIST_MAX = 200;
  * spec's lists are JSON arrays, so the count travels beside the body rather than in it.
  */
 export const FILTERED_HIDDEN_HEADER = 'x-filtered-hidden';
+/**
+ * Issue 20, "Every version kept": how a chapter's saved versions are kept (docs/decisions/0033).
+ * Every version of the last REVISIONS_KEEP_ALL_HOURS; then the newest of each hour up to
+ * REVISIONS_HOURLY_DAYS; then the newest of each day; every published version forever.
+ */
+export const REVISION_KINDS = ['autosave', 'save', 'publish', 'restore', 'import'] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+export const REVISIONS_KEEP_ALL_HOURS = 48;
+export const REVISIONS_HOURLY_DAYS = 30;
+/** A deleted chapter can be restored (with its versions) for this many days. */
+export const DELETED_CHAPTER_DAYS = 30;

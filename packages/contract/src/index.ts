@@ -21,3 +21,4 @@ export * from './imports.ts';
 export * from './feeds.ts';
 export * from './comments.ts';
 export * from './community.ts';
+export * from './revisions.ts';

@@ -284,6 +284,42 @@ export interface UserMutesTable {
   created_at: string;
 }
 
+/** A kept version of a chapter (issue 20, migration 0017); see revisions/revision-codec.ts. */
+export interface ChapterRevisionsTable {
+  id: Generated<number>;
+  chapter_id: number;
+  book_id: number;
+  created_at: string;
+  kind: string;
+  words: number;
+  published: Generated<Flag>;
+  digest: string;
+  title: string;
+  /** As saved, until the scheduled job packs it. */
+  content: string | null;
+  /** Deflated whole content (base_id null) or delta against base_id. */
+  packed: Buffer | null;
+  base_id: number | null;
+}
+
+/** A chapter its author deleted, as it was, restorable for 30 days (issue 20, migration 0017). */
+export interface DeletedChaptersTable {
+  id: number;
+  book_id: number;
+  title: string;
+  content: string;
+  content_text: string;
+  word_count: number;
+  chapter_order: number;
+  is_published: Flag;
+  first_published_at: string | null;
+  version: number;
+  comments_locked: Flag;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -312,4 +348,6 @@ export interface Schema {
   comment_reports: CommentReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;
+  chapter_revisions: ChapterRevisionsTable;
+  deleted_chapters: DeletedChaptersTable;
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { ownedBy, published } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
-import type { Flag } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { ChaptersTable, Flag } from '../../db/schema.ts';
 
 const SUMMARY_COLUMNS = [
   'chapters.id',
@@ -212,15 +213,19 @@ export async function markFirstPublished(db: DbHandle, id: number, now: string):
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes a chapter of the given book; answers its order, or undefined when it was not there. */
-export async function deleteChapter(db: DbHandle, id: number, bookId: number) {
-  const row = await db
+/** Deletes a chapter of the given book; answers its row as it was, or undefined when it was not there. */
+export async function deleteChapterRow(db: DbHandle, id: number, bookId: number) {
+  return db
     .deleteFrom('chapters')
     .where('id', '=', id)
     .where('book_id', '=', bookId)
-    .returning('chapter_order')
+    .returningAll()
     .executeTakeFirst();
-  return row?.chapter_order;
+}
+
+/** Puts a deleted chapter's row back under its own id (issue 20, "Recently deleted"). */
+export async function reinsertChapter(db: DbHandle, row: Selectable<ChaptersTable>) {
+  await db.insertInto('chapters').values(row).execute();
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type ChapterSummary,
   type CreateChapterBody,
   type ReorderChaptersBody,
+  type RevisionKind,
   type UpdateChapterBody,
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
@@ -30,6 +31,7 @@ import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
+import { keepDeletedChapter, keepVersion, takeDeletedChapter } from '../revisions/revision-log.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
 
@@ -160,8 +162,22 @@ export async function appendChapters(
   return db.transaction().execute(async (trx) => {
     if (!(await chapters.lockBook(trx, bookId))) return false;
     const now = nowIso();
-    for (const [i, row] of rows.entries())
-      await chapters.insertChapter(trx, { ...row, bookId, order: firstOrder + i, now });
+    for (const [i, row] of rows.entries()) {
+      const chapterId = await chapters.insertChapter(trx, {
+        ...row,
+        bookId,
+        order: firstOrder + i,
+        now,
+      });
+      await keepVersion(trx, {
+        ...versionOf(row),
+        chapterId,
+        bookId,
+        kind: 'import',
+        published: 0,
+        now,
+      });
+    }
     return true;
   });
 }
@@ -191,7 +207,17 @@ export async function createChapter(
     const end = outline.length + 1;
     const order = Math.min(input.chapter_order ?? end, end);
     await chapters.shiftChapters(trx, bookId, order, 1);
-    return chapters.insertChapter(trx, { ...content, bookId, title, order, now: nowIso() });
+    const now = nowIso();
+    const chapterId = await chapters.insertChapter(trx, { ...content, bookId, title, order, now });
+    await keepVersion(trx, {
+      ...versionOf({ ...content, title }),
+      chapterId,
+      bookId,
+      kind: 'save',
+      published: 0,
+      now,
+    });
+    return chapterId;
   });
   // A draft is invisible, but inserting it before others renumbers the published ones.
   announceBookChanged(ctx, bookId);
@@ -291,14 +317,38 @@ function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): bool
   return input.is_published !== undefined || updated.is_published;
 }
 
+/** What a kept version takes of a chapter's columns. */
+const versionOf = (row: { title: string; content: string; word_count: number }) => ({
+  title: row.title,
+  content: row.content,
+  words: row.word_count,
+});
+
+/**
+ * The kind of version an update keeps (issue 20), or null when it keeps none: a change of
+ * title or content keeps one, and so does publishing, even with nothing else changed.
+ */
+function versionKind(input: UpdateChapterBody, restoring: boolean): RevisionKind | null {
+  if (input.is_published) return 'publish';
+  if (input.content === undefined && input.title === undefined) return null;
+  if (restoring) return 'restore';
+  return input.autosave ? 'autosave' : 'save';
+}
+
+/**
+ * Updates a chapter (PUT /api/books/{b}/chapters/{c}); `restoring` when the new text is an
+ * earlier version of it (revisions.service), which its kept version then says.
+ */
 export async function updateChapter(
   ctx: AppContext,
   viewer: Viewer,
   bookId: number,
   chapterId: number,
   input: UpdateChapterBody,
+  { restoring = false }: { restoring?: boolean } = {},
 ): Promise<Chapter> {
   const now = nowIso();
+  const kind = versionKind(input, restoring);
   const changes: chapters.ChapterChanges = {
     ...(input.content !== undefined && contentColumns(input.content)),
     ...(input.title !== undefined && { title: input.title }),
@@ -326,6 +376,16 @@ export async function updateChapter(
       if (refusal instanceof AppError) throw refusal;
       return { chapter: refusal, announce: null };
     }
+    // In the save's transaction, so a save is never without its version (nor a version without it).
+    if (kind)
+      await keepVersion(trx, {
+        ...versionOf(updated),
+        chapterId,
+        bookId,
+        kind,
+        published: updated.is_published,
+        now,
+      });
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
     return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
@@ -358,9 +418,40 @@ export async function deleteChapter(
   const chapter = await getVisibleChapter(ctx, viewer, chapterId);
   if (!isAuthorOf(chapter, viewer)) throw forbidden('Only the author may change this chapter');
   await writeChaptersOf(ctx, viewer, chapter.book_id, async (trx) => {
-    const order = await chapters.deleteChapter(trx, chapterId, chapter.book_id);
-    if (order === undefined) throw notFound('Chapter not found');
-    await chapters.shiftChapters(trx, chapter.book_id, order + 1, -1);
+    const row = await chapters.deleteChapterRow(trx, chapterId, chapter.book_id);
+    if (row === undefined) throw notFound('Chapter not found');
+    // Kept for DELETED_CHAPTER_DAYS with its versions, so "Recently deleted" can put it back.
+    await keepDeletedChapter(trx, { ...row, deleted_at: nowIso() });
+    await chapters.shiftChapters(trx, chapter.book_id, row.chapter_order + 1, -1);
   });
   announceBookChanged(ctx, chapter.book_id);
+}
+
+/**
+ * Puts a deleted chapter back in its book (issue 20, "Recently deleted"), under its own id, at
+ * the place it had in the order (or at the end, if the book has fewer chapters now), with its
+ * text, title, publication and versions as they were; 404 when the book has no such deleted
+ * chapter. The caller has checked that the book is the viewer's. What went with the chapter
+ * (comments, likes, readers' history and places) does not come back: docs/decisions/0033.
+ */
+export async function restoreDeletedChapter(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  chapterId: number,
+): Promise<Chapter> {
+  await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
+    const row = await takeDeletedChapter(trx, bookId, chapterId);
+    if (!row) throw notFound('Deleted chapter not found');
+    const outline = await chapters.chapterOutline(trx, bookId);
+    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
+      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
+    }
+    const order = Math.min(row.chapter_order, outline.length + 1);
+    await chapters.shiftChapters(trx, bookId, order, 1);
+    const { deleted_at: _deletedAt, ...chapter } = row;
+    await chapters.reinsertChapter(trx, { ...chapter, chapter_order: order });
+  });
+  announceBookChanged(ctx, bookId);
+  return getChapter(ctx, viewer, chapterId);
 }

@@ -1,0 +1,186 @@
+import { DELETED_CHAPTER_DAYS, type RevisionKind } from '@inkwell/contract';
+import type { Db, DbHandle } from '../../db/kysely.ts';
+import type { DeletedChaptersTable, Flag } from '../../db/schema.ts';
+import {
+  applyDelta,
+  packVersion,
+  unpackDelta,
+  unpackWhole,
+  versionDigest,
+} from './revision-codec.ts';
+import { retentionCutoffs, versionsToKeep } from './retention.ts';
+import * as revisions from './revisions.repository.ts';
+
+/**
+ * The revisions module's side that chapter writes call, inside their own transaction: keeping
+ * a version with every save, and keeping a deleted chapter for a restore; and the scheduled job
+ * that packs and thins versions and purges old deleted chapters. It imports no other module, so
+ * chapters.service may call it (docs/decisions/0033-revisions.md).
+ */
+
+export interface SavedVersion {
+  chapterId: number;
+  bookId: number;
+  kind: RevisionKind;
+  title: string;
+  content: string;
+  words: number;
+  /** The chapter is published after this save. */
+  published: Flag;
+  now: string;
+}
+
+/**
+ * Keeps the version a save made, in the save's transaction (one INSERT, its content as it is:
+ * packing waits for the scheduled job). A save identical to the last version keeps nothing,
+ * except a publication or a restore, which History shows as such.
+ */
+export async function keepVersion(trx: DbHandle, saved: SavedVersion): Promise<void> {
+  await revisions.insertRevision(
+    trx,
+    {
+      chapterId: saved.chapterId,
+      bookId: saved.bookId,
+      createdAt: saved.now,
+      kind: saved.kind,
+      words: saved.words,
+      published: saved.published,
+      digest: versionDigest(saved.title, saved.content),
+      title: saved.title,
+      content: saved.content,
+    },
+    saved.kind === 'publish' || saved.kind === 'restore',
+  );
+}
+
+type Body = Awaited<ReturnType<typeof revisions.revisionBodies>>[number];
+
+/** Decodes versions from their stored bodies: each one's content, following delta chains. */
+function decoder(bodies: readonly Body[]) {
+  const byId = new Map(bodies.map((b) => [b.id, b]));
+  const decoded = new Map<number, string>();
+  const contentOf = (id: number): string => {
+    const known = decoded.get(id);
+    if (known !== undefined) return known;
+    // Walk back to a version stored whole, then forward through the deltas.
+    const chain: Body[] = [];
+    for (let body = byId.get(id); ; body = byId.get(body.base_id!)) {
+      if (!body) throw new Error(`revision ${id}: its chain is broken`);
+      const start = decoded.get(body.id);
+      if (start !== undefined) {
+        let text = start;
+        for (const link of chain.reverse()) decoded.set(link.id, (text = decodeOne(link, text)));
+        return text;
+      }
+      chain.push(body);
+      if (body.content !== null || body.base_id === null) {
+        let text = '';
+        for (const link of chain.reverse()) decoded.set(link.id, (text = decodeOne(link, text)));
+        return text;
+      }
+    }
+  };
+  return contentOf;
+}
+
+function decodeOne(body: Body, base: string): string {
+  if (body.content !== null) return body.content;
+  if (body.base_id === null) return unpackWhole(body.packed!);
+  return applyDelta(base, unpackDelta(body.packed!));
+}
+
+/** The content of one version of the chapter (undefined when it has no such version). */
+export async function versionContent(
+  db: DbHandle,
+  chapterId: number,
+  id: number,
+): Promise<string | undefined> {
+  const links = await revisions.revisionLinks(db, chapterId, id);
+  const byId = new Map(links.map((l) => [l.id, l]));
+  if (!byId.has(id)) return undefined;
+  const chain: number[] = [];
+  for (
+    let link = byId.get(id);
+    link;
+    link = link.base_id === null ? undefined : byId.get(link.base_id)
+  ) {
+    chain.push(link.id);
+    if (!link.packed_already) break;
+  }
+  return decoder(await revisions.revisionBodies(db, chain))(id);
+}
+
+export const listVersions = revisions.listRevisions;
+export const findVersion = revisions.findRevision;
+
+/**
+ * Packs and thins one chapter's versions at `now`: drops what the retention rule lets go, and
+ * stores every kept version that is not packed yet, or whose base was dropped, as a delta
+ * against the version kept before it (or whole). Versions saved meanwhile are left for the next
+ * run. Answers how many versions were dropped.
+ */
+async function compactChapter(trx: DbHandle, chapterId: number, now: number): Promise<number> {
+  const links = await revisions.revisionLinks(trx, chapterId);
+  const keep = versionsToKeep(
+    links.map((l) => ({ id: l.id, created_at: l.created_at, published: l.published === 1 })),
+    now,
+  );
+  const dropped = links.filter((l) => !keep.has(l.id)).map((l) => l.id);
+  const contentOf = decoder(
+    await revisions.revisionBodies(
+      trx,
+      links.map((l) => l.id),
+    ),
+  );
+  const depth = new Map<number, number>();
+  let previous: { id: number; content: string; depth: number } | undefined;
+  for (const link of links) {
+    if (!keep.has(link.id)) continue;
+    const content = contentOf(link.id);
+    const rebase = !link.packed_already || (link.base_id !== null && !keep.has(link.base_id));
+    if (rebase) {
+      const { packed, delta } = packVersion(content, previous);
+      await revisions.setPacked(trx, link.id, packed, delta ? previous!.id : null);
+      depth.set(link.id, delta ? previous!.depth + 1 : 0);
+    } else {
+      depth.set(link.id, link.base_id === null ? 0 : (depth.get(link.base_id) ?? 0) + 1);
+    }
+    previous = { id: link.id, content, depth: depth.get(link.id)! };
+  }
+  await revisions.deleteRevisions(trx, dropped);
+  return dropped.length;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The scheduled job (modules/jobs/schedule.ts): purges the chapters deleted DELETED_CHAPTER_DAYS
+ * ago or more with their versions, then packs and thins every chapter's versions, one chapter
+ * per transaction. `now` is a parameter so a test with a fake clock can drive it.
+ */
+export async function compactRevisions(
+  db: Db,
+  now: number,
+): Promise<{ purged: number; dropped: number; chapters: number }> {
+  const purged = await revisions.purgeDeletedChapters(
+    db,
+    new Date(now - DELETED_CHAPTER_DAYS * DAY_MS).toISOString(),
+  );
+  const chapters = await revisions.chaptersWithRevisionWork(db, retentionCutoffs(now));
+  let dropped = 0;
+  for (const chapterId of chapters)
+    dropped += await db.transaction().execute((trx) => compactChapter(trx, chapterId, now));
+  return { purged, dropped, chapters: chapters.length };
+}
+
+/** Keeps a chapter being deleted, in the deletion's transaction, for DELETED_CHAPTER_DAYS. */
+export async function keepDeletedChapter(trx: DbHandle, row: DeletedChaptersTable) {
+  await revisions.insertDeletedChapter(trx, row);
+}
+
+export const listDeletedChapters = revisions.listDeletedChapters;
+export const takeDeletedChapter = revisions.takeDeletedChapter;
+
+/** When a chapter deleted at `deletedAt` is purged. */
+export const purgeTime = (deletedAt: string) =>
+  new Date(Date.parse(deletedAt) + DELETED_CHAPTER_DAYS * DAY_MS).toISOString();

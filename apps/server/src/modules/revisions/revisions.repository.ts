@@ -1,0 +1,162 @@
+import { sql } from 'kysely';
+import type { DbHandle } from '../../db/kysely.ts';
+import type { DeletedChaptersTable, Flag } from '../../db/schema.ts';
+
+/** A version as a save writes it: its content as it is, packed later by the scheduled job. */
+export interface NewRevision {
+  chapterId: number;
+  bookId: number;
+  createdAt: string;
+  kind: string;
+  words: number;
+  published: Flag;
+  digest: string;
+  title: string;
+  content: string;
+}
+
+/**
+ * Keeps a version, in one statement: unless `always`, only if it differs from the chapter's
+ * last version (by digest), so a save that changed nothing keeps nothing.
+ */
+export async function insertRevision(db: DbHandle, r: NewRevision, always: boolean) {
+  await sql`insert into chapter_revisions
+      (chapter_id, book_id, created_at, kind, words, published, digest, title, content)
+    select ${r.chapterId}, ${r.bookId}, ${r.createdAt}, ${r.kind}, ${r.words}, ${r.published},
+      ${r.digest}, ${r.title}, ${r.content}
+    where ${
+      always
+        ? sql`1 = 1`
+        : sql`not exists (select 1 from chapter_revisions last
+      where last.id = (select max(id) from chapter_revisions where chapter_id = ${r.chapterId})
+        and last.digest = ${r.digest})`
+    }`.execute(db);
+}
+
+/** A chapter's versions, newest first, without their content. */
+export async function listRevisions(db: DbHandle, chapterId: number) {
+  return db
+    .selectFrom('chapter_revisions')
+    .select(['id', 'created_at', 'words', 'kind'])
+    .where('chapter_id', '=', chapterId)
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function findRevision(db: DbHandle, chapterId: number, id: number) {
+  return db
+    .selectFrom('chapter_revisions')
+    .select(['id', 'created_at', 'words', 'kind', 'title'])
+    .where('chapter_id', '=', chapterId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** How a chapter's versions up to `upTo` (all when undefined) are linked, oldest first. */
+export async function revisionLinks(db: DbHandle, chapterId: number, upTo?: number) {
+  return db
+    .selectFrom('chapter_revisions')
+    .select(['id', 'base_id', 'created_at', 'published'])
+    .select((eb) => eb('content', 'is', null).as('packed_already'))
+    .where('chapter_id', '=', chapterId)
+    .$if(upTo !== undefined, (q) => q.where('id', '<=', upTo!))
+    .orderBy('id')
+    .execute();
+}
+
+/** The stored content of the given versions: as saved, or packed. */
+export async function revisionBodies(db: DbHandle, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('chapter_revisions')
+    .select(['id', 'base_id', 'content', 'packed'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Stores a version packed (whole when baseId is null, else a delta against it). */
+export async function setPacked(db: DbHandle, id: number, packed: Buffer, baseId: number | null) {
+  await db
+    .updateTable('chapter_revisions')
+    .set({ packed, base_id: baseId, content: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteRevisions(db: DbHandle, ids: readonly number[]) {
+  // Bounded batches: SQLite limits the variables of one statement.
+  for (let i = 0; i < ids.length; i += 500)
+    await db
+      .deleteFrom('chapter_revisions')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+}
+
+/**
+ * Chapters whose versions the retention rule would thin, or that have versions not yet packed.
+ * Past `keepAllAfter` an unpublished version shares its hour (or, before `hourlyAfter`, its day)
+ * with another: that hour or day keeps one of them.
+ */
+export async function chaptersWithRevisionWork(
+  db: DbHandle,
+  cut: { keepAllAfter: string; hourlyAfter: string },
+): Promise<number[]> {
+  const unpacked = await db
+    .selectFrom('chapter_revisions')
+    .select('chapter_id')
+    .distinct()
+    .where('content', 'is not', null)
+    .execute();
+  const bucket = sql`case when created_at >= ${cut.hourlyAfter} then substr(created_at, 1, 13)
+    else substr(created_at, 1, 10) end`;
+  const crowded = await db
+    .selectFrom('chapter_revisions')
+    .select('chapter_id')
+    .where('published', '=', 0)
+    .where('created_at', '<', cut.keepAllAfter)
+    .groupBy(['chapter_id', bucket])
+    .having((eb) => eb.fn.countAll(), '>', 1)
+    .execute();
+  return [...new Set([...unpacked, ...crowded].map((r) => r.chapter_id))].sort((a, b) => a - b);
+}
+
+/** Keeps a chapter's row, as it was, for a restore; its id stays taken. */
+export async function insertDeletedChapter(db: DbHandle, row: DeletedChaptersTable) {
+  await db.insertInto('deleted_chapters').values(row).execute();
+}
+
+/** A book's deleted chapters, most recently deleted first, without their content. */
+export async function listDeletedChapters(db: DbHandle, bookId: number) {
+  return db
+    .selectFrom('deleted_chapters')
+    .select(['id', 'book_id', 'title', 'chapter_order', 'is_published', 'word_count', 'deleted_at'])
+    .where('book_id', '=', bookId)
+    .orderBy('deleted_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Takes a deleted chapter out of the list (to put it back): answers its row, or undefined. */
+export async function takeDeletedChapter(db: DbHandle, bookId: number, id: number) {
+  return db
+    .deleteFrom('deleted_chapters')
+    .where('id', '=', id)
+    .where('book_id', '=', bookId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes the chapters deleted at or before `before`, and their versions; answers how many. */
+export async function purgeDeletedChapters(db: DbHandle, before: string): Promise<number> {
+  await db
+    .deleteFrom('chapter_revisions')
+    .where('chapter_id', 'in', (eb) =>
+      eb.selectFrom('deleted_chapters').select('id').where('deleted_at', '<=', before),
+    )
+    .execute();
+  const result = await db
+    .deleteFrom('deleted_chapters')
+    .where('deleted_at', '<=', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
