@@ -33,6 +33,7 @@ import {
   useUploadCover,
 } from '../api/workspace.ts';
 import { useWorkspaceBook } from './BookWorkspace.tsx';
+import { RecentlyDeleted } from './RecentlyDeleted.tsx';
 
 /** Every toast of the details editor, as SPEC section 8 words them. */
 export const TEXTS = {
@@ -349,6 +350,7 @@ export function BookDetails() {
       <DetailsForm key={book.id} book={book} />
       <CoverEditor book={book} />
       <GenreEditor bookId={book.id} />
+      <RecentlyDeleted bookId={book.id} />
     </div>
   );
 }
