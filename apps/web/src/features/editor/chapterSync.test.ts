@@ -121,7 +121,11 @@ describe('autosave timer', () => {
     await saving;
     expect(sync.snapshot.status).toBe('dirty');
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(save).toHaveBeenLastCalledWith({ content: '<p>first and more</p>', version: 2 });
+    expect(save).toHaveBeenLastCalledWith({
+      content: '<p>first and more</p>',
+      version: 2,
+      autosave: true,
+    });
     expect(sync.snapshot.status).toBe('saved');
   });
 
