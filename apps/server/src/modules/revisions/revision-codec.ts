@@ -71,14 +71,17 @@ export function unpackDelta(packed: Uint8Array): Delta {
 /**
  * Packs `content`, given the version kept before it (its content and how many deltas lead to
  * it): a delta when the chain may grow and the delta is under half the whole, else the whole.
+ * Prose deflates to no less than a quarter of its size, so a delta under an eighth of the raw
+ * text is taken without deflating the whole to compare (the common case, and the costly part).
  */
 export function packVersion(
   content: string,
   previous: { content: string; depth: number } | undefined,
 ): { packed: Buffer; delta: boolean } {
-  const whole = packWhole(content);
-  if (!previous || previous.depth >= MAX_CHAIN) return { packed: whole, delta: false };
+  if (!previous || previous.depth >= MAX_CHAIN) return { packed: packWhole(content), delta: false };
   const delta = packDelta(diffOnePlace(previous.content, content));
+  if (delta.length * 8 < content.length) return { packed: delta, delta: true };
+  const whole = packWhole(content);
   return delta.length * 2 < whole.length
     ? { packed: delta, delta: true }
     : { packed: whole, delta: false };
