@@ -77,6 +77,11 @@ export interface ChaptersTable {
   version: Generated<number>;
   /** No new comments on this chapter; existing ones stay readable. */
   comments_locked: Generated<Flag>;
+  /**
+   * The kind of version (issue 20) the last write of title or content kept: a write that sets
+   * it keeps one, through a trigger (migration 0017).
+   */
+  save_kind: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -293,7 +298,6 @@ export interface ChapterRevisionsTable {
   kind: string;
   words: number;
   published: Generated<Flag>;
-  digest: string;
   title: string;
   /** As saved, until the scheduled job packs it. */
   content: string | null;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { withId, type Engine } from './columns.ts';
 
 /**
@@ -8,6 +8,12 @@ import { withId, type Engine } from './columns.ts';
  *
  * A revision names its chapter without a foreign key, so deleting the chapter leaves its
  * versions for a restore; its book's deletion takes them (and the deleted chapters) away.
+ *
+ * The save does not write the version itself: a trigger on `chapters` copies the row, in the
+ * save's own statement, whenever a write names `save_kind` (the kind of version it keeps) and
+ * changes the title or content (or publishes, or restores, which are kept even unchanged). The
+ * chapter's previous row is its last version, so "a save identical to the last version keeps
+ * nothing" is a comparison of OLD and NEW. An autosave stays one statement, on both engines.
  */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await withId(db.schema.createTable('chapter_revisions'), engine)
@@ -19,8 +25,6 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('words', 'integer', (c) => c.notNull())
     // 1 when readers could read this version (the chapter was published): kept forever.
     .addColumn('published', 'integer', (c) => c.notNull().defaultTo(0))
-    // A digest of title and content: a save identical to the chapter's last version is skipped.
-    .addColumn('digest', 'text', (c) => c.notNull())
     .addColumn('title', 'text', (c) => c.notNull())
     // The content as saved, until the scheduled job packs it into `packed` (and clears this).
     .addColumn('content', 'text')
@@ -69,4 +73,43 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .on('deleted_chapters')
     .column('deleted_at')
     .execute();
+
+  // The kind of version the chapter's last write of title or content kept; writes set it.
+  await db.schema.alterTable('chapters').addColumn('save_kind', 'text').execute();
+  const copy = (row: 'new') => `insert into chapter_revisions
+      (chapter_id, book_id, created_at, kind, words, published, title, content)
+    values (${row}.id, ${row}.book_id, ${row}.updated_at, ${row}.save_kind, ${row}.word_count,
+      ${row}.is_published, ${row}.title, ${row}.content)`;
+  if (engine === 'postgres') {
+    await sql
+      .raw(
+        `create function inkwell_chapter_keep_version() returns trigger language plpgsql as $$
+        begin ${copy('new')}; return null; end $$`,
+      )
+      .execute(db);
+    await sql`create trigger chapters_keep_version_insert after insert on chapters
+      for each row when (new.save_kind is not null)
+      execute function inkwell_chapter_keep_version()`.execute(db);
+    await sql`create trigger chapters_keep_version_update
+      after update of title, content, save_kind on chapters
+      for each row when (new.save_kind is not null and (old.content is distinct from new.content
+        or old.title is distinct from new.title or new.save_kind in ('publish', 'restore')))
+      execute function inkwell_chapter_keep_version()`.execute(db);
+  } else {
+    await sql
+      .raw(
+        `create trigger chapters_keep_version_insert after insert on chapters
+        when new.save_kind is not null begin ${copy('new')}; end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger chapters_keep_version_update
+        after update of title, content, save_kind on chapters
+        when new.save_kind is not null and (old.content is not new.content
+          or old.title is not new.title or new.save_kind in ('publish', 'restore'))
+        begin ${copy('new')}; end`,
+      )
+      .execute(db);
+  }
 }

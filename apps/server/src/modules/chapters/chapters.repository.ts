@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { ownedBy, published } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
-import type { Selectable } from 'kysely';
+import type { RevisionKind } from '@inkwell/contract';
+import type { Insertable } from 'kysely';
 import type { ChaptersTable, Flag } from '../../db/schema.ts';
 
 const SUMMARY_COLUMNS = [
@@ -113,9 +114,16 @@ export interface ContentColumns {
   word_count: number;
 }
 
+/** Inserts a draft chapter; `saveKind` is the kind of its first kept version (migration 0017). */
 export async function insertChapter(
   db: DbHandle,
-  chapter: ContentColumns & { bookId: number; title: string; order: number; now: string },
+  chapter: ContentColumns & {
+    bookId: number;
+    title: string;
+    order: number;
+    now: string;
+    saveKind: RevisionKind;
+  },
 ) {
   const { id } = await db
     .insertInto('chapters')
@@ -127,6 +135,7 @@ export async function insertChapter(
       word_count: chapter.word_count,
       chapter_order: chapter.order,
       is_published: 0,
+      save_kind: chapter.saveKind,
       created_at: chapter.now,
       updated_at: chapter.now,
     })
@@ -135,8 +144,14 @@ export async function insertChapter(
   return id;
 }
 
+/** `save_kind`, when set, keeps a version of the chapter as it becomes (migration 0017). */
 export type ChapterChanges = Partial<
-  ContentColumns & { title: string; is_published: Flag; comments_locked: Flag }
+  ContentColumns & {
+    title: string;
+    is_published: Flag;
+    comments_locked: Flag;
+    save_kind: RevisionKind;
+  }
 > & {
   updated_at: string;
 };
@@ -224,7 +239,7 @@ export async function deleteChapterRow(db: DbHandle, id: number, bookId: number)
 }
 
 /** Puts a deleted chapter's row back under its own id (issue 20, "Recently deleted"). */
-export async function reinsertChapter(db: DbHandle, row: Selectable<ChaptersTable>) {
+export async function reinsertChapter(db: DbHandle, row: Insertable<ChaptersTable>) {
   await db.insertInto('chapters').values(row).execute();
 }
 

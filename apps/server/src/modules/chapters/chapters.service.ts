@@ -31,7 +31,7 @@ import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
-import { keepDeletedChapter, keepVersion, takeDeletedChapter } from '../revisions/revision-log.ts';
+import { keepDeletedChapter, takeDeletedChapter } from '../revisions/revision-log.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
 
@@ -162,22 +162,14 @@ export async function appendChapters(
   return db.transaction().execute(async (trx) => {
     if (!(await chapters.lockBook(trx, bookId))) return false;
     const now = nowIso();
-    for (const [i, row] of rows.entries()) {
-      const chapterId = await chapters.insertChapter(trx, {
+    for (const [i, row] of rows.entries())
+      await chapters.insertChapter(trx, {
         ...row,
         bookId,
         order: firstOrder + i,
         now,
+        saveKind: 'import',
       });
-      await keepVersion(trx, {
-        ...versionOf(row),
-        chapterId,
-        bookId,
-        kind: 'import',
-        published: 0,
-        now,
-      });
-    }
     return true;
   });
 }
@@ -208,16 +200,7 @@ export async function createChapter(
     const order = Math.min(input.chapter_order ?? end, end);
     await chapters.shiftChapters(trx, bookId, order, 1);
     const now = nowIso();
-    const chapterId = await chapters.insertChapter(trx, { ...content, bookId, title, order, now });
-    await keepVersion(trx, {
-      ...versionOf({ ...content, title }),
-      chapterId,
-      bookId,
-      kind: 'save',
-      published: 0,
-      now,
-    });
-    return chapterId;
+    return chapters.insertChapter(trx, { ...content, bookId, title, order, now, saveKind: 'save' });
   });
   // A draft is invisible, but inserting it before others renumbers the published ones.
   announceBookChanged(ctx, bookId);
@@ -317,13 +300,6 @@ function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): bool
   return input.is_published !== undefined || updated.is_published;
 }
 
-/** What a kept version takes of a chapter's columns. */
-const versionOf = (row: { title: string; content: string; word_count: number }) => ({
-  title: row.title,
-  content: row.content,
-  words: row.word_count,
-});
-
 /**
  * The kind of version an update keeps (issue 20), or null when it keeps none: a change of
  * title or content keeps one, and so does publishing, even with nothing else changed.
@@ -356,6 +332,8 @@ export async function updateChapter(
     ...(input.comments_locked !== undefined && {
       comments_locked: toFlag(input.comments_locked),
     }),
+    // Keeps a version in the UPDATE itself, through the trigger of migration 0017.
+    ...(kind && { save_kind: kind }),
     updated_at: now,
   };
   // An update moves no chapter, so unlike the other chapter writes it needs no book lock:
@@ -376,16 +354,6 @@ export async function updateChapter(
       if (refusal instanceof AppError) throw refusal;
       return { chapter: refusal, announce: null };
     }
-    // In the save's transaction, so a save is never without its version (nor a version without it).
-    if (kind)
-      await keepVersion(trx, {
-        ...versionOf(updated),
-        chapterId,
-        bookId,
-        kind,
-        published: updated.is_published,
-        now,
-      });
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
     return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
@@ -421,7 +389,8 @@ export async function deleteChapter(
     const row = await chapters.deleteChapterRow(trx, chapterId, chapter.book_id);
     if (row === undefined) throw notFound('Chapter not found');
     // Kept for DELETED_CHAPTER_DAYS with its versions, so "Recently deleted" can put it back.
-    await keepDeletedChapter(trx, { ...row, deleted_at: nowIso() });
+    const { save_kind: _kind, ...kept } = row;
+    await keepDeletedChapter(trx, { ...kept, deleted_at: nowIso() });
     await chapters.shiftChapters(trx, chapter.book_id, row.chapter_order + 1, -1);
   });
   announceBookChanged(ctx, chapter.book_id);
@@ -450,6 +419,7 @@ export async function restoreDeletedChapter(
     const order = Math.min(row.chapter_order, outline.length + 1);
     await chapters.shiftChapters(trx, bookId, order, 1);
     const { deleted_at: _deletedAt, ...chapter } = row;
+    // No save_kind: putting the row back is not a new version (its versions come back with it).
     await chapters.reinsertChapter(trx, { ...chapter, chapter_order: order });
   });
   announceBookChanged(ctx, bookId);

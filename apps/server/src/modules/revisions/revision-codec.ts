@@ -1,20 +1,14 @@
-import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 
 /**
  * How a kept version's content is stored (docs/decisions/0033-revisions.md). A save stores its
- * content as it is, which costs the hot path nothing but the row; the scheduled job then packs
+ * content as it is (a trigger copies the chapter row); the scheduled job then packs
  * it: deflated whole (a "key" version), or, when that is much smaller, as a deflated delta
  * against the version kept before it. Saves between two autosaves differ in one place, so a
  * delta is the common prefix's and suffix's lengths and the text between them. Chains stop at
  * MAX_CHAIN deltas, so reading any version decodes at most that many.
  */
 export const MAX_CHAIN = 32;
-
-/** What tells two versions apart: equal digests, same title and content. */
-export function versionDigest(title: string, content: string): string {
-  return crypto.createHash('sha1').update(title).update('\u0000').update(content).digest('base64');
-}
 
 export interface Delta {
   /** Characters kept from the base's start. */

@@ -1,57 +1,18 @@
-import { DELETED_CHAPTER_DAYS, type RevisionKind } from '@inkwell/contract';
+import { DELETED_CHAPTER_DAYS } from '@inkwell/contract';
 import type { Db, DbHandle } from '../../db/kysely.ts';
-import type { DeletedChaptersTable, Flag } from '../../db/schema.ts';
-import {
-  applyDelta,
-  packVersion,
-  unpackDelta,
-  unpackWhole,
-  versionDigest,
-} from './revision-codec.ts';
+import type { DeletedChaptersTable } from '../../db/schema.ts';
+import { applyDelta, packVersion, unpackDelta, unpackWhole } from './revision-codec.ts';
 import { retentionCutoffs, versionsToKeep } from './retention.ts';
 import * as revisions from './revisions.repository.ts';
 
 /**
- * The revisions module's side that chapter writes call, inside their own transaction: keeping
- * a version with every save, and keeping a deleted chapter for a restore; and the scheduled job
- * that packs and thins versions and purges old deleted chapters. It imports no other module, so
- * chapters.service may call it (docs/decisions/0033-revisions.md).
+ * The revisions module's side that chapter writes call, inside their own transaction (keeping a
+ * deleted chapter for a restore, taking it back), reading versions, and the scheduled job that
+ * packs and thins versions and purges old deleted chapters. It imports no other module, so
+ * chapters.service may call it (docs/decisions/0033-revisions.md). Versions themselves are
+ * written by a trigger on `chapters` (migration 0017) in the save's own statement, when the save
+ * names the kind of version it keeps (`save_kind`).
  */
-
-export interface SavedVersion {
-  chapterId: number;
-  bookId: number;
-  kind: RevisionKind;
-  title: string;
-  content: string;
-  words: number;
-  /** The chapter is published after this save. */
-  published: Flag;
-  now: string;
-}
-
-/**
- * Keeps the version a save made, in the save's transaction (one INSERT, its content as it is:
- * packing waits for the scheduled job). A save identical to the last version keeps nothing,
- * except a publication or a restore, which History shows as such.
- */
-export async function keepVersion(trx: DbHandle, saved: SavedVersion): Promise<void> {
-  await revisions.insertRevision(
-    trx,
-    {
-      chapterId: saved.chapterId,
-      bookId: saved.bookId,
-      createdAt: saved.now,
-      kind: saved.kind,
-      words: saved.words,
-      published: saved.published,
-      digest: versionDigest(saved.title, saved.content),
-      title: saved.title,
-      content: saved.content,
-    },
-    saved.kind === 'publish' || saved.kind === 'restore',
-  );
-}
 
 type Body = Awaited<ReturnType<typeof revisions.revisionBodies>>[number];
 

@@ -1,37 +1,6 @@
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
-import type { DeletedChaptersTable, Flag } from '../../db/schema.ts';
-
-/** A version as a save writes it: its content as it is, packed later by the scheduled job. */
-export interface NewRevision {
-  chapterId: number;
-  bookId: number;
-  createdAt: string;
-  kind: string;
-  words: number;
-  published: Flag;
-  digest: string;
-  title: string;
-  content: string;
-}
-
-/**
- * Keeps a version, in one statement: unless `always`, only if it differs from the chapter's
- * last version (by digest), so a save that changed nothing keeps nothing.
- */
-export async function insertRevision(db: DbHandle, r: NewRevision, always: boolean) {
-  await sql`insert into chapter_revisions
-      (chapter_id, book_id, created_at, kind, words, published, digest, title, content)
-    select ${r.chapterId}, ${r.bookId}, ${r.createdAt}, ${r.kind}, ${r.words}, ${r.published},
-      ${r.digest}, ${r.title}, ${r.content}
-    where ${
-      always
-        ? sql`1 = 1`
-        : sql`not exists (select 1 from chapter_revisions last
-      where last.id = (select max(id) from chapter_revisions where chapter_id = ${r.chapterId})
-        and last.digest = ${r.digest})`
-    }`.execute(db);
-}
+import type { DeletedChaptersTable } from '../../db/schema.ts';
 
 /** A chapter's versions, newest first, without their content. */
 export async function listRevisions(db: DbHandle, chapterId: number) {
