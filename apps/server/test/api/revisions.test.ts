@@ -370,3 +370,33 @@ describe('retention, with a fake clock', () => {
     expect(Number(await count())).toBe(0);
   });
 });
+
+describe('the scheduled job', () => {
+  it('packs new versions on its own, once started with the app', async () => {
+    const quick = await createTestApp({ REVISION_COMPACT_INTERVAL_SECONDS: '0.2' });
+    try {
+      const writer = await signup(quick.app);
+      const book = await createBook(quick.app, writer, 'Packed by the job');
+      const chapter = await createChapter(quick.app, writer, book.id, {
+        content: '<p>Words the job will pack.</p>',
+      });
+      const unpacked = () =>
+        quick.ctx.db
+          .selectFrom('chapter_revisions')
+          .select('id')
+          .where('chapter_id', '=', chapter.id)
+          .where('content', 'is not', null)
+          .execute();
+      await expect.poll(async () => (await unpacked()).length, { timeout: 10_000 }).toBe(0);
+      const [version] = (
+        await as(quick.app, writer).get(`/api/chapters/${chapter.id}/revisions`)
+      ).json().revisions;
+      const read = await as(quick.app, writer).get(
+        `/api/chapters/${chapter.id}/revisions/${version.id}`,
+      );
+      expect(read.json().content).toBe('<p>Words the job will pack.</p>');
+    } finally {
+      await quick.close();
+    }
+  });
+});
