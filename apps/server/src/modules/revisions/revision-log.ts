@@ -20,25 +20,20 @@ type Body = Awaited<ReturnType<typeof revisions.revisionBodies>>[number];
 function decoder(bodies: readonly Body[]) {
   const byId = new Map(bodies.map((b) => [b.id, b]));
   const decoded = new Map<number, string>();
+  // Forward through the deltas from `text`, remembering each version on the way.
+  const replay = (chain: Body[], text: string) => {
+    for (const link of chain.reverse()) decoded.set(link.id, (text = decodeOne(link, text)));
+    return text;
+  };
   const contentOf = (id: number): string => {
-    const known = decoded.get(id);
-    if (known !== undefined) return known;
-    // Walk back to a version stored whole, then forward through the deltas.
+    // Walk back to a version decoded already or one that stands alone.
     const chain: Body[] = [];
     for (let body = byId.get(id); ; body = byId.get(body.base_id!)) {
       if (!body) throw new Error(`revision ${id}: its chain is broken`);
-      const start = decoded.get(body.id);
-      if (start !== undefined) {
-        let text = start;
-        for (const link of chain.reverse()) decoded.set(link.id, (text = decodeOne(link, text)));
-        return text;
-      }
+      const known = decoded.get(body.id);
+      if (known !== undefined) return replay(chain, known);
       chain.push(body);
-      if (body.content !== null || body.base_id === null) {
-        let text = '';
-        for (const link of chain.reverse()) decoded.set(link.id, (text = decodeOne(link, text)));
-        return text;
-      }
+      if (body.content !== null || body.base_id === null) return replay(chain, '');
     }
   };
   return contentOf;
@@ -56,19 +51,9 @@ export async function versionContent(
   chapterId: number,
   id: number,
 ): Promise<string | undefined> {
-  const links = await revisions.revisionLinks(db, chapterId, id);
-  const byId = new Map(links.map((l) => [l.id, l]));
-  if (!byId.has(id)) return undefined;
-  const chain: number[] = [];
-  for (
-    let link = byId.get(id);
-    link;
-    link = link.base_id === null ? undefined : byId.get(link.base_id)
-  ) {
-    chain.push(link.id);
-    if (!link.packed_already) break;
-  }
-  return decoder(await revisions.revisionBodies(db, chain))(id);
+  const chain = await revisions.revisionChain(db, chapterId, id);
+  if (!chain.some((body) => body.id === id)) return undefined;
+  return decoder(chain)(id);
 }
 
 export const listVersions = revisions.listRevisions;

@@ -21,15 +21,37 @@ export async function findRevision(db: DbHandle, chapterId: number, id: number) 
     .executeTakeFirst();
 }
 
-/** How a chapter's versions up to `upTo` (all when undefined) are linked, oldest first. */
-export async function revisionLinks(db: DbHandle, chapterId: number, upTo?: number) {
+/** How a chapter's versions are linked, oldest first. */
+export async function revisionLinks(db: DbHandle, chapterId: number) {
   return db
     .selectFrom('chapter_revisions')
     .select(['id', 'base_id', 'created_at', 'published'])
     .select((eb) => eb('content', 'is', null).as('packed_already'))
     .where('chapter_id', '=', chapterId)
-    .$if(upTo !== undefined, (q) => q.where('id', '<=', upTo!))
     .orderBy('id')
+    .execute();
+}
+
+/**
+ * What decoding version `id` needs, in one statement (so a run of the job cannot change the
+ * chain between two reads): the versions from the last one at or before it that stands alone
+ * (whole, or not packed yet) up to it. A delta's base is always the version kept just before
+ * it, so its chain is exactly that run.
+ */
+export async function revisionChain(db: DbHandle, chapterId: number, id: number) {
+  return db
+    .selectFrom('chapter_revisions')
+    .select(['id', 'base_id', 'content', 'packed'])
+    .where('chapter_id', '=', chapterId)
+    .where('id', '<=', id)
+    .where('id', '>=', (eb) =>
+      eb
+        .selectFrom('chapter_revisions')
+        .select((inner) => inner.fn.max('id').as('start'))
+        .where('chapter_id', '=', chapterId)
+        .where('id', '<=', id)
+        .where('base_id', 'is', null),
+    )
     .execute();
 }
 
