@@ -76,15 +76,16 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   // The kind of version the chapter's last write of title or content kept; writes set it.
   await db.schema.alterTable('chapters').addColumn('save_kind', 'text').execute();
-  const copy = (row: 'new') => `insert into chapter_revisions
+  // Chapters saved before this migration get their first version at their next save.
+  const keepNew = `insert into chapter_revisions
       (chapter_id, book_id, created_at, kind, words, published, title, content)
-    values (${row}.id, ${row}.book_id, ${row}.updated_at, ${row}.save_kind, ${row}.word_count,
-      ${row}.is_published, ${row}.title, ${row}.content)`;
+    values (new.id, new.book_id, new.updated_at, new.save_kind, new.word_count,
+      new.is_published, new.title, new.content)`;
   if (engine === 'postgres') {
     await sql
       .raw(
         `create function inkwell_chapter_keep_version() returns trigger language plpgsql as $$
-        begin ${copy('new')}; return null; end $$`,
+        begin ${keepNew}; return null; end $$`,
       )
       .execute(db);
     await sql`create trigger chapters_keep_version_insert after insert on chapters
@@ -99,7 +100,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     await sql
       .raw(
         `create trigger chapters_keep_version_insert after insert on chapters
-        when new.save_kind is not null begin ${copy('new')}; end`,
+        when new.save_kind is not null begin ${keepNew}; end`,
       )
       .execute(db);
     await sql
@@ -108,7 +109,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
         after update of title, content, save_kind on chapters
         when new.save_kind is not null and (old.content is not new.content
           or old.title is not new.title or new.save_kind in ('publish', 'restore'))
-        begin ${copy('new')}; end`,
+        begin ${keepNew}; end`,
       )
       .execute(db);
   }
