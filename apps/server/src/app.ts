@@ -32,6 +32,7 @@ import { createSearchEngine } from './modules/search/search-engine.ts';
 import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
 import { uploadsRoutes } from './modules/uploads/uploads.routes.ts';
+import { revisionsRoutes } from './modules/revisions/revisions.routes.ts';
 import { createUploadStore } from './modules/uploads/uploads.service.ts';
 import { releasesRoutes } from './modules/releases/releases.routes.ts';
 import { startPeriodicJobs } from './modules/jobs/periodic-jobs.ts';
@@ -229,6 +230,7 @@ export async function buildApp(
     uploadsRoutes,
     statsRoutes,
     releasesRoutes,
+    revisionsRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

@@ -84,6 +84,11 @@ const EnvSchema = z.object({
    * time), once across all processes.
    */
   RELEASE_POLL_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
+  /**
+   * How often kept chapter versions are packed and thinned, and chapters deleted 30 days ago
+   * purged, once across all processes (issue 20, docs/decisions/0033).
+   */
+  REVISION_COMPACT_INTERVAL_SECONDS: z.coerce.number().positive().default(600),
   /** Failed logins per IP and per username before each further try must wait (1 s, doubling to
    * 15 min; 429 meanwhile); failures are forgotten after LOGIN_WINDOW_SECONDS without one.
    * Counted in Redis when REDIS_URL is set, so every process counts together. */

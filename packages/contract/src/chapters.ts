@@ -96,6 +96,11 @@ export const UpdateChapterBody = z
      * Versions are 32-bit integers in the database, as ids are.
      */
     version: z.number().int().min(1).max(2_147_483_647).optional(),
+    /**
+     * Issue 20: the editor's timed save. The kept version is then of kind `autosave`; otherwise
+     * `save`, or `publish` when the update publishes.
+     */
+    autosave: z.boolean().optional(),
   })
   .refine(
     (b) =>

@@ -116,3 +116,15 @@ export const ANNOUNCEMENT_TITLE_MAX_LENGTH = 200;
 export const ANNOUNCEMENT_BODY_MAX_LENGTH = 20_000;
 /** The newest this many announcements of a book are listed on its page and in its feed. */
 export const ANNOUNCEMENTS_LIST_MAX = 50;
+
+/**
+ * Issue 20, "Every version kept": how a chapter's saved versions are kept (docs/decisions/0033).
+ * Every version of the last REVISIONS_KEEP_ALL_HOURS; then the newest of each hour up to
+ * REVISIONS_HOURLY_DAYS; then the newest of each day; every published version forever.
+ */
+export const REVISION_KINDS = ['autosave', 'save', 'publish', 'restore', 'import'] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+export const REVISIONS_KEEP_ALL_HOURS = 48;
+export const REVISIONS_HOURLY_DAYS = 30;
+/** A deleted chapter can be restored (with its versions) for this many days. */
+export const DELETED_CHAPTER_DAYS = 30;

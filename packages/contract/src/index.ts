@@ -23,3 +23,4 @@ export * from './comments.ts';
 export * from './community.ts';
 export * from './stats.ts';
 export * from './releases.ts';
+export * from './revisions.ts';

@@ -83,3 +83,16 @@ export function isOperator(
   const name = viewer.username.toLowerCase();
   return adminUsernames.some((admin) => admin.toLowerCase() === name);
 }
+
+/**
+ * The row, if it is the viewer's; otherwise 404, even to those who may read it: for what only
+ * its author may know exists (a chapter's kept versions, a book's deleted chapters; issue 20).
+ */
+export function assertOwnsQuietly<T extends { author_id: number }>(
+  row: T | undefined,
+  viewer: NonNullable<AccessViewer>,
+  what: string,
+): T {
+  if (!row || !isAuthorOf(row, viewer)) throw notFound(`${what} not found`);
+  return row;
+}

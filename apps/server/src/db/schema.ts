@@ -86,6 +86,11 @@ export interface ChaptersTable {
   /** Issue 20: the author's notes, sanitized HTML outside `content` (so never counted or indexed). */
   note_before: Generated<string>;
   note_after: Generated<string>;
+  /**
+   * The kind of version (issue 20) the last write of title or content kept: a write that sets
+   * it keeps one, through a trigger (migration 0017).
+   */
+  save_kind: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -319,6 +324,43 @@ export interface ChapterViewsTable {
   viewed_at: string;
 }
 
+/** A kept version of a chapter (issue 20, migration 0017); see revisions/revision-codec.ts. */
+export interface ChapterRevisionsTable {
+  id: Generated<number>;
+  chapter_id: number;
+  book_id: number;
+  created_at: string;
+  kind: string;
+  words: number;
+  published: Generated<Flag>;
+  title: string;
+  /** As saved, until the scheduled job packs it. */
+  content: string | null;
+  /** Deflated whole content (base_id null) or delta against base_id. */
+  packed: Buffer | null;
+  base_id: number | null;
+}
+
+/** A chapter its author deleted, as it was, restorable for 30 days (issue 20, migration 0017). */
+export interface DeletedChaptersTable {
+  id: number;
+  book_id: number;
+  title: string;
+  content: string;
+  content_text: string;
+  word_count: number;
+  chapter_order: number;
+  is_published: Flag;
+  first_published_at: string | null;
+  version: number;
+  comments_locked: Flag;
+  created_at: string;
+  updated_at: string;
+  note_before: string;
+  note_after: string;
+  deleted_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -350,4 +392,6 @@ export interface Schema {
   book_follow_changes: BookFollowChangesTable;
   chapter_views: ChapterViewsTable;
   announcements: AnnouncementsTable;
+  chapter_revisions: ChapterRevisionsTable;
+  deleted_chapters: DeletedChaptersTable;
 }

@@ -53,6 +53,11 @@ export const keys = {
   /** The author's reader statistics of a book, with one chapter's drop-off (issue 20). */
   bookStats: (bookId: number, chapterId: number | null) =>
     ['my', 'books', bookId, 'stats', chapterId] as const,
+  /** Issue 20: a book's recently deleted chapters, and a chapter's kept versions (History). */
+  deletedChapters: (bookId: number) => ['my', 'books', bookId, 'deleted-chapters'] as const,
+  chapterRevisions: (chapterId: number) => ['my', 'revisions', chapterId] as const,
+  chapterRevision: (chapterId: number, revisionId: number) =>
+    ['my', 'revisions', chapterId, revisionId] as const,
   /** Shelves and progress: the reader saves the position, the book page and My Library show it. */
   library: ['my', 'library'] as const,
   libraryEntry: (bookId: number) => ['my', 'library', bookId] as const,

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { ownedBy, published, unpublished } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
-import type { Flag } from '../../db/schema.ts';
+import type { RevisionKind } from '@inkwell/contract';
+import type { Insertable } from 'kysely';
+import type { ChaptersTable, Flag } from '../../db/schema.ts';
 
 const SUMMARY_COLUMNS = [
   'chapters.id',
@@ -115,9 +117,16 @@ export interface ContentColumns {
   word_count: number;
 }
 
+/** Inserts a draft chapter; `saveKind` is the kind of its first kept version (migration 0017). */
 export async function insertChapter(
   db: DbHandle,
-  chapter: ContentColumns & { bookId: number; title: string; order: number; now: string },
+  chapter: ContentColumns & {
+    bookId: number;
+    title: string;
+    order: number;
+    now: string;
+    saveKind: RevisionKind;
+  },
 ) {
   const { id } = await db
     .insertInto('chapters')
@@ -129,6 +138,7 @@ export async function insertChapter(
       word_count: chapter.word_count,
       chapter_order: chapter.order,
       is_published: 0,
+      save_kind: chapter.saveKind,
       created_at: chapter.now,
       updated_at: chapter.now,
     })
@@ -137,6 +147,7 @@ export async function insertChapter(
   return id;
 }
 
+/** `save_kind`, when set, keeps a version of the chapter as it becomes (migration 0017). */
 export type ChapterChanges = Partial<
   ContentColumns & {
     title: string;
@@ -145,6 +156,7 @@ export type ChapterChanges = Partial<
     publish_at: string | null;
     note_before: string;
     note_after: string;
+    save_kind: RevisionKind;
   }
 > & {
   updated_at: string;
@@ -241,15 +253,19 @@ export async function markFirstPublished(db: DbHandle, id: number, now: string):
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes a chapter of the given book; answers its order, or undefined when it was not there. */
-export async function deleteChapter(db: DbHandle, id: number, bookId: number) {
-  const row = await db
+/** Deletes a chapter of the given book; answers its row as it was, or undefined when it was not there. */
+export async function deleteChapterRow(db: DbHandle, id: number, bookId: number) {
+  return db
     .deleteFrom('chapters')
     .where('id', '=', id)
     .where('book_id', '=', bookId)
-    .returning('chapter_order')
+    .returningAll()
     .executeTakeFirst();
-  return row?.chapter_order;
+}
+
+/** Puts a deleted chapter's row back under its own id (issue 20, "Recently deleted"). */
+export async function reinsertChapter(db: DbHandle, row: Insertable<ChaptersTable>) {
+  await db.insertInto('chapters').values(row).execute();
 }
 
 /**

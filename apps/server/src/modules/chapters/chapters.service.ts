@@ -6,6 +6,7 @@ import {
   type ChapterSummary,
   type CreateChapterBody,
   type ReorderChaptersBody,
+  type RevisionKind,
   type UpdateChapterBody,
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
@@ -31,6 +32,7 @@ import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
+import { keepDeletedChapter, takeDeletedChapter } from '../revisions/revision-log.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
 
@@ -169,7 +171,13 @@ export async function appendChapters(
     if (!(await chapters.lockBook(trx, bookId))) return false;
     const now = nowIso();
     for (const [i, row] of rows.entries())
-      await chapters.insertChapter(trx, { ...row, bookId, order: firstOrder + i, now });
+      await chapters.insertChapter(trx, {
+        ...row,
+        bookId,
+        order: firstOrder + i,
+        now,
+        saveKind: 'import',
+      });
     return true;
   });
 }
@@ -199,7 +207,8 @@ export async function createChapter(
     const end = outline.length + 1;
     const order = Math.min(input.chapter_order ?? end, end);
     await chapters.shiftChapters(trx, bookId, order, 1);
-    return chapters.insertChapter(trx, { ...content, bookId, title, order, now: nowIso() });
+    const now = nowIso();
+    return chapters.insertChapter(trx, { ...content, bookId, title, order, now, saveKind: 'save' });
   });
   // A draft is invisible, but inserting it before others renumbers the published ones.
   announceBookChanged(ctx, bookId);
@@ -317,12 +326,28 @@ function noteColumn(html: string): string {
   return isBlankHtml(sanitized) ? '' : sanitized;
 }
 
+/**
+ * The kind of version an update keeps (issue 20), or null when it keeps none: a change of
+ * title or content keeps one, and so does publishing, even with nothing else changed.
+ */
+function versionKind(input: UpdateChapterBody, restoring: boolean): RevisionKind | null {
+  if (input.is_published) return 'publish';
+  if (input.content === undefined && input.title === undefined) return null;
+  if (restoring) return 'restore';
+  return input.autosave ? 'autosave' : 'save';
+}
+
+/**
+ * Updates a chapter (PUT /api/books/{b}/chapters/{c}); `restoring` when the new text is an
+ * earlier version of it (revisions.service), which its kept version then says.
+ */
 export async function updateChapter(
   ctx: AppContext,
   viewer: Viewer,
   bookId: number,
   chapterId: number,
   input: UpdateChapterBody,
+  { restoring = false }: { restoring?: boolean } = {},
 ): Promise<Chapter> {
   if (input.publish_at != null) {
     if (input.is_published !== undefined)
@@ -330,7 +355,7 @@ export async function updateChapter(
     if (Date.parse(input.publish_at) <= Date.now())
       throw badRequest('publish_at must be in the future');
   }
-  const answer = await saveChapter(ctx, viewer, { bookId, chapterId }, input);
+  const answer = await saveChapter(ctx, viewer, { bookId, chapterId }, input, { restoring });
   // Only a release (dueBy) answers null.
   if (!answer) throw notFound('Chapter not found');
   return answer;
@@ -349,22 +374,24 @@ export async function releaseScheduledChapter(
   due: { bookId: number; chapterId: number },
   now: string,
 ): Promise<boolean> {
-  const released = await saveChapter(ctx, author, due, { is_published: true }, now);
+  const released = await saveChapter(ctx, author, due, { is_published: true }, { dueBy: now });
   return released !== null;
 }
 
 /**
  * The one write path of a chapter update: by its author, or by the release of a schedule
  * (`dueBy`: then a row that is no longer due is not a refusal but nothing to do, answered null).
+ * `restoring` when the new text is an earlier version (its kept version then says so).
  */
 async function saveChapter(
   ctx: AppContext,
   viewer: Author,
   { bookId, chapterId }: { bookId: number; chapterId: number },
   input: UpdateChapterBody,
-  dueBy?: string,
+  { dueBy, restoring = false }: { dueBy?: string; restoring?: boolean } = {},
 ): Promise<Chapter | null> {
   const now = nowIso();
+  const kind = versionKind(input, restoring);
   const changes: chapters.ChapterChanges = {
     ...(input.content !== undefined && contentColumns(input.content)),
     ...(input.title !== undefined && { title: input.title }),
@@ -379,6 +406,8 @@ async function saveChapter(
     ...(input.is_published && { publish_at: null }),
     ...(input.note_before !== undefined && { note_before: noteColumn(input.note_before) }),
     ...(input.note_after !== undefined && { note_after: noteColumn(input.note_after) }),
+    // Keeps a version in the UPDATE itself, through the trigger of migration 0017.
+    ...(kind && { save_kind: kind }),
     updated_at: now,
   };
   // An update moves no chapter, so unlike the other chapter writes it needs no book lock:
@@ -441,9 +470,44 @@ export async function deleteChapter(
   const chapter = await getVisibleChapter(ctx, viewer, chapterId);
   if (!isAuthorOf(chapter, viewer)) throw forbidden('Only the author may change this chapter');
   await writeChaptersOf(ctx, viewer, chapter.book_id, async (trx) => {
-    const order = await chapters.deleteChapter(trx, chapterId, chapter.book_id);
-    if (order === undefined) throw notFound('Chapter not found');
-    await chapters.shiftChapters(trx, chapter.book_id, order + 1, -1);
+    const row = await chapters.deleteChapterRow(trx, chapterId, chapter.book_id);
+    if (row === undefined) throw notFound('Chapter not found');
+    // Kept for DELETED_CHAPTER_DAYS with its versions, so "Recently deleted" can put it back.
+    // Its schedule is not kept: a restored draft would otherwise publish itself at once if its
+    // time passed meanwhile, so the author schedules it again (docs/decisions/0033).
+    const { save_kind: _kind, publish_at: _publishAt, ...kept } = row;
+    await keepDeletedChapter(trx, { ...kept, deleted_at: nowIso() });
+    await chapters.shiftChapters(trx, chapter.book_id, row.chapter_order + 1, -1);
   });
   announceBookChanged(ctx, chapter.book_id);
+}
+
+/**
+ * Puts a deleted chapter back in its book (issue 20, "Recently deleted"), under its own id, at
+ * the place it had in the order (or at the end, if the book has fewer chapters now), with its
+ * text, title, publication and versions as they were; 404 when the book has no such deleted
+ * chapter. The caller has checked that the book is the viewer's. What went with the chapter
+ * (comments, likes, readers' history and places) does not come back: docs/decisions/0033.
+ */
+export async function restoreDeletedChapter(
+  ctx: AppContext,
+  viewer: Viewer,
+  bookId: number,
+  chapterId: number,
+): Promise<Chapter> {
+  await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
+    const row = await takeDeletedChapter(trx, bookId, chapterId);
+    if (!row) throw notFound('Deleted chapter not found');
+    const outline = await chapters.chapterOutline(trx, bookId);
+    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
+      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
+    }
+    const order = Math.min(row.chapter_order, outline.length + 1);
+    await chapters.shiftChapters(trx, bookId, order, 1);
+    const { deleted_at: _deletedAt, ...chapter } = row;
+    // No save_kind: putting the row back is not a new version (its versions come back with it).
+    await chapters.reinsertChapter(trx, { ...chapter, chapter_order: order });
+  });
+  announceBookChanged(ctx, bookId);
+  return getChapter(ctx, viewer, chapterId);
 }

@@ -81,7 +81,7 @@ describe('autosave timer', () => {
 
     await vi.advanceTimersByTimeAsync(1);
     expect(save).toHaveBeenCalledTimes(1);
-    expect(save).toHaveBeenCalledWith({ content: '<p>ab</p>', version: 1 });
+    expect(save).toHaveBeenCalledWith({ content: '<p>ab</p>', version: 1, autosave: true });
     expect(server.content).toBe('<p>ab</p>');
     expect(onSaved).toHaveBeenCalledWith('auto', expect.objectContaining({ version: 2 }));
     expect(sync.snapshot).toMatchObject({ status: 'saved', version: 2 });
@@ -121,7 +121,11 @@ describe('autosave timer', () => {
     await saving;
     expect(sync.snapshot.status).toBe('dirty');
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(save).toHaveBeenLastCalledWith({ content: '<p>first and more</p>', version: 2 });
+    expect(save).toHaveBeenLastCalledWith({
+      content: '<p>first and more</p>',
+      version: 2,
+      autosave: true,
+    });
     expect(sync.snapshot.status).toBe('saved');
   });
 

@@ -59,7 +59,7 @@ export interface ChapterSyncOptions {
   /** Puts HTML into the editor without counting it as a change (taking the server's version). */
   replace(html: string): void;
   /** PUT the content with the version it is based on. */
-  save(body: { content: string; version: number }): Promise<Chapter>;
+  save(body: { content: string; version: number; autosave?: boolean }): Promise<Chapter>;
   /** GET the chapter as the server has it now. */
   load(): Promise<Chapter>;
   drafts: DraftStore;
@@ -242,6 +242,24 @@ export class ChapterSync {
     await this.save('manual');
   }
 
+  /**
+   * Makes the server's copy current by another write (restoring a kept version): unsaved typing
+   * is saved first, so it is kept as a version too and nothing is lost silently; then `run`
+   * writes, and the editor shows the text it answers. Fails (and changes nothing) when the
+   * pending save could not be made.
+   */
+  async adopt(run: () => Promise<Chapter>): Promise<Chapter> {
+    if (this.hasUnsavedChanges) await this.save('manual');
+    if (this.state.status !== 'saved') throw new Error('the unsaved changes could not be saved');
+    return this.exclusive(async () => {
+      const chapter = await run();
+      this.opts.replace(chapter.content);
+      this.set({ version: chapter.version, savedAt: chapter.updated_at });
+      this.markClean();
+      return chapter;
+    });
+  }
+
   /** Called when leaving the page or the editor: keep the draft and send what is pending. */
   flush(): void {
     if (this.disposed) return;
@@ -325,7 +343,12 @@ export class ChapterSync {
     const content = this.opts.read();
     this.set({ status: 'saving' });
     try {
-      const chapter = await this.opts.save({ content, version: this.state.version });
+      // The server keeps a version of every save and tells autosaves from the author's own.
+      const chapter = await this.opts.save({
+        content,
+        version: this.state.version,
+        ...(kind === 'auto' && { autosave: true }),
+      });
       this.savedHtml = content;
       this.attempts = 0;
       this.set({ version: chapter.version, savedAt: chapter.updated_at, failure: null });

@@ -8,6 +8,7 @@ import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { editorChapterQuery, refreshAfterSave, updateChapter } from '../api/chapter.ts';
+import { refreshRevisions, restoreRevision } from '../api/revisions.ts';
 import type { ChapterDraft } from '../drafts.ts';
 import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
@@ -16,6 +17,7 @@ import { drafts, useChapterSync } from '../useChapterSync.ts';
 import { useScheduledRelease } from '../useScheduledRelease.ts';
 import { AuthorNotes } from './AuthorNotes.tsx';
 import { ChapterTitle } from './ChapterTitle.tsx';
+import { HistoryPanel } from './HistoryPanel.tsx';
 import { Icon } from './icons.tsx';
 import { LeaveGuard } from './LeaveGuard.tsx';
 import { SaveStatus, SaveWarning } from './SaveStatus.tsx';
@@ -33,6 +35,8 @@ export const TEXTS = {
   lockFailed: 'Could not change whether comments are locked.',
   scheduled: (on: boolean) => (on ? 'Chapter scheduled.' : 'Schedule cancelled.'),
   released: 'This chapter was published as scheduled.',
+  restored: 'Restored an earlier version.',
+  restoreFailed: 'Could not restore this version; your text is unchanged.',
 };
 
 export interface ChapterEditorPageProps {
@@ -129,6 +133,8 @@ function ChapterEditor({
   const [locking, setLocking] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const [choosing, setChoosing] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const historyButton = useRef<HTMLButtonElement>(null);
   const saveRef = useRef<() => void>(() => undefined);
 
   const editor = useEditor(
@@ -235,6 +241,29 @@ function ChapterEditor({
     push(TEXTS.scheduled(chapter.publish_at != null), { type: 'SUCCESS' });
   };
 
+  /** Restores a kept version: pending typing is saved first (so History keeps it), then the text is replaced. */
+  const restoreVersion = async (revisionId: number) => {
+    if (!sync) return;
+    try {
+      const chapter = await sync.adopt(() => restoreRevision(start.id, revisionId));
+      setMeta((m) => ({ ...m, title: chapter.title, is_published: chapter.is_published }));
+      refreshAfterSave(client, start.book_id, start.id);
+      refreshRevisions(client, start.id);
+      push(TEXTS.restored, { type: 'SUCCESS' });
+      setHistoryOpen(false);
+      editor?.commands.focus('start');
+    } catch (error) {
+      console.error('Could not restore the version', error);
+      push(TEXTS.restoreFailed, { type: 'ERROR' });
+      throw error;
+    }
+  };
+
+  const closeHistory = () => {
+    setHistoryOpen(false);
+    historyButton.current?.focus();
+  };
+
   const choose = async (run: () => Promise<void> | void) => {
     setChoosing(true);
     try {
@@ -284,6 +313,16 @@ function ChapterEditor({
           </label>
           <button
             type="button"
+            ref={historyButton}
+            className="button button-secondary"
+            aria-expanded={historyOpen}
+            aria-controls={historyOpen ? 'chapter-history' : undefined}
+            onClick={() => (historyOpen ? closeHistory() : setHistoryOpen(true))}
+          >
+            History
+          </button>
+          <button
+            type="button"
             className="button button-danger"
             onClick={() => onDelete({ id: start.id, title: meta.title })}
           >
@@ -296,6 +335,15 @@ function ChapterEditor({
       <Toolbar editor={editor} onSave={() => saveRef.current()} disabled={!sync || paused} />
       <SaveStatus state={state} length={length} />
       <SaveWarning state={state} onRetry={() => sync?.retryNow()} />
+
+      {historyOpen && (
+        <HistoryPanel
+          chapterId={start.id}
+          currentHtml={() => editor.getHTML()}
+          onRestore={restoreVersion}
+          onClose={closeHistory}
+        />
+      )}
 
       {state.status === 'gone' && (
         <p className="save-warning" role="alert">

@@ -1,4 +1,11 @@
-import type { Book, Chapter, ChapterSummary, Genre, UpdateBookBody } from '@inkwell/contract';
+import type {
+  Book,
+  Chapter,
+  ChapterSummary,
+  DeletedChaptersResponse,
+  Genre,
+  UpdateBookBody,
+} from '@inkwell/contract';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
@@ -193,6 +200,31 @@ export function useDeleteChapter(bookId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (chapterId: number) => api.delete(`/api/chapters/${chapterId}`),
-    onSuccess: () => refreshChapters(client, bookId),
+    onSuccess: () => {
+      refreshChapters(client, bookId);
+      void client.invalidateQueries({ queryKey: keys.deletedChapters(bookId) });
+    },
+  });
+}
+
+// ---- recently deleted chapters (issue 20) ----
+
+export const deletedChaptersQuery = (bookId: number) =>
+  queryOptions({
+    queryKey: keys.deletedChapters(bookId),
+    queryFn: ({ signal }) =>
+      api.get<DeletedChaptersResponse>(`/api/books/${bookId}/deleted-chapters`, signal),
+  });
+
+/** Puts a deleted chapter back at its place: it leaves this list and joins the chapter lists. */
+export function useRestoreDeletedChapter(bookId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (chapterId: number) =>
+      api.post<Chapter>(`/api/books/${bookId}/deleted-chapters/${chapterId}/restore`),
+    onSuccess: () => {
+      refreshChapters(client, bookId);
+      void client.invalidateQueries({ queryKey: keys.deletedChapters(bookId) });
+    },
   });
 }

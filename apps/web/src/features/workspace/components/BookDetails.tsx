@@ -34,6 +34,7 @@ import {
 } from '../api/workspace.ts';
 import { useWorkspaceBook } from './BookWorkspace.tsx';
 import { ScheduleSettings } from './ScheduleSettings.tsx';
+import { RecentlyDeleted } from './RecentlyDeleted.tsx';
 
 /** Every toast of the details editor, as SPEC section 8 words them. */
 export const TEXTS = {
@@ -351,6 +352,7 @@ export function BookDetails() {
       <CoverEditor book={book} />
       <ScheduleSettings key={`schedule-${book.id}`} book={book} />
       <GenreEditor bookId={book.id} />
+      <RecentlyDeleted bookId={book.id} />
     </div>
   );
 }

@@ -1,0 +1,402 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compactRevisions, versionContent } from '../../src/modules/revisions/revision-log.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
+import { chapterOrders, createChapter } from '../helpers/chapters.ts';
+import { epub3 } from '../helpers/ebooks.ts';
+import { importFile } from '../helpers/imports.ts';
+
+/** Issue 20, "Every version kept": versions of a chapter, retention, and recently deleted chapters. */
+let t: TestApp;
+let author: TestUser;
+let stranger: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  author = await signup(t.app);
+  stranger = await signup(t.app);
+});
+afterAll(() => t.close());
+
+let titles = 0;
+const newBook = (published = true) =>
+  createBook(t.app, author, `Versions ${++titles}`, { published });
+
+type Summary = { id: number; created_at: string; words: number; kind: string };
+const versions = async (chapterId: number, who: TestUser = author) => {
+  const res = await as(t.app, who).get(`/api/chapters/${chapterId}/revisions`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ revisions: Summary[] }>().revisions;
+};
+const save = (bookId: number, chapterId: number, body: Record<string, unknown>) =>
+  as(t.app, author).put(`/api/books/${bookId}/chapters/${chapterId}`, body);
+
+describe('every save keeps a version', () => {
+  it('records the kind of each path, newest first, and skips a save identical to the last', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, {
+      title: 'One',
+      content: '<p>First words here.</p>',
+    });
+    expect(
+      (await save(book.id, chapter.id, { content: '<p>Typed a little.</p>', autosave: true }))
+        .statusCode,
+    ).toBe(200);
+    // The same text again (an autosave that found nothing new) keeps nothing.
+    expect(
+      (await save(book.id, chapter.id, { content: '<p>Typed a little.</p>', autosave: true }))
+        .statusCode,
+    ).toBe(200);
+    expect((await save(book.id, chapter.id, { title: 'One, saved' })).statusCode).toBe(200);
+    // Locking comments changes neither title nor content: no version.
+    expect((await save(book.id, chapter.id, { comments_locked: true })).statusCode).toBe(200);
+    expect((await save(book.id, chapter.id, { is_published: true })).statusCode).toBe(200);
+
+    const list = await versions(chapter.id);
+    expect(list.map((v) => v.kind)).toEqual(['publish', 'save', 'autosave', 'save']);
+    expect(list.map((v) => v.words)).toEqual([3, 3, 3, 3]);
+    const ids = list.map((v) => v.id);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    for (const v of list)
+      expect(Object.keys(v).sort()).toEqual(['created_at', 'id', 'kind', 'words']);
+
+    const first = await as(t.app, author).get(`/api/chapters/${chapter.id}/revisions/${ids[3]}`);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({
+      ...list[3],
+      title: 'One',
+      content: '<p>First words here.</p>',
+    });
+  });
+
+  it('restores a version: a new version of kind restore, the version bumped, readers see it', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Old title', content: '<p>The old text.</p>' },
+      { published: true },
+    );
+    const saved = await save(book.id, chapter.id, {
+      title: 'New title',
+      content: '<p>The new text, longer now.</p>',
+    });
+    const [, , oldest] = await versions(chapter.id);
+    expect(oldest!.kind).toBe('save');
+
+    const restored = await as(t.app, author).post(
+      `/api/chapters/${chapter.id}/revisions/${oldest!.id}/restore`,
+    );
+    expect(restored.statusCode, restored.body).toBe(200);
+    expect(restored.json()).toMatchObject({
+      id: chapter.id,
+      title: 'Old title',
+      content: '<p>The old text.</p>',
+      word_count: 3,
+      is_published: true,
+      version: saved.json().version + 1,
+    });
+    expect((await versions(chapter.id))[0]!.kind).toBe('restore');
+    const read = await as(t.app, null).get(`/api/chapters/${chapter.id}`);
+    expect(read.json()).toMatchObject({ title: 'Old title', content: '<p>The old text.</p>' });
+    // Restoring the version that is already current still says so in History.
+    await as(t.app, author).post(`/api/chapters/${chapter.id}/revisions/${oldest!.id}/restore`);
+    expect((await versions(chapter.id)).slice(0, 2).map((v) => v.kind)).toEqual([
+      'restore',
+      'restore',
+    ]);
+  });
+
+  it('keeps an import as versions of kind import', async () => {
+    const file = await epub3({
+      title: `Imported versions ${++titles}`,
+      author: 'Someone',
+      docs: [
+        { file: 'one.xhtml', toc: 'Arrival', body: '<p>They arrived.</p>' },
+        { file: 'two.xhtml', toc: 'Departure', body: '<p>They left.</p>' },
+      ],
+    });
+    const job = await importFile(t.app, author, file, 'versions.epub');
+    expect(job.status).toBe('done');
+    const { chapters } = (
+      await as(t.app, author).get(`/api/authors/books/${job.book_id}/chapters`)
+    ).json();
+    expect(chapters).toHaveLength(2);
+    for (const c of chapters) expect((await versions(c.id)).map((v) => v.kind)).toEqual(['import']);
+  });
+});
+
+describe('only the author', () => {
+  it('answers 404 to anyone else, published or not, and 401 without a session', async () => {
+    const book = await newBook();
+    const published = await createChapter(
+      t.app,
+      author,
+      book.id,
+      { content: '<p>Public.</p>' },
+      { published: true },
+    );
+    const draft = await createChapter(t.app, author, book.id, { content: '<p>Draft.</p>' });
+    const [mine] = await versions(published.id);
+    for (const c of [published, draft]) {
+      const [v] = await versions(c.id);
+      for (const res of [
+        await as(t.app, stranger).get(`/api/chapters/${c.id}/revisions`),
+        await as(t.app, stranger).get(`/api/chapters/${c.id}/revisions/${v!.id}`),
+        await as(t.app, stranger).post(`/api/chapters/${c.id}/revisions/${v!.id}/restore`),
+      ]) {
+        expect(res.statusCode).toBe(404);
+        expect(res.json().code).toBe('not_found');
+      }
+      expect((await as(t.app, null).get(`/api/chapters/${c.id}/revisions`)).statusCode).toBe(401);
+    }
+    // A version of another chapter is not this chapter's.
+    const other = await as(t.app, author).get(`/api/chapters/${draft.id}/revisions/${mine!.id}`);
+    expect(other.statusCode).toBe(404);
+    const restore = await as(t.app, author).post(
+      `/api/chapters/${draft.id}/revisions/${mine!.id}/restore`,
+    );
+    expect(restore.statusCode).toBe(404);
+    expect((await as(t.app, author).get(`/api/chapters/${published.id}`)).json().content).toBe(
+      '<p>Public.</p>',
+    );
+    expect(
+      (await as(t.app, stranger).get(`/api/books/${book.id}/deleted-chapters`)).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('recently deleted chapters', () => {
+  it('lists a deleted chapter and puts it back at its place, with its versions', async () => {
+    const book = await newBook();
+    const one = await createChapter(t.app, author, book.id, { title: 'One' }, { published: true });
+    const two = await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Two', content: '<p>Second.</p>' },
+      { published: true },
+    );
+    const three = await createChapter(t.app, author, book.id, { title: 'Three' });
+    await save(book.id, two.id, { content: '<p>Second, edited.</p>', autosave: true });
+    const kept = await versions(two.id);
+
+    expect((await as(t.app, author).delete(`/api/chapters/${two.id}`)).statusCode).toBe(200);
+    expect(await chapterOrders(t.app, author, book.id)).toEqual([
+      [one.id, 1],
+      [three.id, 2],
+    ]);
+    const listed = await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`);
+    expect(listed.statusCode).toBe(200);
+    const [deleted] = listed.json().chapters;
+    expect(deleted).toMatchObject({
+      id: two.id,
+      book_id: book.id,
+      title: 'Two',
+      chapter_order: 2,
+      is_published: true,
+      word_count: 2,
+    });
+    expect(Date.parse(deleted.purge_at) - Date.parse(deleted.deleted_at)).toBe(30 * 86_400_000);
+    expect((await as(t.app, null).get(`/api/chapters/${two.id}`)).statusCode).toBe(404);
+
+    expect(
+      (await as(t.app, stranger).post(`/api/books/${book.id}/deleted-chapters/${two.id}/restore`))
+        .statusCode,
+    ).toBe(404);
+    const back = await as(t.app, author).post(
+      `/api/books/${book.id}/deleted-chapters/${two.id}/restore`,
+    );
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json()).toMatchObject({
+      id: two.id,
+      title: 'Two',
+      content: '<p>Second, edited.</p>',
+      chapter_order: 2,
+      is_published: true,
+    });
+    expect(await chapterOrders(t.app, author, book.id)).toEqual([
+      [one.id, 1],
+      [two.id, 2],
+      [three.id, 3],
+    ]);
+    expect(await versions(two.id)).toEqual(kept);
+    expect((await as(t.app, null).get(`/api/chapters/${two.id}`)).json().content).toBe(
+      '<p>Second, edited.</p>',
+    );
+    expect(
+      (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json().chapters,
+    ).toEqual([]);
+    // Once back, it is no longer deleted.
+    expect(
+      (await as(t.app, author).post(`/api/books/${book.id}/deleted-chapters/${two.id}/restore`))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('puts a chapter back at the end when the book has fewer chapters than its place now', async () => {
+    const book = await newBook(false);
+    const a = await createChapter(t.app, author, book.id, { title: 'A' });
+    const b = await createChapter(t.app, author, book.id, { title: 'B' });
+    const c = await createChapter(t.app, author, book.id, { title: 'C' });
+    await as(t.app, author).delete(`/api/chapters/${c.id}`);
+    await as(t.app, author).delete(`/api/chapters/${a.id}`);
+    const listed = (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json()
+      .chapters;
+    expect(listed.map((x: { id: number }) => x.id)).toEqual([a.id, c.id]);
+    await as(t.app, author).post(`/api/books/${book.id}/deleted-chapters/${c.id}/restore`);
+    await as(t.app, author).post(`/api/books/${book.id}/deleted-chapters/${a.id}/restore`);
+    expect(await chapterOrders(t.app, author, book.id)).toEqual([
+      [a.id, 1],
+      [b.id, 2],
+      [c.id, 3],
+    ]);
+  });
+});
+
+describe('retention, with a fake clock', () => {
+  const HOUR = 3_600_000;
+  const now = Date.parse('2027-06-15T12:30:00.000Z');
+  const at = (ms: number) => new Date(ms).toISOString();
+
+  it('keeps every version of 48 h, one an hour to 30 days, one a day, and every published one', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Kept' });
+    const [created] = await versions(chapter.id);
+    // The creation's own version is from the real clock's today, months before the fake one.
+    const saved = new Map<string, string>();
+    let n = 0;
+    // A save as the service writes it, at a time of the fake clock: the trigger keeps the version.
+    const keep = async (label: string, time: number, published = false) => {
+      const content = `<p>${'Long enough text that deltas pay. '.repeat(40)}Edit ${++n}.</p>`;
+      saved.set(label, content);
+      await t.ctx.db
+        .updateTable('chapters')
+        .set({
+          content,
+          word_count: 1000 + n,
+          is_published: published ? 1 : 0,
+          save_kind: published ? 'publish' : 'autosave',
+          updated_at: at(time),
+        })
+        .where('id', '=', chapter.id)
+        .execute();
+    };
+    const old = Date.parse('2027-05-01T00:00:00.000Z'); // 45 days before
+    await keep('old-day-early', old + 9 * HOUR);
+    await keep('old-day-published', old + 10 * HOUR, true);
+    await keep('old-day-late', old + 15 * HOUR);
+    await keep('next-day', old + 30 * HOUR);
+    const fiveDays = Date.parse('2027-06-10T08:00:00.000Z');
+    await keep('hour-a', fiveDays + 5 * 60_000);
+    await keep('hour-b', fiveDays + 20 * 60_000);
+    await keep('hour-c', fiveDays + 50 * 60_000);
+    await keep('next-hour', fiveDays + 70 * 60_000);
+    await keep('recent-1', now - 47 * HOUR);
+    await keep('recent-2', now - 47 * HOUR + 60_000);
+    await keep('recent-3', now - HOUR);
+
+    const ids = new Map((await versions(chapter.id)).map((v) => [v.words, v.id]));
+    const idOf = (label: string) => ids.get(1001 + [...saved.keys()].indexOf(label))!;
+    const result = await compactRevisions(t.ctx.db, now);
+    expect(result.dropped).toBeGreaterThanOrEqual(3);
+
+    const left = (await versions(chapter.id)).map((v) => v.id);
+    const expected = [
+      'recent-3',
+      'recent-2',
+      'recent-1',
+      'next-hour',
+      'hour-c',
+      'next-day',
+      'old-day-late',
+      'old-day-published',
+    ].map(idOf);
+    // The creation's version, months older than the fake clock, is the newest of its own day.
+    expect(left).toEqual([...expected, created!.id]);
+    // Every kept version still reads back whole, packed and rebased where its base was dropped.
+    for (const label of ['recent-3', 'hour-c', 'old-day-late', 'old-day-published', 'next-day'])
+      expect(await versionContent(t.ctx.db, chapter.id, idOf(label))).toBe(saved.get(label));
+    const packed = await t.ctx.db
+      .selectFrom('chapter_revisions')
+      .select(['id', 'base_id'])
+      .where('chapter_id', '=', chapter.id)
+      .where('content', 'is', null)
+      .execute();
+    expect(packed).toHaveLength(left.length);
+    expect(packed.filter((r) => r.base_id !== null).length).toBeGreaterThan(0);
+
+    // A day later, the 48 hours have moved on: recent-1 and recent-2 share an hour now.
+    await compactRevisions(t.ctx.db, now + 24 * HOUR);
+    const after = (await versions(chapter.id)).map((v) => v.id);
+    expect(after).not.toContain(idOf('recent-1'));
+    expect(after).toContain(idOf('recent-2'));
+    expect(await versionContent(t.ctx.db, chapter.id, idOf('recent-3'))).toBe(
+      saved.get('recent-3'),
+    );
+    const restored = await as(t.app, author).post(
+      `/api/chapters/${chapter.id}/revisions/${idOf('hour-c')}/restore`,
+    );
+    expect(restored.json().content).toBe(saved.get('hour-c'));
+  });
+
+  it('purges a chapter deleted 30 days ago, with its versions', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Gone soon' });
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    const count = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('chapter_revisions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('chapter_id', '=', chapter.id)
+          .executeTakeFirstOrThrow()
+      ).n;
+    expect(Number(await count())).toBe(1);
+    await compactRevisions(t.ctx.db, Date.now() + 29 * 24 * HOUR);
+    expect(
+      (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json().chapters,
+    ).toHaveLength(1);
+    await compactRevisions(t.ctx.db, Date.now() + 30 * 24 * HOUR + 60_000);
+    expect(
+      (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json().chapters,
+    ).toEqual([]);
+    expect(Number(await count())).toBe(0);
+  });
+});
+
+describe('the scheduled job', () => {
+  it('packs new versions on its own, once started with the app', async () => {
+    const quick = await createTestApp({ REVISION_COMPACT_INTERVAL_SECONDS: '0.2' });
+    try {
+      const writer = await signup(quick.app);
+      const book = await createBook(quick.app, writer, 'Packed by the job');
+      const chapter = await createChapter(quick.app, writer, book.id, {
+        content: '<p>Words the job will pack.</p>',
+      });
+      const unpacked = () =>
+        quick.ctx.db
+          .selectFrom('chapter_revisions')
+          .select('id')
+          .where('chapter_id', '=', chapter.id)
+          .where('content', 'is not', null)
+          .execute();
+      await expect.poll(async () => (await unpacked()).length, { timeout: 10_000 }).toBe(0);
+      const [version] = (
+        await as(quick.app, writer).get(`/api/chapters/${chapter.id}/revisions`)
+      ).json().revisions;
+      const read = await as(quick.app, writer).get(
+        `/api/chapters/${chapter.id}/revisions/${version.id}`,
+      );
+      expect(read.json().content).toBe('<p>Words the job will pack.</p>');
+    } finally {
+      await quick.close();
+    }
+  });
+});

@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { Loading, Status } from '../../../components/Status.tsx';
+import { useToasts } from '../../../components/toasts.tsx';
+import { formatDate, formatDateTime, plural } from '../../../lib/format.ts';
+import { deletedChaptersQuery, useRestoreDeletedChapter } from '../api/workspace.ts';
+
+export const TEXTS = {
+  restored: (title: string) => `Restored "${title}".`,
+  restoreFailed: (title: string) => `Could not restore "${title}".`,
+};
+
+/**
+ * The book's chapters deleted in the last 30 days (issue 20), each with Restore, which puts it
+ * back at its place in the order with its text and versions.
+ */
+export function RecentlyDeleted({ bookId }: { bookId: number }) {
+  const deleted = useQuery(deletedChaptersQuery(bookId));
+  const restore = useRestoreDeletedChapter(bookId);
+  const { push } = useToasts();
+  const run = (chapter: { id: number; title: string }) =>
+    restore.mutate(chapter.id, {
+      onSuccess: () => push(TEXTS.restored(chapter.title), { type: 'SUCCESS' }),
+      onError: () => push(TEXTS.restoreFailed(chapter.title), { type: 'ERROR' }),
+    });
+  return (
+    <section className="workspace-panel" aria-labelledby="recently-deleted-title">
+      <h2 id="recently-deleted-title">Recently deleted</h2>
+      <p className="muted">Deleted chapters can be restored, with their versions, for 30 days.</p>
+      {deleted.isPending && <Loading />}
+      {deleted.isError && <Status kind="error">Could not load the deleted chapters.</Status>}
+      {deleted.data && deleted.data.chapters.length === 0 && (
+        <Status kind="empty">No recently deleted chapters.</Status>
+      )}
+      {deleted.data && deleted.data.chapters.length > 0 && (
+        <ul className="deleted-chapters">
+          {deleted.data.chapters.map((chapter) => (
+            <li key={chapter.id} className="deleted-chapter">
+              <span>
+                <strong>{chapter.title}</strong>{' '}
+                <span className="muted">
+                  (chapter {chapter.chapter_order}, {plural(chapter.word_count, 'word', 'words')},
+                  {chapter.is_published ? ' published' : ' draft'}; deleted{' '}
+                  {formatDateTime(chapter.deleted_at)}, kept until {formatDate(chapter.purge_at)})
+                </span>
+              </span>
+              <button
+                type="button"
+                className="button button-small"
+                aria-label={`Restore ${chapter.title}`}
+                disabled={restore.isPending && restore.variables === chapter.id}
+                onClick={() => run(chapter)}
+              >
+                Restore
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
