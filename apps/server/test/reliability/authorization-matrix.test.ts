@@ -108,6 +108,9 @@ interface Fixture {
   feedToken: string;
   /** The owner's announcement on the published book (issue 20). */
   announcement: number;
+  /** A kept version of the owner's draft chapter, and a chapter deleted from the draft (issue 20). */
+  revision: number;
+  deletedChapter: number;
   /** Sessions of the row's own, for rows that end them. */
   tokens: { owner: string; other: string };
 }
@@ -145,6 +148,10 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
       body: 'Hi',
     })
   ).json().id as number;
+  const revision = (await as(t.app, owner).get(`/api/chapters/${draftChapter.id}/revisions`)).json()
+    .revisions[0].id as number;
+  const deleted = await createChapter(t.app, owner, draft.id, { title: 'Deleted chapter' });
+  await as(t.app, owner).delete(`/api/chapters/${deleted.id}`);
   const reports = (await as(t.app, owner).get('/api/admin/reports')).json().reports as {
     id: number;
     comment: { id: number };
@@ -167,6 +174,8 @@ async function fixture(freshSessions: boolean): Promise<Fixture> {
     draftComment,
     report: reports.find((r) => r.comment.id === comment)!.id,
     announcement,
+    revision,
+    deletedChapter: deleted.id,
     feedToken: /\/api\/feeds\/([\w-]+)\.atom$/.exec(feed.json().url)?.[1] ?? 'none',
     tokens: freshSessions
       ? { owner: await login(owner), other: await login(other) }
@@ -471,6 +480,28 @@ const MATRIX: Record<string, Row> = {
   },
   'DELETE /api/announcements/:id': {
     call: get((f) => `/api/announcements/${f.announcement}`),
+    expect: [401, 404, 200],
+  },
+
+  // Kept versions and recently deleted chapters (issue 20): the book's author's alone.
+  'GET /api/chapters/:id/revisions': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/revisions`),
+    expect: [401, 404, 200],
+  },
+  'GET /api/chapters/:id/revisions/:revisionId': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/revisions/${f.revision}`),
+    expect: [401, 404, 200],
+  },
+  'POST /api/chapters/:id/revisions/:revisionId/restore': {
+    call: get((f) => `/api/chapters/${f.draftChapter}/revisions/${f.revision}/restore`),
+    expect: [401, 404, 200],
+  },
+  'GET /api/books/:id/deleted-chapters': {
+    call: get((f) => `/api/books/${f.draftBook}/deleted-chapters`),
+    expect: [401, 404, 200],
+  },
+  'POST /api/books/:id/deleted-chapters/:chapterId/restore': {
+    call: get((f) => `/api/books/${f.draftBook}/deleted-chapters/${f.deletedChapter}/restore`),
     expect: [401, 404, 200],
   },
 
