@@ -1,12 +1,17 @@
+import type { Chapter } from '@inkwell/contract';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { relativeTo } from '../src/features/books/components/ReleaseSchedule.tsx';
 import { ScheduleControl } from '../src/features/editor/components/ScheduleControl.tsx';
+import { changeSchedule } from '../src/features/editor/scheduleChange.ts';
 import { ApiError } from '../src/lib/api.ts';
 
 /** Issue 20: the editor's Schedule choice, and the book page's "Next chapter in ...". */
 
+// The picker reads wall-clock times in the author's zone: a zone other than UTC (with daylight
+// saving) is the one where reading them as UTC would show. Set before any date is made here.
+process.env.TZ = 'America/New_York';
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const localValue = (date: Date) => {
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -30,6 +35,24 @@ describe('the Schedule choice', () => {
     fireEvent.input(picker, { target: { value: localValue(when) } });
     await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
     expect(onSchedule).toHaveBeenCalledWith(when.toISOString());
+  });
+
+  it('runs in New York, and sends a picked wall-clock time there as the right UTC instant', async () => {
+    expect(zone).toBe('America/New_York');
+    const onSchedule = vi.fn().mockResolvedValue(undefined);
+    render(<ScheduleControl publishAt={null} disabled={false} onSchedule={onSchedule} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    const picker = screen.getByLabelText('Publish on (time zone: America/New_York)');
+    // 9 in the morning in New York: 13:00 UTC in summer (EDT), 14:00 in winter (EST).
+    fireEvent.input(picker, { target: { value: '2031-07-06T09:00:00' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(onSchedule).toHaveBeenLastCalledWith('2031-07-06T13:00:00.000Z');
+    await userEvent.click(screen.getByRole('button', { name: 'Schedule' }));
+    fireEvent.input(screen.getByLabelText(/Publish on/), {
+      target: { value: '2031-12-06T09:00:00' },
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    expect(onSchedule).toHaveBeenLastCalledWith('2031-12-06T14:00:00.000Z');
   });
 
   it('refuses a time in the past without asking the server, and shows the server’s refusal', async () => {
@@ -65,6 +88,51 @@ describe('the Schedule choice', () => {
     expect(screen.queryByRole('button', { name: 'Schedule' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Cancel schedule' }));
     expect(onSchedule).toHaveBeenCalledWith(null);
+  });
+});
+
+describe('a schedule changed as its release goes out', () => {
+  const chapter = (fields: Partial<Chapter>) => ({ id: 1, ...fields }) as Chapter;
+  const alreadyPublished = new ApiError(
+    409,
+    'This chapter is already published: only a draft can be scheduled',
+    'conflict',
+  );
+
+  it('answers the released chapter when the server says it is already published', async () => {
+    const published = chapter({ is_published: true, publish_at: null });
+    const answer = await changeSchedule(
+      () => Promise.reject(alreadyPublished),
+      () => Promise.resolve(published),
+    );
+    expect(answer).toEqual({ chapter: published, released: true });
+  });
+
+  it('answers a cancel that went through as not released', async () => {
+    const draft = chapter({ is_published: false, publish_at: null });
+    const read = vi.fn();
+    expect(await changeSchedule(() => Promise.resolve(draft), read)).toEqual({
+      chapter: draft,
+      released: false,
+    });
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it('passes on any other refusal, and a 409 for a chapter still a draft', async () => {
+    const draft = chapter({ is_published: false });
+    const other = new ApiError(400, 'publish_at must be in the future', 'validation');
+    await expect(
+      changeSchedule(
+        () => Promise.reject(other),
+        () => Promise.resolve(draft),
+      ),
+    ).rejects.toBe(other);
+    await expect(
+      changeSchedule(
+        () => Promise.reject(alreadyPublished),
+        () => Promise.resolve(draft),
+      ),
+    ).rejects.toBe(alreadyPublished);
   });
 });
 

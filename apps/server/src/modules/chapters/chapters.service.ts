@@ -20,6 +20,7 @@ import {
 import {
   assertCanSeeChapter,
   assertOwnsBook,
+  assertSchedulable,
   isAuthorOf,
   isPublicBook,
 } from '../../access/policy.ts';
@@ -258,14 +259,14 @@ export async function reorderChapters(
 async function refusedUpdate(
   trx: DbHandle,
   viewer: Author,
-  { bookId, chapterId, version }: { bookId: number; chapterId: number; version?: number },
+  target: { bookId: number; chapterId: number; version?: number; schedules: boolean },
   changes: chapters.ChapterChanges,
 ): Promise<AppError | chapters.ChapterRow> {
+  const { bookId, chapterId, version } = target;
   assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
   const head = await chapters.findChapterHead(trx, chapterId);
   if (!head || head.book_id !== bookId) return notFound('Chapter not found');
-  if (changes.publish_at && head.is_published)
-    return conflict('This chapter is already published: only a draft can be scheduled');
+  if (target.schedules) assertSchedulable(head);
   // Only a save exactly one ahead can be this one's own: only then is the (long) content read.
   if (version !== undefined && head.version === version + 1) {
     const current = await chapters.findChapter(trx, chapterId);
@@ -393,7 +394,8 @@ async function saveChapter(
       authorId: viewer.id,
       version: input.version,
       dueBy,
-      draftOnly: Boolean(changes.publish_at),
+      // Setting or cancelling a schedule (publish_at, null included) is for a draft only.
+      draftOnly: input.publish_at !== undefined,
     };
     const updated = await chapters.updateOwnedChapter(trx, target, changes);
     if (!updated && dueBy !== undefined) return null;
@@ -401,7 +403,7 @@ async function saveChapter(
       const refusal = await refusedUpdate(
         trx,
         viewer,
-        { bookId, chapterId, version: input.version },
+        { bookId, chapterId, version: input.version, schedules: target.draftOnly },
         changes,
       );
       if (refusal instanceof AppError) throw refusal;

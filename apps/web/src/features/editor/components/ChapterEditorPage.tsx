@@ -7,11 +7,17 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { editorChapterQuery, refreshAfterSave, updateChapter } from '../api/chapter.ts';
+import {
+  editorChapterQuery,
+  readChapter,
+  refreshAfterSave,
+  updateChapter,
+} from '../api/chapter.ts';
 import type { ChapterDraft } from '../drafts.ts';
 import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
 import { countWords, describeLength } from '../textStats.ts';
+import { changeSchedule } from '../scheduleChange.ts';
 import { drafts, useChapterSync } from '../useChapterSync.ts';
 import { useScheduledRelease } from '../useScheduledRelease.ts';
 import { AuthorNotes } from './AuthorNotes.tsx';
@@ -224,15 +230,20 @@ function ChapterEditor({
     }
   };
 
-  useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, (chapter) => {
+  const released = (chapter: Chapter) => {
     setMeta((m) => ({ ...m, is_published: chapter.is_published, publish_at: null }));
     refreshAfterSave(client, start.book_id, start.id);
     push(TEXTS.released, { type: 'SUCCESS' });
-  });
+  };
+  useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, released);
 
   const schedule = async (publishAt: string | null) => {
-    const chapter = await write({ publish_at: publishAt });
-    push(TEXTS.scheduled(chapter.publish_at != null), { type: 'SUCCESS' });
+    const answer = await changeSchedule(
+      () => write({ publish_at: publishAt }),
+      () => readChapter(start.id),
+    );
+    if (answer.released) released(answer.chapter);
+    else push(TEXTS.scheduled(answer.chapter.publish_at != null), { type: 'SUCCESS' });
   };
 
   const choose = async (run: () => Promise<void> | void) => {
