@@ -1,10 +1,13 @@
 import type { Chapter } from '@inkwell/contract';
+import { AUTHOR_NOTE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { relativeTo } from '../src/features/books/components/ReleaseSchedule.tsx';
 import { ScheduleControl } from '../src/features/editor/components/ScheduleControl.tsx';
 import { changeSchedule } from '../src/features/editor/scheduleChange.ts';
+import { AuthorNotes } from '../src/features/editor/components/AuthorNotes.tsx';
+import { textToParagraphs } from '../src/lib/plainText.ts';
 import { ApiError } from '../src/lib/api.ts';
 
 /** Issue 20: the editor's Schedule choice, and the book page's "Next chapter in ...". */
@@ -133,6 +136,77 @@ describe('a schedule changed as its release goes out', () => {
         () => Promise.resolve(draft),
       ),
     ).rejects.toBe(alreadyPublished);
+  });
+});
+
+describe("the author's notes", () => {
+  const linked = '<p>See <a href="https://example.test/map">the map</a>, <em>please</em>.</p>';
+  const notes = (onSave = vi.fn(), onUnsavedChange = vi.fn()) => {
+    render(
+      <AuthorNotes
+        noteBefore={linked}
+        noteAfter="<p>Thanks.</p>"
+        disabled={false}
+        onSave={onSave}
+        onUnsavedChange={onUnsavedChange}
+      />,
+    );
+    return {
+      before: screen.getByLabelText('Note before the chapter'),
+      after: screen.getByLabelText('Note after the chapter'),
+      save: screen.getByRole('button', { name: 'Save notes' }),
+    };
+  };
+
+  it('sends only the note that changed, so the other keeps its links and emphasis', async () => {
+    const onSave = vi.fn().mockResolvedValue({ note_before: linked, note_after: '<p>Bye.</p>' });
+    const { after, save } = notes(onSave);
+    fireEvent.input(after, { target: { value: 'Bye.' } });
+    await userEvent.click(save);
+    expect(onSave).toHaveBeenCalledTimes(1);
+    expect(onSave).toHaveBeenCalledWith({ note_after: '<p>Bye.</p>' });
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Notes saved.'));
+    // A note typed back to its saved text is not sent either.
+    fireEvent.input(after, { target: { value: 'Bye!' } });
+    fireEvent.input(after, { target: { value: 'Bye.' } });
+    await userEvent.click(save);
+    expect(onSave).toHaveBeenCalledTimes(1);
+  });
+
+  it('says when typed notes are unsaved, for the editor to ask before leaving', async () => {
+    let answer: (chapter: object) => void = () => undefined;
+    const onSave = vi.fn(() => new Promise((resolve) => (answer = resolve)));
+    const onUnsavedChange = vi.fn();
+    const { before, save } = notes(onSave, onUnsavedChange);
+    expect(onUnsavedChange).toHaveBeenLastCalledWith(false);
+    fireEvent.input(before, { target: { value: 'New words' } });
+    expect(onUnsavedChange).toHaveBeenLastCalledWith(true);
+    expect(screen.getByRole('status').textContent).toBe('Notes not saved yet.');
+    await userEvent.click(save);
+    expect(onSave).toHaveBeenCalledWith({ note_before: '<p>New words</p>' });
+    answer({ note_before: '<p>New words</p>', note_after: '<p>Thanks.</p>' });
+    await waitFor(() => expect(onUnsavedChange).toHaveBeenLastCalledWith(false));
+  });
+
+  it('measures a note as the server does, by the HTML it is sent as', async () => {
+    const onSave = vi.fn();
+    const { after, save } = notes(onSave);
+    // Shorter than the limit as text, longer once every line break is a <br>.
+    const text = 'ab\n'.repeat(Math.floor(AUTHOR_NOTE_MAX_LENGTH / 3) - 10);
+    expect(text.length).toBeLessThan(AUTHOR_NOTE_MAX_LENGTH);
+    expect(textToParagraphs(text).length).toBeGreaterThan(AUTHOR_NOTE_MAX_LENGTH);
+    fireEvent.input(after, { target: { value: text } });
+    expect(after.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText(/characters too long/)).toBeTruthy();
+    await userEvent.click(save);
+    expect(screen.getByRole('alert').textContent).toBe('Shorten the note before saving it.');
+    expect(onSave).not.toHaveBeenCalled();
+    // At the limit as sent, it goes.
+    const fits = 'x'.repeat(AUTHOR_NOTE_MAX_LENGTH - '<p></p>'.length);
+    fireEvent.input(after, { target: { value: fits } });
+    expect(after.getAttribute('aria-invalid')).toBeNull();
+    await userEvent.click(save);
+    expect(onSave).toHaveBeenCalledWith({ note_after: `<p>${fits}</p>` });
   });
 });
 

@@ -39,6 +39,7 @@ export const TEXTS = {
   lockFailed: 'Could not change whether comments are locked.',
   scheduled: (on: boolean) => (on ? 'Chapter scheduled.' : 'Schedule cancelled.'),
   released: 'This chapter was published as scheduled.',
+  notesUnsaved: 'Your author’s notes are not saved. Leave, and what you typed in them is lost.',
 };
 
 export interface ChapterEditorPageProps {
@@ -135,6 +136,7 @@ function ChapterEditor({
   const [locking, setLocking] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const [choosing, setChoosing] = useState(false);
+  const [notesUnsaved, setNotesUnsaved] = useState(false);
   const saveRef = useRef<() => void>(() => undefined);
 
   const editor = useEditor(
@@ -257,10 +259,14 @@ function ChapterEditor({
   };
 
   if (!editor) return <Loading />;
+  const textAtRisk = state.status === 'failed' || state.status === 'conflict';
 
   return (
     <div className="chapter-editor-page">
-      <LeaveGuard when={state.status === 'failed' || state.status === 'conflict'} />
+      <LeaveGuard
+        when={textAtRisk || notesUnsaved}
+        message={textAtRisk ? undefined : TEXTS.notesUnsaved}
+      />
       <header className="chapter-editor-head">
         <ChapterTitle title={meta.title} onRename={rename} />
         <div className="chapter-editor-actions">
@@ -386,6 +392,7 @@ function ChapterEditor({
         noteAfter={start.note_after ?? ''}
         disabled={!sync}
         onSave={write}
+        onUnsavedChange={setNotesUnsaved}
       />
     </div>
   );
