@@ -116,7 +116,7 @@ test("author's notes are set apart in the reader and never counted", async ({ pa
   const chapter = book.chapters[0]!;
   await logIn(page, author);
   await page.goto(app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`));
-  await page.getByText('Author’s notes').click();
+  await page.getByText('Author’s notes', { exact: true }).click();
   await page.getByLabel('Note before the chapter').fill('Thanks for reading!\n\nMore soon.');
   await page.getByLabel('Note after the chapter').fill('See you on Friday.');
   // Typed notes not saved yet: leaving for another page asks first.

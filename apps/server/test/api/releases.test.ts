@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ANNOUNCEMENT_TITLE_MAX_LENGTH,
   SCHEDULE_NOTE_MAX_LENGTH,
@@ -259,6 +259,28 @@ describe('the release', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('writes the followers’ notifications with the publication, so a process ending after it loses none', async () => {
+    const author = await signup(t.app);
+    const reader = await signup(t.app);
+    await followAuthor(reader, author);
+    const book = await publishedBook(author);
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Last Words' });
+    await put(author, book.id, chapter.id, { publish_at: inAMinute() });
+    // The process stops right after the release's commit: its event never goes out.
+    const publish = vi.spyOn(t.ctx.events, 'publish').mockResolvedValue(undefined);
+    try {
+      const target = { bookId: book.id, chapterId: chapter.id };
+      expect(await releaseScheduledChapter(t.ctx, author, target, inTwoMinutes())).toBe(true);
+      expect(publish).toHaveBeenCalled();
+    } finally {
+      publish.mockRestore();
+    }
+    const told = (await inbox(reader)).filter((n) => n.chapter_id === chapter.id);
+    expect(told.map((n) => n.message)).toEqual([
+      `New chapter of "${book.title}" by ${author.username}: Last Words`,
+    ]);
   });
 
   it('publishes a chapter of a draft book that stays private with its book, and tells no one', async () => {

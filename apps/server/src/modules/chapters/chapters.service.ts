@@ -31,6 +31,8 @@ import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
+import { storeNotifications } from '../notifications/notifications.service.ts';
+import type { DomainEvent } from '../../realtime/events.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
@@ -411,7 +413,19 @@ async function saveChapter(
     }
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
-    return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
+    if (!first || !isPublicBook(book)) return { chapter: updated, announce: null };
+    const news: DomainEvent = {
+      type: 'chapter.published',
+      authorId: viewer.id,
+      authorUsername: viewer.username,
+      bookId,
+      bookTitle: book.title,
+      chapterId,
+      chapterTitle: updated.title,
+    };
+    // The followers' inbox rows commit with the publication (by hand or by a release's claim).
+    const stored = await storeNotifications({ db: trx }, news);
+    return { chapter: updated, announce: { ...news, inboxWritten: stored?.recipients ?? [] } };
   });
   if (!saved) return null;
   const { chapter, announce } = saved;
@@ -421,17 +435,8 @@ async function saveChapter(
       : toChapter(chapter, await chapters.chapterLikes(ctx.db, chapterId, viewer.id), true);
   if (changesWhatReadersSee(input, answer)) announceBookChanged(ctx, bookId);
   // Only a first publication in a published book is news; edits and re-publishing are not.
-  if (announce) {
-    await ctx.events.publish({
-      type: 'chapter.published',
-      authorId: viewer.id,
-      authorUsername: viewer.username,
-      bookId,
-      bookTitle: announce.title,
-      chapterId,
-      chapterTitle: chapter.title,
-    });
-  }
+  // Its inbox rows are written already: the event tells the followers' sockets.
+  if (announce) await ctx.events.publish(announce);
   return answer;
 }
 
