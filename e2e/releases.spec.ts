@@ -23,6 +23,29 @@ const chapterOf = (user: Parameters<typeof apiGet>[0], id: number) =>
  * out by itself; the author's notes, the book page's schedule and announcements.
  */
 
+// The author is in New York while the server runs in UTC: a time picked on the wall clock
+// there must be stored as the instant it names, which a zone mix-up would move by hours.
+const AUTHOR_ZONE = 'America/New_York';
+test.use({ timezoneId: AUTHOR_ZONE });
+
+/** The wall-clock time in the author's zone of an instant, as a datetime-local value. */
+function wallClock(ms: number): string {
+  return new Intl.DateTimeFormat('sv-SE', {
+    timeZone: AUTHOR_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  })
+    .format(new Date(ms))
+    .replace(' ', 'T');
+}
+/** An instant `offsetMs` from now, to the second (the picker's precision). */
+const secondsFromNow = (offsetMs: number) => Math.floor((Date.now() + offsetMs) / 1000) * 1000;
+
 test('schedule a chapter, see it released and the follower notified', async ({ page, browser }) => {
   const author = await createUser('scheduler');
   const reader = await createUser('waiting');
@@ -40,26 +63,22 @@ test('schedule a chapter, see it released and the follower notified', async ({ p
   await page.goto(app(`/my/workspace/books/${book.id}/chapters/${later.id}`));
   const schedule = page.getByRole('button', { name: 'Schedule', exact: true });
   await schedule.click();
-  const picker = page.getByLabel(/^Publish on \(time zone: .+\)$/);
+  const picker = page.getByLabel(`Publish on (time zone: ${AUTHOR_ZONE})`);
   await expect(picker).toBeVisible();
 
   // A time in the past is refused in place.
-  const localTime = (offsetMs: number) =>
-    page.evaluate((ms) => {
-      const d = new Date(Date.now() + ms);
-      const pad = (n: number) => String(n).padStart(2, '0');
-      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(
-        d.getHours(),
-      )}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-    }, offsetMs);
-  await picker.fill(await localTime(-60_000));
+  await picker.fill(wallClock(secondsFromNow(-60_000)));
   await page.getByRole('button', { name: 'Save schedule' }).click();
   await expect(page.getByRole('alert')).toHaveText('Choose a time in the future.');
 
-  await picker.fill(await localTime(8_000));
+  const chosen = secondsFromNow(8_000);
+  await picker.fill(wallClock(chosen));
   await page.getByRole('button', { name: 'Save schedule' }).click();
   await expect(toast(page, 'Chapter scheduled.')).toBeVisible();
-  const due = Date.parse((await chapterOf(author, later.id)).publish_at!);
+  // The New York wall-clock time is stored as the instant it names, in UTC.
+  const stored = (await chapterOf(author, later.id)).publish_at!;
+  expect(stored).toBe(new Date(chosen).toISOString());
+  const due = Date.parse(stored);
   await expect(page.locator('.chapter-schedule').getByText(/^Scheduled for /)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Cancel schedule' })).toBeVisible();
   await expect(
@@ -97,9 +116,15 @@ test("author's notes are set apart in the reader and never counted", async ({ pa
   const chapter = book.chapters[0]!;
   await logIn(page, author);
   await page.goto(app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`));
-  await page.getByText('Author’s notes').click();
+  await page.getByText('Author’s notes', { exact: true }).click();
   await page.getByLabel('Note before the chapter').fill('Thanks for reading!\n\nMore soon.');
   await page.getByLabel('Note after the chapter').fill('See you on Friday.');
+  // Typed notes not saved yet: leaving for another page asks first.
+  await page.getByRole('link', { name: 'Back to Workspace' }).click();
+  const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await expect(leave).toContainText('author’s notes are not saved');
+  await leave.getByRole('button', { name: 'Stay' }).click();
+  await expect(leave).toBeHidden();
   await page.getByRole('button', { name: 'Save notes' }).click();
   await expect(page.getByText('Notes saved.')).toBeVisible();
   await expectAccessible(page, 'editor-notes');

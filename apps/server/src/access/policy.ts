@@ -1,6 +1,6 @@
 import type { Flag } from '../db/schema.ts';
 import { fromFlag } from '../lib/convert.ts';
-import { forbidden, notFound } from '../lib/errors.ts';
+import { conflict, forbidden, notFound } from '../lib/errors.ts';
 
 /**
  * Who may see and change what, for rows a service already holds: the same rule as
@@ -69,6 +69,16 @@ export function assertCanSeeChapter<T extends ChapterFacts>(
 ): T {
   if (!row || !canSeeChapter(row, viewer)) throw notFound('Chapter not found');
   return row;
+}
+
+/**
+ * A schedule (issue 20) is set, moved or cancelled only on a draft: once the chapter is published
+ * (by hand, or by its release a moment ago) that answers 409, so a cancel that lost the race to
+ * the release never reads as done.
+ */
+export function assertSchedulable(chapter: Pick<ChapterFacts, 'is_published'>): void {
+  if (fromFlag(chapter.is_published))
+    throw conflict('This chapter is already published: only a draft can be scheduled');
 }
 
 /**

@@ -95,3 +95,22 @@ export function commentShownTo(
     where user_mutes.muter_id = ${viewerId}
       and user_mutes.muted_id = ${column(comments, 'user_id')}))`;
 }
+
+/**
+ * Comments that count where the viewer sees comments counted (per paragraph in the reader, per
+ * chapter in the author's statistics): not deleted, shown to the viewer, and for a reply, in a
+ * thread shown too. The list hides a whole thread whose top-level writer is hidden, so its
+ * replies must not be counted where nobody can open them.
+ */
+export function commentCountedFor(
+  viewerId: ViewerId,
+  comments = 'comments',
+  books = 'books',
+): Expression<SqlBool> {
+  const parent = column(comments, 'parent_id');
+  const threadShown = sql<SqlBool>`(${parent} is null or exists (select 1 from comments as counted_threads
+    where counted_threads.id = ${parent}
+      and ${commentShownTo(viewerId, 'counted_threads', books)}))`;
+  return sql<SqlBool>`(${column(comments, 'deleted')} = 0
+    and ${commentShownTo(viewerId, comments, books)} and ${threadShown})`;
+}

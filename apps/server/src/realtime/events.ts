@@ -8,6 +8,11 @@ export type DomainEvent =
       bookTitle: string;
       chapterId: number;
       chapterTitle: string;
+      /**
+       * The followers whose inbox rows were written in the publishing transaction (so that a
+       * process ending between its commit and this event loses no notification): told live only.
+       */
+      inboxWritten?: number[];
     }
   /** Issue 20: an announcement on a published book; its followers and the author's hear of it. */
   | {

@@ -532,6 +532,8 @@ describe('chapter.published events', () => {
         bookTitle: 'The Open Book',
         chapterId: chapter.id,
         chapterTitle: 'News',
+        // Written with the publication; this book has no followers.
+        inboxWritten: [],
       },
     ]);
     const later = await eventsDuring(async () => {

@@ -51,6 +51,26 @@ async function releasedState(chapterId: number) {
   return { chapter, notifications: rows };
 }
 
+/**
+ * Every `chapter.published` event any process sends, heard on the deployment's Redis channel: the
+ * inbox keeps one row per reader and chapter however often a chapter is published, so only the
+ * events tell a double publication.
+ */
+async function listenForPublications() {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis('redis://127.0.0.1:6379');
+  const heard: number[] = [];
+  redis.on('message', (_channel: string, raw: string) => {
+    const { event } = JSON.parse(raw) as { event: { type: string; chapterId?: number } };
+    if (event.type === 'chapter.published') heard.push(event.chapterId!);
+  });
+  await redis.subscribe(`${prefix}:events`);
+  return {
+    of: (chapterId: number) => heard.filter((id) => id === chapterId).length,
+    close: () => redis.quit(),
+  };
+}
+
 describe.runIf(process.env.TEST_DB === 'postgres')(
   'scheduled releases across processes on PostgreSQL',
   () => {
@@ -77,6 +97,7 @@ describe.runIf(process.env.TEST_DB === 'postgres')(
       SLOW,
       async () => {
         const f = await startTwo();
+        const publications = await listenForPublications();
         try {
           const author = await signupOn(f, 0, unique('author'));
           const onA = await signupOn(f, 0, unique('reader'));
@@ -113,7 +134,9 @@ describe.runIf(process.env.TEST_DB === 'postgres')(
             ].sort((a, b) => a.user_id - b.user_id),
           });
           expect((await f.on(1).get(`/api/chapters/${chapter.id}`)).statusCode).toBe(200);
+          expect(publications.of(chapter.id)).toBe(1);
         } finally {
+          await publications.close();
           await Promise.all(f.processes.map((p) => p.stop('SIGTERM')));
         }
       },
@@ -139,6 +162,8 @@ describe.runIf(process.env.TEST_DB === 'postgres')(
         // Still not released: nobody ran.
         expect((await releasedState(chapter.id)).chapter!.is_published).toBe(0);
 
+        // Listening before the processes start: they release at once.
+        const publications = await listenForPublications();
         f = await startTwo();
         const started = Date.now();
         try {
@@ -158,7 +183,9 @@ describe.runIf(process.env.TEST_DB === 'postgres')(
           expect(
             inbox.notifications.filter((n: { chapter_id: number }) => n.chapter_id === chapter.id),
           ).toHaveLength(1);
+          expect(publications.of(chapter.id)).toBe(1);
         } finally {
+          await publications.close();
           await Promise.all(f.processes.map((p) => p.stop('SIGTERM')));
         }
       },

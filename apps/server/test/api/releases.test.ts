@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   ANNOUNCEMENT_TITLE_MAX_LENGTH,
   SCHEDULE_NOTE_MAX_LENGTH,
@@ -14,6 +14,7 @@ import {
 } from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
+import { releaseScheduledChapter } from '../../src/modules/chapters/chapters.service.ts';
 import { releaseDueChapters } from '../../src/modules/releases/releases.service.ts';
 
 /**
@@ -133,6 +134,13 @@ describe('scheduling a chapter', () => {
       detail: 'This chapter is already published: only a draft can be scheduled',
       code: 'conflict',
     });
+    // Cancelling is refused too: a cancel that lost the race to the release did not cancel it.
+    const cancel = await put(author, book.id, out.id, { publish_at: null });
+    expect(cancel.statusCode).toBe(409);
+    expect(cancel.json().code).toBe('conflict');
+    // Other fields of a published chapter change as before.
+    expect((await put(author, book.id, out.id, { comments_locked: true })).statusCode).toBe(200);
+    expect((await put(author, book.id, out.id, { is_published: true })).statusCode).toBe(200);
     expect((await put(other, book.id, draft.id, { publish_at: inAMinute() })).statusCode).toBe(403);
     expect(
       (await put(other, draftBook.id, hidden.id, { publish_at: inAMinute() })).statusCode,
@@ -216,23 +224,27 @@ describe('the release', () => {
       await followAuthor(reader, author);
       const book = await publishedBook(author);
       const chapters = [];
+      // Later than anything earlier tests scheduled, which the first release below takes first,
+      // so the race releases exactly ours.
+      const at = new Date(Date.now() + 90_000).toISOString();
       for (let i = 0; i < 3; i++) {
         const chapter = await createChapter(t.app, author, book.id, { title: `Race ${i}` });
-        await put(author, book.id, chapter.id, { publish_at: inAMinute() });
+        await put(author, book.id, chapter.id, { publish_at: at });
         chapters.push(chapter);
       }
-      const later = inTwoMinutes();
+      await releaseDueChapters(t.ctx, new Date(Date.parse(at) - 1).toISOString());
       const counts = await Promise.all([
-        releaseDueChapters(t.ctx, later),
-        releaseDueChapters(second.ctx, later),
-        releaseDueChapters(t.ctx, later),
-        releaseDueChapters(second.ctx, later),
+        releaseDueChapters(t.ctx, at),
+        releaseDueChapters(second.ctx, at),
+        releaseDueChapters(t.ctx, at),
+        releaseDueChapters(second.ctx, at),
       ]);
-      // Other tests' chapters scheduled a minute ahead may be released here too: count ours.
       const ours = await inbox(reader);
       for (const chapter of chapters)
         expect(ours.filter((n) => n.chapter_id === chapter.id)).toHaveLength(1);
-      expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(3);
+      // The inbox would hide a double publication (one row per reader and chapter): the
+      // releases themselves say each chapter was published by one of them.
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
       const listed = (await as(t.app, author).get(`/api/authors/books/${book.id}/chapters`)).json();
       expect(
         listed.chapters.map((c: { is_published: boolean; publish_at: null }) => [
@@ -247,6 +259,28 @@ describe('the release', () => {
     } finally {
       await second.close();
     }
+  });
+
+  it('writes the followers’ notifications with the publication, so a process ending after it loses none', async () => {
+    const author = await signup(t.app);
+    const reader = await signup(t.app);
+    await followAuthor(reader, author);
+    const book = await publishedBook(author);
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Last Words' });
+    await put(author, book.id, chapter.id, { publish_at: inAMinute() });
+    // The process stops right after the release's commit: its event never goes out.
+    const publish = vi.spyOn(t.ctx.events, 'publish').mockResolvedValue(undefined);
+    try {
+      const target = { bookId: book.id, chapterId: chapter.id };
+      expect(await releaseScheduledChapter(t.ctx, author, target, inTwoMinutes())).toBe(true);
+      expect(publish).toHaveBeenCalled();
+    } finally {
+      publish.mockRestore();
+    }
+    const told = (await inbox(reader)).filter((n) => n.chapter_id === chapter.id);
+    expect(told.map((n) => n.message)).toEqual([
+      `New chapter of "${book.title}" by ${author.username}: Last Words`,
+    ]);
   });
 
   it('publishes a chapter of a draft book that stays private with its book, and tells no one', async () => {
@@ -290,6 +324,34 @@ describe('the release', () => {
     ).toEqual([
       [false, null],
       [false, farther],
+    ]);
+    // Asked to release them at the time they once had, the release finds nothing to do.
+    const due = { bookId: book.id };
+    for (const chapter of [cancelled, moved])
+      expect(
+        await releaseScheduledChapter(
+          t.ctx,
+          author,
+          { ...due, chapterId: chapter.id },
+          inTwoMinutes(),
+        ),
+      ).toBe(false);
+    // Nor does it publish a chapter never scheduled, or release one twice.
+    const once = await createChapter(t.app, author, book.id);
+    await put(author, book.id, once.id, { publish_at: inAMinute() });
+    const target = { ...due, chapterId: once.id };
+    expect(await releaseScheduledChapter(t.ctx, author, target, inTwoMinutes())).toBe(true);
+    expect(await releaseScheduledChapter(t.ctx, author, target, inTwoMinutes())).toBe(false);
+    const never = await createChapter(t.app, author, book.id);
+    expect(
+      await releaseScheduledChapter(t.ctx, author, { ...due, chapterId: never.id }, inTwoMinutes()),
+    ).toBe(false);
+    const after = (await as(t.app, author).get(`/api/authors/books/${book.id}/chapters`)).json();
+    expect(after.chapters.map((c: { is_published: boolean }) => c.is_published)).toEqual([
+      false,
+      false,
+      true,
+      false,
     ]);
   });
 });

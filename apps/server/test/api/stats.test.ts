@@ -4,6 +4,7 @@ import type { BookStats } from '@inkwell/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../src/db/kysely.ts';
 import { nowIso } from '../../src/lib/convert.ts';
+import { writeViews } from '../../src/modules/stats/stats.service.ts';
 import {
   as,
   createBook,
@@ -203,6 +204,93 @@ describe('the privacy floor', () => {
   });
 });
 
+describe('the privacy floor against made-up sessions', () => {
+  it('keeps a chapter that too few signed-in readers reached hidden, however many beacons come', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const db = t.ctx.db;
+    const one = await insertChapter(db, book.id, { order: 1, published: true });
+    const two = await insertChapter(db, book.id, { order: 2, published: true });
+    const readers = await insertUsers(db, STATS_PRIVACY_FLOOR + 2);
+    // Every reader read chapter 1; two of them went on to chapter 2 and liked it.
+    for (const [i, user] of readers.entries()) {
+      const chapters = i < 2 ? [one, two] : [one];
+      for (const chapter of chapters)
+        await db
+          .insertInto('read_history')
+          .values({ user_id: user, book_id: book.id, chapter_id: chapter, read_at: nowIso() })
+          .execute();
+      if (i < 2)
+        await db
+          .insertInto('chapter_likes')
+          .values({ user_id: user, chapter_id: two, created_at: nowIso() })
+          .execute();
+    }
+    expect((await okStats(author, book.id)).chapters[1]).toMatchObject({
+      readers: null,
+      likes: null,
+    });
+    // The author pads chapter 2 with beacons of sessions they made up: 2 + 5 would pass a floor
+    // on the sum, and 7 - 5 would tell them the two.
+    for (let i = 0; i < STATS_PRIVACY_FLOOR; i++) await view(two, `made-up-${names}-${i}-session`);
+    await t.ctx.views.flush();
+    const padded = await okStats(author, book.id);
+    expect(padded.chapters.map((c) => [c.readers, c.likes])).toEqual([
+      [STATS_PRIVACY_FLOOR + 2 + STATS_PRIVACY_FLOOR, 0],
+      [null, null],
+    ]);
+    expect(padded.retention.map((r) => r.share)).toEqual([1, null]);
+  });
+});
+
+describe('comments counted', () => {
+  it('counts comments as the reader does: no reply in a thread hidden by a block', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const db = t.ctx.db;
+    const one = await insertChapter(db, book.id, { order: 1, published: true });
+    const readers = await insertUsers(db, STATS_PRIVACY_FLOOR);
+    for (const user of readers)
+      await db
+        .insertInto('read_history')
+        .values({ user_id: user, book_id: book.id, chapter_id: one, read_at: nowIso() })
+        .execute();
+    const [blocked, replier] = readers as [number, number];
+    const comment = (user: number, parent: number | null, deleted: 0 | 1 = 0) =>
+      db
+        .insertInto('comments')
+        .values({
+          chapter_id: one,
+          book_id: book.id,
+          user_id: user,
+          parent_id: parent,
+          paragraph: null,
+          body: deleted ? '' : 'A comment',
+          deleted,
+          created_at: nowIso(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+    // The author blocked the writer of a thread: the thread, its reply included, is hidden.
+    const hidden = await comment(blocked, null);
+    await comment(replier, hidden.id);
+    await db
+      .insertInto('user_blocks')
+      .values({ blocker_id: author.id, blocked_id: blocked, created_at: nowIso() })
+      .execute();
+    // Shown: a thread, its reply; not shown: a deleted one.
+    const shown = await comment(replier, null);
+    await comment(readers[2]!, shown.id);
+    await comment(readers[3]!, null, 1);
+    const answer = await okStats(author, book.id);
+    expect(answer.chapters[0]).toMatchObject({ readers: STATS_PRIVACY_FLOOR, comments: 2 });
+    // The reader's own count says the same.
+    const counts = await as(t.app, null).get(`/api/chapters/${one}/comment-counts`);
+    expect(counts.statusCode, counts.body).toBe(200);
+    expect(counts.json().total).toBe(2);
+  });
+});
+
 describe('followers over time', () => {
   it('counts follows and unfollows, whatever removes the follow, day by day', async () => {
     const author = await signup(t.app);
@@ -308,6 +396,40 @@ describe('view counting', () => {
       .selectFrom('chapter_views')
       .select('chapter_id')
       .where('session', 'in', ['a-valid-session-id', 'kept-with-the-unknown-one'])
+      .execute();
+    expect(kept).toEqual([{ chapter_id: one }]);
+  });
+
+  it('drops the view of a published chapter in a draft book', async () => {
+    const author = await signup(t.app);
+    const draftBook = await createBook(t.app, author, `Stats draft book ${++names}`);
+    const chapter = await insertChapter(t.ctx.db, draftBook.id, { order: 1, published: true });
+    expect((await view(chapter, `draft-book-${names}-session`)).statusCode).toBe(202);
+    await t.ctx.views.flush();
+    const kept = await t.ctx.db
+      .selectFrom('chapter_views')
+      .select('session')
+      .where('chapter_id', '=', chapter)
+      .execute();
+    expect(kept).toEqual([]);
+  });
+
+  it('writes a batch of more chapters than a query takes parameters', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const one = await insertChapter(t.ctx.db, book.id, { order: 1, published: true });
+    // Beyond SQLite's 32,766 parameters and PostgreSQL's 65,535: ids of chapters that do not
+    // exist (a flood of beacons), and one that does.
+    const batch = Array.from({ length: 70_000 }, (_, i) => ({
+      chapter_id: 10_000_000 + i,
+      session: 'flooded-session-id',
+    }));
+    batch.push({ chapter_id: one, session: 'flooded-session-id' });
+    await writeViews(t.ctx.db, batch);
+    const kept = await t.ctx.db
+      .selectFrom('chapter_views')
+      .select('chapter_id')
+      .where('session', '=', 'flooded-session-id')
       .execute();
     expect(kept).toEqual([{ chapter_id: one }]);
   });
@@ -501,7 +623,16 @@ describe('stats against generated history', () => {
     const floor = (figure: number, readers: number) =>
       readers >= STATS_PRIVACY_FLOOR ? figure : null;
     const published = chapters.filter((c) => c.published);
-    const readersAt = (order: number) => [...reach.values()].filter((r) => r >= order).length;
+    // Signed-in readers (u) are none or at the floor on their own; sessions (s) add to the sum.
+    const readersAt = (order: number) => {
+      const count = (kind: string) =>
+        [...reach.entries()].filter(([key, r]) => key.startsWith(kind) && r >= order).length;
+      return { signedIn: count('u'), sessions: count('s') };
+    };
+    const enough = ({ signedIn, sessions }: { signedIn: number; sessions: number }) =>
+      signedIn + sessions >= STATS_PRIVACY_FLOOR &&
+      (signedIn === 0 || signedIn >= STATS_PRIVACY_FLOOR);
+    const sum = (r: { signedIn: number; sessions: number }) => r.signedIn + r.sessions;
     const first = readersAt(published[0]!.order);
     const day = (daysBack: number) =>
       new Date(Date.now() - daysBack * 86_400_000).toISOString().slice(0, 10);
@@ -519,13 +650,14 @@ describe('stats against generated history', () => {
       },
       chapters: published.map((c) => {
         const readers = readersAt(c.order);
+        const shown = (figure: number) => (enough(readers) ? figure : null);
         return {
           chapter_id: c.id,
           order: c.order,
           title: `Chapter ${c.order}`,
-          readers: floor(readers, readers),
-          likes: floor(likes.get(c.id) ?? 0, readers),
-          comments: floor(comments.get(c.id) ?? 0, readers),
+          readers: shown(sum(readers)),
+          likes: shown(likes.get(c.id) ?? 0),
+          comments: shown(comments.get(c.id) ?? 0),
         };
       }),
       retention: published.map((c) => {
@@ -533,7 +665,10 @@ describe('stats against generated history', () => {
         return {
           chapter_id: c.id,
           order: c.order,
-          share: floor(Math.round((readers / first) * 10_000) / 10_000, Math.min(readers, first)),
+          share:
+            enough(readers) && enough(first)
+              ? Math.round((sum(readers) / sum(first)) * 10_000) / 10_000
+              : null,
         };
       }),
       paragraph_dropoff: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paragraphsToText, textToParagraphs } from './plainText.ts';
+import { overLimit, paragraphsToText, textToParagraphs } from './plainText.ts';
 
 describe('plain text and paragraphs', () => {
   it('makes paragraphs of blank-line-separated text, escaping what was typed', () => {
@@ -13,5 +13,12 @@ describe('plain text and paragraphs', () => {
     const text = 'One\n\nTwo & <three>\nfour';
     expect(paragraphsToText(textToParagraphs(text))).toBe(text);
     expect(paragraphsToText('')).toBe('');
+  });
+
+  it('measures a limit on the HTML sent, as the server does, not on the text typed', () => {
+    // 5 characters typed; sent as <p>a&amp;b<br>c</p> (19).
+    expect(overLimit('a&b\nc', 19)).toBe(0);
+    expect(overLimit('a&b\nc', 18)).toBe(1);
+    expect(overLimit('', 0)).toBe(0);
   });
 });

@@ -24,3 +24,16 @@ export function paragraphsToText(html: string): string {
     ? blocks.map((block) => (block.textContent ?? '').trim()).join('\n\n')
     : (body.textContent ?? '').trim();
 }
+
+/**
+ * How many characters typed text is over a limit of the server (0 when it fits). The server
+ * measures what it is sent, the HTML of `textToParagraphs` (longer than the text by its tags and
+ * escapes), so the form measures that too, not the text in the box.
+ */
+export function overLimit(text: string, max: number): number {
+  return Math.max(0, textToParagraphs(text).length - max);
+}
+
+/** What a form says of text `over` characters too long (paragraphs and line breaks count too). */
+export const tooLongMessage = (over: number) =>
+  `This is ${over} ${over === 1 ? 'character' : 'characters'} too long (each paragraph and line break counts a few).`;

@@ -21,6 +21,7 @@ import {
 import {
   assertCanSeeChapter,
   assertOwnsBook,
+  assertSchedulable,
   isAuthorOf,
   isPublicBook,
 } from '../../access/policy.ts';
@@ -31,6 +32,8 @@ import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
+import { storeNotifications } from '../notifications/notifications.service.ts';
+import type { DomainEvent } from '../../realtime/events.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
 import { keepDeletedChapter, takeDeletedChapter } from '../revisions/revision-log.ts';
 import * as chapters from './chapters.repository.ts';
@@ -267,14 +270,14 @@ export async function reorderChapters(
 async function refusedUpdate(
   trx: DbHandle,
   viewer: Author,
-  { bookId, chapterId, version }: { bookId: number; chapterId: number; version?: number },
+  target: { bookId: number; chapterId: number; version?: number; schedules: boolean },
   changes: chapters.ChapterChanges,
 ): Promise<AppError | chapters.ChapterRow> {
+  const { bookId, chapterId, version } = target;
   assertOwnsBook(await chapters.lockBook(trx, bookId), viewer);
   const head = await chapters.findChapterHead(trx, chapterId);
   if (!head || head.book_id !== bookId) return notFound('Chapter not found');
-  if (changes.publish_at && head.is_published)
-    return conflict('This chapter is already published: only a draft can be scheduled');
+  if (target.schedules) assertSchedulable(head);
   // Only a save exactly one ahead can be this one's own: only then is the (long) content read.
   if (version !== undefined && head.version === version + 1) {
     const current = await chapters.findChapter(trx, chapterId);
@@ -422,7 +425,8 @@ async function saveChapter(
       authorId: viewer.id,
       version: input.version,
       dueBy,
-      draftOnly: Boolean(changes.publish_at),
+      // Setting or cancelling a schedule (publish_at, null included) is for a draft only.
+      draftOnly: input.publish_at !== undefined,
     };
     const updated = await chapters.updateOwnedChapter(trx, target, changes);
     if (!updated && dueBy !== undefined) return null;
@@ -430,7 +434,7 @@ async function saveChapter(
       const refusal = await refusedUpdate(
         trx,
         viewer,
-        { bookId, chapterId, version: input.version },
+        { bookId, chapterId, version: input.version, schedules: target.draftOnly },
         changes,
       );
       if (refusal instanceof AppError) throw refusal;
@@ -438,7 +442,19 @@ async function saveChapter(
     }
     // The first publication is stamped even in a draft book, so publishing the book later is not news either.
     const first = book !== undefined && (await chapters.markFirstPublished(trx, chapterId, now));
-    return { chapter: updated, announce: first && isPublicBook(book) ? book : null };
+    if (!first || !isPublicBook(book)) return { chapter: updated, announce: null };
+    const news: DomainEvent = {
+      type: 'chapter.published',
+      authorId: viewer.id,
+      authorUsername: viewer.username,
+      bookId,
+      bookTitle: book.title,
+      chapterId,
+      chapterTitle: updated.title,
+    };
+    // The followers' inbox rows commit with the publication (by hand or by a release's claim).
+    const stored = await storeNotifications({ db: trx }, news);
+    return { chapter: updated, announce: { ...news, inboxWritten: stored?.recipients ?? [] } };
   });
   if (!saved) return null;
   const { chapter, announce } = saved;
@@ -448,17 +464,8 @@ async function saveChapter(
       : toChapter(chapter, await chapters.chapterLikes(ctx.db, chapterId, viewer.id), true);
   if (changesWhatReadersSee(input, answer)) announceBookChanged(ctx, bookId);
   // Only a first publication in a published book is news; edits and re-publishing are not.
-  if (announce) {
-    await ctx.events.publish({
-      type: 'chapter.published',
-      authorId: viewer.id,
-      authorUsername: viewer.username,
-      bookId,
-      bookTitle: announce.title,
-      chapterId,
-      chapterTitle: chapter.title,
-    });
-  }
+  // Its inbox rows are written already: the event tells the followers' sockets.
+  if (announce) await ctx.events.publish(announce);
   return answer;
 }
 

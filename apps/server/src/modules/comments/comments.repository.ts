@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { commentShownTo, type ViewerId } from '../../access/visibility.ts';
+import { commentCountedFor, commentShownTo, type ViewerId } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 
 /**
@@ -79,23 +79,14 @@ export async function findComment(db: DbHandle, viewerId: ViewerId, id: number) 
   return commentSelect(db, viewerId).where('comments.id', '=', id).executeTakeFirst();
 }
 
-/**
- * Shown, non-deleted comments of a chapter (replies included) per paragraph (null: the chapter).
- * A reply counts only when its thread is shown too: the list hides a whole thread whose
- * top-level writer is hidden, so its replies must not be counted where nobody can open them.
- */
+/** Counted comments of a chapter (replies included) per paragraph (null: the chapter). */
 export async function countByParagraph(db: DbHandle, viewerId: ViewerId, chapterId: number) {
   return db
     .selectFrom('comments')
     .innerJoin('books', 'books.id', 'comments.book_id')
-    .leftJoin('comments as threads', 'threads.id', 'comments.parent_id')
     .select(['comments.paragraph', sql<number | string>`count(*)`.as('count')])
     .where('comments.chapter_id', '=', chapterId)
-    .where('comments.deleted', '=', 0)
-    .where(commentShownTo(viewerId))
-    .where((eb) =>
-      eb.or([eb('comments.parent_id', 'is', null), commentShownTo(viewerId, 'threads')]),
-    )
+    .where(commentCountedFor(viewerId))
     .groupBy('comments.paragraph')
     .execute();
 }

@@ -90,6 +90,9 @@ export async function storeNotifications(
     await notifications.insertForUsers(ctx.db, event.inbox, content, now);
     return { recipients: event.live };
   }
+  if (event.type === 'chapter.published' && event.inboxWritten) {
+    return { recipients: event.inboxWritten };
+  }
   if (event.type === 'chapter.published' || event.type === 'announcement.posted') {
     return {
       recipients: await notifications.insertForFollowers(

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { commentShownTo, publicChapter, published } from '../../access/visibility.ts';
+import { commentCountedFor, publicChapter, published } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 
 /*
@@ -104,15 +104,14 @@ export async function likeCounts(db: DbHandle, bookId: number): Promise<Map<numb
   return toCounts(rows);
 }
 
-/** Comments per chapter as visitors see them: replies included, placeholders and hidden ones not. */
+/** Comments per chapter as visitors count them (the reader's rule: `commentCountedFor`). */
 export async function commentCounts(db: DbHandle, bookId: number): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom('comments')
     .innerJoin('books', 'books.id', 'comments.book_id')
     .select((eb) => ['comments.chapter_id', eb.fn.countAll<number | string>().as('count')])
     .where('comments.book_id', '=', bookId)
-    .where('comments.deleted', '=', 0)
-    .where(commentShownTo(null))
+    .where(commentCountedFor(null))
     .groupBy('comments.chapter_id')
     .execute();
   return toCounts(rows);
@@ -184,20 +183,26 @@ export async function progressStops(
   return rows.map((row) => ({ paragraph: row.paragraph, readers: Number(row.readers) }));
 }
 
+/** Ids per query: one parameter each, well under SQLite's limit of 32,766 (a batch holds more). */
+const IDS_PER_QUERY = 10_000;
+
 /** Of `chapterIds`, those any visitor may read now (views of others are not kept). */
 export async function publicChapterIds(
   db: DbHandle,
   chapterIds: readonly number[],
 ): Promise<number[]> {
-  if (chapterIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('chapters')
-    .innerJoin('books', 'books.id', 'chapters.book_id')
-    .select('chapters.id')
-    .where('chapters.id', 'in', chapterIds)
-    .where(publicChapter())
-    .execute();
-  return rows.map((row) => row.id);
+  const ids: number[] = [];
+  for (let i = 0; i < chapterIds.length; i += IDS_PER_QUERY) {
+    const rows = await db
+      .selectFrom('chapters')
+      .innerJoin('books', 'books.id', 'chapters.book_id')
+      .select('chapters.id')
+      .where('chapters.id', 'in', chapterIds.slice(i, i + IDS_PER_QUERY))
+      .where(publicChapter())
+      .execute();
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
 }
 
 /** Rows per insert: three parameters each, well under SQLite's limit of 32,766. */

@@ -6,7 +6,7 @@ import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { notFound } from '../../lib/errors.ts';
-import { shownFor } from './privacy.ts';
+import { enoughReaders, shownFor, type Readers } from './privacy.ts';
 import * as stats from './stats.repository.ts';
 import type { ViewBatch } from './view-counter.ts';
 
@@ -40,13 +40,14 @@ export async function bookStats(
   const dropoff =
     chapterId === undefined ? null : await paragraphDropoff(ctx, bookId, book.author_id, chapterId);
   const chapters = await chapterStats(ctx, bookId, book.author_id);
-  const first = chapters[0]?.readers ?? 0;
+  const first = chapters[0]?.readers ?? { signedIn: 0, sessions: 0 };
+  const total = (readers: Readers) => readers.signedIn + readers.sessions;
   return {
     book_id: bookId,
     followers: await followerStats(ctx, bookId, now),
     chapters: chapters.map(({ readers, likes, comments, ...chapter }) => ({
       ...chapter,
-      readers: shownFor(readers, readers),
+      readers: shownFor(total(readers), readers),
       likes: shownFor(likes, readers),
       comments: shownFor(comments, readers),
     })),
@@ -54,37 +55,45 @@ export async function bookStats(
       chapter_id: chapter.chapter_id,
       order: chapter.order,
       // A share of two figures: shown only when both stand on enough readers.
-      share: shownFor(
-        first === 0 ? 0 : Math.round((chapter.readers / first) * 10_000) / 10_000,
-        Math.min(chapter.readers, first),
-      ),
+      share: enoughReaders(first)
+        ? shownFor(
+            total(first) === 0
+              ? 0
+              : Math.round((total(chapter.readers) / total(first)) * 10_000) / 10_000,
+            chapter.readers,
+          )
+        : null,
     })),
     paragraph_dropoff: dropoff,
   };
 }
 
-type RawChapterStats = { [K in keyof ChapterStats]: NonNullable<ChapterStats[K]> };
+type RawChapterStats = Omit<
+  { [K in keyof ChapterStats]: NonNullable<ChapterStats[K]> },
+  'readers'
+> & { readers: Readers };
 
-/** Each published chapter's readers, likes and comments, before the privacy floor. */
+/** Each published chapter's readers (of each kind), likes and comments, before the privacy floor. */
 async function chapterStats(
   ctx: Pick<AppContext, 'db'>,
   bookId: number,
   authorId: number,
 ): Promise<RawChapterStats[]> {
   const chapters = await stats.publishedChapters(ctx.db, bookId);
-  const reach = [
-    ...(await stats.signedInReach(ctx.db, bookId, authorId)),
-    ...(await stats.sessionReach(ctx.db, bookId)),
-  ];
+  const signedIn = await stats.signedInReach(ctx.db, bookId, authorId);
+  const sessions = await stats.sessionReach(ctx.db, bookId);
   const likes = await stats.likeCounts(ctx.db, bookId);
   const comments = await stats.commentCounts(ctx.db, bookId);
+  const reaching = (reach: stats.ReachCount[], order: number) =>
+    reach.filter((r) => r.reach >= order).reduce((sum, r) => sum + r.readers, 0);
   return chapters.map((chapter) => ({
     chapter_id: chapter.id,
     order: chapter.chapter_order,
     title: chapter.title,
-    readers: reach
-      .filter((r) => r.reach >= chapter.chapter_order)
-      .reduce((sum, r) => sum + r.readers, 0),
+    readers: {
+      signedIn: reaching(signedIn, chapter.chapter_order),
+      sessions: reaching(sessions, chapter.chapter_order),
+    },
     likes: likes.get(chapter.id) ?? 0,
     comments: comments.get(chapter.id) ?? 0,
   }));

@@ -11,7 +11,7 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { apiErrorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { textToParagraphs } from '../../../lib/plainText.ts';
+import { overLimit, textToParagraphs, tooLongMessage } from '../../../lib/plainText.ts';
 import {
   announcementsQuery,
   useDeleteAnnouncement,
@@ -31,11 +31,17 @@ function AnnouncementForm({ bookId }: { bookId: number }) {
     onError: (err) => setError(apiErrorMessage(err, 'Could not post the announcement.')),
   });
 
+  const bodyOver = overLimit(body, ANNOUNCEMENT_BODY_MAX_LENGTH);
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     if (!title.trim() || !body.trim()) {
       setError('Give the announcement a title and a text.');
+      return;
+    }
+    if (bodyOver > 0) {
+      setError('Shorten the announcement before posting it.');
       return;
     }
     post.mutate({ title: title.trim(), body: textToParagraphs(body) });
@@ -59,9 +65,15 @@ function AnnouncementForm({ bookId }: { bookId: number }) {
           id={`${id}-body`}
           rows={4}
           value={body}
-          maxLength={ANNOUNCEMENT_BODY_MAX_LENGTH}
+          aria-invalid={bodyOver > 0 || undefined}
+          aria-describedby={bodyOver > 0 ? `${id}-body-long` : undefined}
           onChange={(e) => setBody(e.target.value)}
         />
+        {bodyOver > 0 && (
+          <p id={`${id}-body-long`} className="form-error">
+            {tooLongMessage(bodyOver)}
+          </p>
+        )}
       </div>
       {error && (
         <p className="form-error" role="alert">

@@ -7,12 +7,18 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
-import { editorChapterQuery, refreshAfterSave, updateChapter } from '../api/chapter.ts';
+import {
+  editorChapterQuery,
+  readChapter,
+  refreshAfterSave,
+  updateChapter,
+} from '../api/chapter.ts';
 import { refreshRevisions, restoreRevision } from '../api/revisions.ts';
 import type { ChapterDraft } from '../drafts.ts';
 import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
 import { countWords, describeLength } from '../textStats.ts';
+import { changeSchedule } from '../scheduleChange.ts';
 import { drafts, useChapterSync } from '../useChapterSync.ts';
 import { useScheduledRelease } from '../useScheduledRelease.ts';
 import { AuthorNotes } from './AuthorNotes.tsx';
@@ -37,6 +43,7 @@ export const TEXTS = {
   released: 'This chapter was published as scheduled.',
   restored: 'Restored an earlier version.',
   restoreFailed: 'Could not restore this version; your text is unchanged.',
+  notesUnsaved: 'Your author’s notes are not saved. Leave, and what you typed in them is lost.',
 };
 
 export interface ChapterEditorPageProps {
@@ -135,6 +142,7 @@ function ChapterEditor({
   const [choosing, setChoosing] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const historyButton = useRef<HTMLButtonElement>(null);
+  const [notesUnsaved, setNotesUnsaved] = useState(false);
   const saveRef = useRef<() => void>(() => undefined);
 
   const editor = useEditor(
@@ -230,15 +238,20 @@ function ChapterEditor({
     }
   };
 
-  useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, (chapter) => {
+  const released = (chapter: Chapter) => {
     setMeta((m) => ({ ...m, is_published: chapter.is_published, publish_at: null }));
     refreshAfterSave(client, start.book_id, start.id);
     push(TEXTS.released, { type: 'SUCCESS' });
-  });
+  };
+  useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, released);
 
   const schedule = async (publishAt: string | null) => {
-    const chapter = await write({ publish_at: publishAt });
-    push(TEXTS.scheduled(chapter.publish_at != null), { type: 'SUCCESS' });
+    const answer = await changeSchedule(
+      () => write({ publish_at: publishAt }),
+      () => readChapter(start.id),
+    );
+    if (answer.released) released(answer.chapter);
+    else push(TEXTS.scheduled(answer.chapter.publish_at != null), { type: 'SUCCESS' });
   };
 
   /** Restores a kept version: pending typing is saved first (so History keeps it), then the text is replaced. */
@@ -275,10 +288,14 @@ function ChapterEditor({
   };
 
   if (!editor) return <Loading />;
+  const textAtRisk = state.status === 'failed' || state.status === 'conflict';
 
   return (
     <div className="chapter-editor-page">
-      <LeaveGuard when={state.status === 'failed' || state.status === 'conflict'} />
+      <LeaveGuard
+        when={textAtRisk || notesUnsaved}
+        message={textAtRisk ? undefined : TEXTS.notesUnsaved}
+      />
       <header className="chapter-editor-head">
         <ChapterTitle title={meta.title} onRename={rename} />
         <div className="chapter-editor-actions">
@@ -423,6 +440,7 @@ function ChapterEditor({
         noteAfter={start.note_after ?? ''}
         disabled={!sync}
         onSave={write}
+        onUnsavedChange={setNotesUnsaved}
       />
     </div>
   );
