@@ -116,6 +116,7 @@ describe('COMMENT', () => {
         book_id: book.id,
         chapter_id: chapter.id,
         comment_id: id,
+        announcement_id: null,
         follower: null,
         is_read: false,
         created_at: expect.any(String),
