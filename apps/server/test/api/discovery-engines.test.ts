@@ -1,4 +1,5 @@
 import {
+  FILTERED_HIDDEN_HEADER,
   BOOK_RATINGS,
   BOOK_SORTS,
   BOOK_STATUSES,
@@ -212,7 +213,9 @@ async function ask(engine: Engine, f: Filters) {
   expect(search.statusCode, search.body).toBe(200);
   return {
     list: (list.json() as Card[]).map((c) => c.id),
+    listHidden: Number(list.headers[FILTERED_HIDDEN_HEADER] ?? 0),
     search: (search.json().books as Card[]).map((c) => c.id),
+    searchHidden: search.json().hidden as number,
   };
 }
 
@@ -226,6 +229,12 @@ describe('filters on both engines', () => {
       fc.asyncProperty(filtersArb, async (f) => {
         const [sqlite, postgres] = [await ask(engines[0]!, f), await ask(engines[1]!, f)];
         const expected = model(cards, f, authorIds).map((c) => c.id);
+        const unsaved = { exclude_tags: [], exclude_ratings: [], muted: [] };
+        const hidden = model(cards, { ...f, saved: unsaved }, authorIds).length - expected.length;
+        for (const answer of [sqlite, postgres]) {
+          expect(answer.listHidden).toBe(hidden);
+          expect(answer.searchHidden).toBe(hidden);
+        }
         const ordered = f.sort === null || f.sort === 'new' || f.sort === 'words';
         const asSet = (ids: number[]) => [...ids].sort((a, b) => a - b);
         expect(asSet(sqlite.list)).toEqual(asSet(expected));

@@ -3,7 +3,7 @@ import type { ContentWarningId } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import {
-  hiddenCondition,
+  hiddenAmong,
   listCondition,
   NO_FILTER,
   notExcluded,
@@ -145,7 +145,7 @@ export async function countHiddenBooks(
     .selectFrom('books')
     .select('books.id')
     .where(published('books'))
-    .where(hiddenCondition(list))
+    .where(hiddenAmong(list))
     .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
     .limit(HIDDEN_COUNT_MAX);
   const row = await db
