@@ -1,4 +1,4 @@
-import type { BookFilter } from '@inkwell/contract';
+import type { BookFilter, BookSort } from '@inkwell/contract';
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type SqlBool } from 'kysely';
 
@@ -85,6 +85,21 @@ export function excludedBy(ex: Exclusions, books = 'books'): Expression<SqlBool>
     ? sql<SqlBool>`1 = 0`
     : sql<SqlBool>`(${sql.join(excluded, sql` or `)})`;
 }
+
+/**
+ * What each sort orders books by, largest first (ties go to the newer book): lists and search
+ * alike. `updated` is when a chapter was last first published (migration 0015).
+ */
+const SORT_COLUMNS = {
+  updated: 'chapter_published_at',
+  new: 'published_at',
+  popular: 'reader_count',
+  words: 'words',
+  followers: 'follower_count',
+} as const satisfies Record<BookSort, string>;
+
+export const sortColumn = (sort: BookSort, books = 'books') =>
+  sql.ref(`${books}.${SORT_COLUMNS[sort]}`);
 
 /** A list's condition: the request's filters and, unless switched off, the saved exclusions. */
 export interface ListFilter {

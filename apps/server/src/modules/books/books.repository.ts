@@ -7,6 +7,7 @@ import {
   listCondition,
   NO_FILTER,
   notExcluded,
+  sortColumn,
   type Exclusions,
   type ListFilter,
 } from '../../access/book-filters.ts';
@@ -87,18 +88,6 @@ function warningIds(db: DbHandle) {
     sqlite: sql`bw.warning order by bw.warning`,
   });
 }
-
-/** What each sort orders published books by, largest first; ties go to the newer book. */
-const SORT_COLUMNS = {
-  updated: 'chapter_published_at',
-  new: 'published_at',
-  popular: 'reader_count',
-  words: 'words',
-  followers: 'follower_count',
-} as const satisfies Record<BookSort, string>;
-
-export const sortColumn = (sort: BookSort, books = 'books') =>
-  sql.ref(`${books}.${SORT_COLUMNS[sort]}`);
 
 /**
  * A page of published books meeting `where` and the list's filter, in `sort`'s order. The
