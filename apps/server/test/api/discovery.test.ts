@@ -319,3 +319,23 @@ describe("saved exclusions in the reader's private feed", () => {
     expect(after).not.toContain(`Chapter of ${warned.title}`);
   });
 });
+
+describe('saved exclusions on the home page', () => {
+  it("leave a muted author out of the reader's author picks", async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    await publishedBook(author);
+    // Followers make the author a featured pick.
+    for (let i = 0; i < 3; i++)
+      await as(t.app, await signup(t.app)).post('/api/follows', { author_id: author.id });
+    const featured = async (who?: TestUser, query = '') =>
+      (
+        (await get(`/api/home/authors${query}`, who)).json().featured_authors as { id: number }[]
+      ).map((a) => a.id);
+    expect(await featured(reader)).toContain(author.id);
+    await as(t.app, reader).put('/api/my/filters', { muted_authors: [author.username] });
+    expect(await featured(reader)).not.toContain(author.id);
+    expect(await featured(reader, '?filters=off')).toContain(author.id);
+    expect(await featured()).toContain(author.id);
+  });
+});
