@@ -213,6 +213,34 @@ describe('filters on GET /api/books', () => {
     expect(ids(top)).toEqual([c.id]);
   });
 
+  it('sorts by followers, by the newest chapter and by readers, newer book first on ties', async () => {
+    const author = await signup(t.app);
+    const fan = await signup(t.app);
+    const tag = unique('Sorted');
+    const older = await publishedBook(author, { tags: [tag] });
+    const newer = await publishedBook(author, { tags: [tag] });
+    // Signed in: a visitor's list may be the answer cache's, which follows and reads do not empty.
+    const order = async (sort: string) =>
+      ids(await get(`/api/books?tags=${tag}&sort=${sort}`, fan));
+    expect(await order('new')).toEqual([newer.id, older.id]);
+    expect(await order('followers')).toEqual([newer.id, older.id]);
+    await as(t.app, fan).post(`/api/books/${older.id}/follow`);
+    expect(await order('followers')).toEqual([older.id, newer.id]);
+    await createChapter(t.app, author, newer.id, { title: 'n' }, { published: true });
+    const chapter = await createChapter(
+      t.app,
+      author,
+      older.id,
+      { title: 'o' },
+      { published: true },
+    );
+    expect(await order('updated')).toEqual([older.id, newer.id]);
+    await as(t.app, fan).post(`/api/books/${newer.id}/chapters/${chapter.id - 1}/history`);
+    expect(await order('popular')).toEqual([newer.id, older.id]);
+    await as(t.app, fan).delete(`/api/books/${older.id}/follow`);
+    expect(await order('followers')).toEqual([newer.id, older.id]);
+  });
+
   it('answers 400 naming the parameter for bad values', async () => {
     for (const [query, name] of [
       ['rating=adult', 'rating'],
