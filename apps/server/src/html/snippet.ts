@@ -31,31 +31,50 @@ const INLINE = new Set([
   'u',
 ]);
 
-/** The plain text of each top-level block of sanitized HTML, in order. */
-export function blockTexts(html: string): string[] {
-  const blocks: string[] = [];
+/**
+ * Reads sanitized HTML block by block, handing each top-level block's plain text to `visit`, in
+ * slices, so that a reader looking for its first match stops parsing there: `visit` answers true
+ * to stop. A chapter is about 16 KB; a search page asks ten of them.
+ */
+function eachBlock(html: string, visit: (text: string, index: number) => boolean): void {
   let depth = 0;
+  let text = '';
+  let index = 0;
+  let stopped = false;
   const parser = new Parser(
     {
       onopentag(name) {
-        if (depth === 0) blocks.push('');
+        if (depth === 0) text = '';
         depth++;
         // A line break inside a block separates words.
-        if (name === 'br' && blocks.length > 0) blocks[blocks.length - 1] += ' ';
+        if (name === 'br') text += ' ';
       },
       onclosetag(name) {
         depth--;
         // The end of an inner block (a list item, a quote's paragraph) ends a word too.
-        if (depth > 0 && !INLINE.has(name)) blocks[blocks.length - 1] += ' ';
+        if (depth > 0 && !INLINE.has(name)) text += ' ';
+        if (depth === 0 && !stopped) stopped = visit(text, index++);
       },
-      ontext(text) {
-        if (depth > 0) blocks[blocks.length - 1] += text;
+      ontext(chunk) {
+        if (depth > 0) text += chunk;
       },
     },
     { decodeEntities: true },
   );
-  parser.write(html);
-  parser.end();
+  for (let at = 0; at < html.length && !stopped; at += SLICE)
+    parser.write(html.slice(at, at + SLICE));
+  if (!stopped) parser.end();
+}
+
+const SLICE = 2048;
+
+/** The plain text of each top-level block of sanitized HTML, in order. */
+export function blockTexts(html: string): string[] {
+  const blocks: string[] = [];
+  eachBlock(html, (text) => {
+    blocks.push(text);
+    return false;
+  });
   return blocks;
 }
 
@@ -80,12 +99,11 @@ export function searchSnippet(
 ): { paragraph: number; snippet: string } | null {
   const wanted = new Set(terms.map(wordStem).filter((t) => t.length > 0));
   if (wanted.size === 0) return null;
-  const blocks = blockTexts(html);
-  for (let paragraph = 0; paragraph < blocks.length; paragraph++) {
-    const text = blocks[paragraph]!;
+  let found: { paragraph: number; snippet: string } | null = null;
+  eachBlock(html, (text, paragraph) => {
     const words = [...text.matchAll(WORD)];
     const first = words.findIndex((w) => wanted.has(wordStem(w[0])));
-    if (first === -1) continue;
+    if (first === -1) return false;
     const from = Math.max(0, first - WORDS_BEFORE);
     const to = Math.min(words.length - 1, first + WORDS_AFTER);
     let snippet = from > 0 ? '… ' : '';
@@ -101,7 +119,8 @@ export function searchSnippet(
     const tail = /^[^\p{L}\p{N}\s]*/u.exec(text.slice(at))![0];
     snippet += escapeText(tail);
     if (to < words.length - 1) snippet += ' …';
-    return { paragraph, snippet: snippet.replace(/\s+/g, ' ').trim() };
-  }
-  return null;
+    found = { paragraph, snippet: snippet.replace(/\s+/g, ' ').trim() };
+    return true;
+  });
+  return found;
 }

@@ -34,6 +34,16 @@ describe('search snippets', () => {
     expect(searchSnippet(html, ['absent'])).toBeNull();
   });
 
+  it('finds a match however far into a long chapter, at the right block', () => {
+    const blocks = Array.from({ length: 500 }, (_, i) => `<p>Block <em>number</em> ${i}.</p>`);
+    blocks[431] = '<p>Here the <strong>lantern</strong> glows.</p>';
+    blocks[470] = '<p>A second lantern.</p>';
+    expect(searchSnippet(blocks.join(''), ['lanterns'])).toEqual({
+      paragraph: 431,
+      snippet: 'Here the <mark>lantern</mark> glows.',
+    });
+  });
+
   it('keeps a short passage around the first match', () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
     words[100] = 'needle';
