@@ -78,13 +78,20 @@ export function blockTexts(html: string): string[] {
   return blocks;
 }
 
+/** Case and accents do not count. */
+const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** How a word is compared: case, accents and common English endings do not count. */
 export function wordStem(word: string): string {
-  const folded = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  let stem = fold(word);
   for (const ending of ['ingly', 'edly', 'ings', 'ing', 'ied', 'ies', 'ed', 'es', 'ly', 's'])
-    if (folded.length - ending.length >= 3 && folded.endsWith(ending))
-      return folded.slice(0, -ending.length);
-  return folded;
+    if (stem.length - ending.length >= 3 && stem.endsWith(ending)) {
+      stem = stem.slice(0, -ending.length);
+      break;
+    }
+  // "house", "houses" and "housing" are one word.
+  return stem.length > 3 && stem.endsWith('e') ? stem.slice(0, -1) : stem;
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
@@ -100,7 +107,11 @@ export function searchSnippet(
   const wanted = new Set(terms.map(wordStem).filter((t) => t.length > 0));
   if (wanted.size === 0) return null;
   let found: { paragraph: number; snippet: string } | null = null;
+  const stems = [...wanted];
   eachBlock(html, (text, paragraph) => {
+    // Most blocks hold none of the words: a substring test turns them away before any splitting.
+    const plain = NON_ASCII.test(text) ? fold(text) : text.toLowerCase();
+    if (!stems.some((stem) => plain.includes(stem))) return false;
     const words = [...text.matchAll(WORD)];
     const first = words.findIndex((w) => wanted.has(wordStem(w[0])));
     if (first === -1) return false;

@@ -32,6 +32,10 @@ describe('search snippets', () => {
     });
     expect(searchSnippet(html, ['three'])?.paragraph).toBe(1);
     expect(searchSnippet(html, ['absent'])).toBeNull();
+    // One word whatever its ending, as the engines' stemmers have it.
+    expect(searchSnippet('<p>Their houses.</p>', ['housing'])?.snippet).toBe(
+      'Their <mark>houses</mark>.',
+    );
   });
 
   it('finds a match however far into a long chapter, at the right block', () => {
