@@ -1,4 +1,5 @@
 import { Parser } from 'htmlparser2';
+import { ALLOWED_TAGS, VOID_ELEMENTS } from '@inkwell/contract/html';
 import { escapeText } from './escape.ts';
 
 /**
@@ -80,7 +81,8 @@ export function blockTexts(html: string): string[] {
 
 /** Case and accents do not count. */
 const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Letters with accents to take off (curly quotes and dashes, in most blocks of prose, have none). */
+const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/;
 
 /** How a word is compared: case, accents and common English endings do not count. */
 export function wordStem(word: string): string {
@@ -96,6 +98,61 @@ export function wordStem(word: string): string {
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
+const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>|<!--/g;
+/** Elements a parser closes by itself when one of these opens inside them (htmlparser2, browsers). */
+const BLOCK_OPENERS = new Set([
+  'p',
+  'ul',
+  'ol',
+  'li',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'blockquote',
+  'pre',
+  'hr',
+]);
+const CLOSED_BY_BLOCKS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * Where each top-level block of sanitized HTML starts and ends, from its tags alone (a regular
+ * expression, many times faster than a parse). Sanitized chapter HTML is the allowlist's elements
+ * properly nested, as the editor writes it; anything a parser would have to mend (an element it
+ * closes by itself, an end tag that does not match, an unknown element) answers null, and the
+ * caller parses instead, so the blocks are always the ones `countTopLevelBlocks` counts.
+ */
+export function blockRanges(html: string): Array<[number, number]> | null {
+  const ranges: Array<[number, number]> = [];
+  const open: string[] = [];
+  let start = 0;
+  for (const tag of html.matchAll(TAG)) {
+    const name = tag[2]?.toLowerCase();
+    if (name === undefined || !ALLOWED.has(name)) return null;
+    const end = tag.index + tag[0].length;
+    if (tag[1]) {
+      if (open.pop() !== name) return null;
+      if (open.length === 0) ranges.push([start, end]);
+      continue;
+    }
+    if (BLOCK_OPENERS.has(name) && open.some((o) => CLOSED_BY_BLOCKS.has(o))) return null;
+    if ((name === 'a' || name === 'li') && open.includes(name)) return null;
+    if (VOID.has(name)) {
+      if (open.length === 0) ranges.push([tag.index, end]);
+      continue;
+    }
+    if (open.length === 0) start = tag.index;
+    open.push(name);
+  }
+  return open.length === 0 ? ranges : null;
+}
+
+const ALLOWED = new Set<string>(ALLOWED_TAGS);
+const VOID = new Set<string>(VOID_ELEMENTS);
+const TAGS = /<[^>]*>/g;
+
 /**
  * The first block holding one of `terms` (the query's words), as `{paragraph, snippet}`; null when
  * no block does (the engine's stemmer may match a form this one does not).
@@ -106,12 +163,15 @@ export function searchSnippet(
 ): { paragraph: number; snippet: string } | null {
   const wanted = new Set(terms.map(wordStem).filter((t) => t.length > 0));
   if (wanted.size === 0) return null;
-  let found: { paragraph: number; snippet: string } | null = null;
   const stems = [...wanted];
-  eachBlock(html, (text, paragraph) => {
-    // Most blocks hold none of the words: a substring test turns them away before any splitting.
-    const plain = NON_ASCII.test(text) ? fold(text) : text.toLowerCase();
-    if (!stems.some((stem) => plain.includes(stem))) return false;
+  // Most blocks hold none of the words: a substring test turns them away before any splitting.
+  const holdsStem = (text: string) => {
+    const plain = ACCENTED.test(text) ? fold(text) : text.toLowerCase();
+    return stems.some((stem) => plain.includes(stem));
+  };
+  let found: { paragraph: number; snippet: string } | null = null;
+  const visit = (text: string, paragraph: number) => {
+    if (!holdsStem(text)) return false;
     const words = [...text.matchAll(WORD)];
     const first = words.findIndex((w) => wanted.has(wordStem(w[0])));
     if (first === -1) return false;
@@ -132,6 +192,16 @@ export function searchSnippet(
     if (to < words.length - 1) snippet += ' …';
     found = { paragraph, snippet: snippet.replace(/\s+/g, ' ').trim() };
     return true;
-  });
+  };
+  const ranges = blockRanges(html);
+  if (ranges === null) {
+    eachBlock(html, visit);
+    return found;
+  }
+  // Only a block whose text (its markup without the tags) holds a stem is parsed, on its own.
+  for (let paragraph = 0; paragraph < ranges.length && found === null; paragraph++) {
+    const block = html.slice(...ranges[paragraph]!);
+    if (holdsStem(block.replace(TAGS, ''))) eachBlock(block, (text) => visit(text, paragraph));
+  }
   return found;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countTopLevelBlocks } from '../../src/html/blocks.ts';
 import { sanitizeContent } from '../../src/html/sanitize.ts';
-import { blockTexts, searchSnippet } from '../../src/html/snippet.ts';
+import { blockRanges, blockTexts, searchSnippet, wordStem } from '../../src/html/snippet.ts';
+import { editorDocuments, generatedMarkup, NAUGHTY, XSS_VECTORS } from './html-samples.ts';
 
 /** Issue 21: a search hit's snippet is text, escaped, whose only markup is <mark>. */
 const markupIn = (snippet: string) => [...snippet.matchAll(/<\/?([a-z]+)/gi)].map((m) => m[1]);
@@ -56,5 +57,45 @@ describe('search snippets', () => {
     expect(found.snippet.endsWith(' …')).toBe(true);
     expect(found.snippet.split(' ').length).toBeLessThan(45);
     expect(found.snippet).toContain('<mark>needle</mark>');
+  });
+});
+
+describe('the fast block scan', () => {
+  const editor = editorDocuments(150).map(sanitizeContent);
+  const samples = [
+    ...editor,
+    ...generatedMarkup(300),
+    ...XSS_VECTORS,
+    ...NAUGHTY.slice(0, 300).map((text) => `<p>${text}</p><p>after</p>`),
+  ].map(sanitizeContent);
+  const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
+
+  it('finds the blocks the parse counts, or leaves the HTML to the parse', () => {
+    let scanned = 0;
+    for (const html of samples) {
+      const ranges = blockRanges(html);
+      if (ranges === null) continue;
+      scanned++;
+      expect(ranges.length, html).toBe(countTopLevelBlocks(html));
+    }
+    // What the editor writes takes the fast way.
+    expect(editor.filter((html) => blockRanges(html) !== null).length).toBeGreaterThan(
+      editor.length * 0.8,
+    );
+    expect(scanned).toBeGreaterThan(samples.length / 2);
+  });
+
+  it('puts a snippet at the block a full parse finds first', () => {
+    for (const [i, html] of samples.entries()) {
+      const texts = blockTexts(html);
+      const words = texts.flatMap((t) => [...t.matchAll(WORDS)].map((m) => m[0]));
+      if (words.length === 0) continue;
+      const word = words[(i * 7919) % words.length]!;
+      if (wordStem(word).length === 0) continue;
+      const expected = texts.findIndex((t) =>
+        [...t.matchAll(WORDS)].some((m) => wordStem(m[0]) === wordStem(word)),
+      );
+      expect(searchSnippet(html, [word])?.paragraph, `${word} in ${html}`).toBe(expected);
+    }
   });
 });
