@@ -81,8 +81,11 @@ export function blockTexts(html: string): string[] {
 
 /** Case and accents do not count. */
 const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-/** Letters with accents to take off (curly quotes and dashes, in most blocks of prose, have none). */
-const ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/;
+/**
+ * Text that folding may change: anything beyond ASCII but spaces and punctuation (curly quotes,
+ * dashes, ellipses, in most blocks of prose, need no fold).
+ */
+const FOLDABLE = /[^\x00-\x7f\u00a0\u2000-\u206f]/;
 
 /** How a word is compared: case, accents and common English endings do not count. */
 export function wordStem(word: string): string {
@@ -166,7 +169,7 @@ export function searchSnippet(
   const stems = [...wanted];
   // Most blocks hold none of the words: a substring test turns them away before any splitting.
   const holdsStem = (text: string) => {
-    const plain = ACCENTED.test(text) ? fold(text) : text.toLowerCase();
+    const plain = FOLDABLE.test(text) ? fold(text) : text.toLowerCase();
     return stems.some((stem) => plain.includes(stem));
   };
   let found: { paragraph: number; snippet: string } | null = null;
