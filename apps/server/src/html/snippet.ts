@@ -85,7 +85,7 @@ const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toL
  * Text that folding may change: anything beyond ASCII but spaces and punctuation (curly quotes,
  * dashes, ellipses, in most blocks of prose, need no fold).
  */
-const FOLDABLE = /[^\x00-\x7f\u00a0\u2000-\u206f]/;
+const FOLDABLE = /[^\p{ASCII}\u00a0\u2000-\u206f]/u;
 
 /** How a word is compared: case, accents and common English endings do not count. */
 export function wordStem(word: string): string {
