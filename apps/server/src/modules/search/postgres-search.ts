@@ -40,10 +40,15 @@ export function postgresSearch(options: {
       const found = new Map<number, number>();
       if (bookIds.length === 0 || (query.loose.length === 0 && query.phrases.length === 0))
         return found;
+      // Only books with a match in the search's own chapter window: a book matched by its
+      // document alone would have every chapter's tsvector read to find none.
+      const inWindow = new Set(await chapterWindow(queryDb, query, CHAPTER_WINDOW));
+      const candidates = bookIds.filter((id) => inWindow.has(id));
+      if (candidates.length === 0) return found;
       // A book's first match in reading order: its chapters' tsvectors, checked in that order.
       const { rows } = await sql<{ book_id: number; id: number }>`
         select b.id as book_id, m.id
-          from unnest(${[...bookIds]}::int[]) b(id)
+          from unnest(${candidates}::int[]) b(id)
           cross join lateral (
             select c.id from chapters c join chapter_search s on s.chapter_id = c.id
              where c.book_id = b.id and ${published('c')} and s.content_tsv @@ (${wholeQuery(query)})
