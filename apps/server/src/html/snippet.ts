@@ -201,10 +201,71 @@ export function searchSnippet(
     eachBlock(html, visit);
     return found;
   }
-  // Only a block whose text (its markup without the tags) holds a stem is parsed, on its own.
-  for (let paragraph = 0; paragraph < ranges.length && found === null; paragraph++) {
-    const block = html.slice(...ranges[paragraph]!);
-    if (holdsStem(block.replace(TAGS, ''))) eachBlock(block, (text) => visit(text, paragraph));
+  const parse = (paragraph: number) =>
+    eachBlock(html.slice(...ranges[paragraph]!), (text) => visit(text, paragraph));
+  if (FOLDABLE.test(html)) {
+    // Only a block whose text (its markup without the tags) holds a stem is parsed, on its own.
+    for (let paragraph = 0; paragraph < ranges.length && found === null; paragraph++)
+      if (holdsStem(html.slice(...ranges[paragraph]!).replace(TAGS, ''))) parse(paragraph);
+    return found;
+  }
+  // Text that lower-casing leaves as long as it is: the stems are looked for in the chapter's text
+  // (its markup without the tags) at once, and only the block of each place one is found is parsed.
+  const { text, htmlOffset } = withoutTags(html);
+  const lower = text.toLowerCase();
+  let from = 0;
+  let paragraph = 0;
+  while (found === null) {
+    let at = -1;
+    for (const stem of stems) {
+      const i = lower.indexOf(stem, from);
+      if (i !== -1 && (at === -1 || i < at)) at = i;
+    }
+    if (at === -1) break;
+    const inHtml = htmlOffset(at);
+    while (paragraph < ranges.length && ranges[paragraph]![1] <= inHtml) paragraph++;
+    if (paragraph === ranges.length) break;
+    if (ranges[paragraph]![0] > inHtml) {
+      from = at + 1;
+      continue;
+    }
+    parse(paragraph);
+    // The rest of this block holds no word either: on from its end.
+    const end = ranges[paragraph]![1];
+    from = at + 1;
+    while (from < text.length && htmlOffset(from) < end) from++;
   }
   return found;
+}
+
+/** HTML without its tags, and where each character of that text is in the HTML. */
+function withoutTags(html: string): { text: string; htmlOffset: (i: number) => number } {
+  const textStarts: number[] = [];
+  const htmlStarts: number[] = [];
+  let text = '';
+  let last = 0;
+  for (const tag of html.matchAll(TAGS)) {
+    if (tag.index > last) {
+      textStarts.push(text.length);
+      htmlStarts.push(last);
+      text += html.slice(last, tag.index);
+    }
+    last = tag.index + tag[0].length;
+  }
+  if (last < html.length) {
+    textStarts.push(text.length);
+    htmlStarts.push(last);
+    text += html.slice(last);
+  }
+  const htmlOffset = (i: number) => {
+    let lo = 0;
+    let hi = textStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (textStarts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return htmlStarts[lo]! + (i - textStarts[lo]!);
+  };
+  return { text, htmlOffset };
 }
