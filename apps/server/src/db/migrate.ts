@@ -15,6 +15,7 @@ import * as searchBookQueue from './migrations/0011_search_book_queue.ts';
 import * as uploads from './migrations/0012_uploads.ts';
 import * as jobLeases from './migrations/0013_job_leases.ts';
 import * as community from './migrations/0014_community.ts';
+import * as discovery from './migrations/0015_discovery.ts';
 import * as releases from './migrations/0016_releases.ts';
 import * as revisions from './migrations/0017_revisions.ts';
 import * as stats from './migrations/0018_stats.ts';
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0012_uploads': uploads,
   '0013_job_leases': jobLeases,
   '0014_community': community,
+  '0015_discovery': discovery,
   '0016_releases': releases,
   '0017_revisions': revisions,
   '0018_stats': stats,

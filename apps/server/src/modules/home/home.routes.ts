@@ -1,5 +1,6 @@
-import { HomePicks } from '@inkwell/contract';
+import { BookFilterFields, HomePicks } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { publicRead } from '../../plugins/public-read.ts';
 import * as service from './home.service.ts';
@@ -17,9 +18,10 @@ export const homeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
           'Home page picks: author of the month (most new followers in 30 days), rising author ' +
           '(most new readers among authors whose first book is under 90 days old) and featured ' +
           'authors (most followed); each may be pinned by configuration',
+        querystring: z.object({ filters: BookFilterFields.filters }),
         response: { 200: HomePicks },
       },
     },
-    async () => service.homePicks(ctx),
+    async (request) => service.homePicks(ctx, request.viewer, request.query.filters),
   );
 };

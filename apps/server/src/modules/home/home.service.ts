@@ -1,8 +1,9 @@
-import type { AuthorProfile, HomePicks } from '@inkwell/contract';
-import type { AppContext } from '../../context.ts';
+import type { AuthorProfile, BookFilter, HomePicks } from '@inkwell/contract';
+import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { daysAgoIso } from '../../lib/convert.ts';
 import { profilesByIds, profilesByUsernames } from '../authors/authors.service.ts';
+import { savedExclusions } from '../discovery/discovery.service.ts';
 import * as home from './home.repository.ts';
 
 export const NEW_FOLLOWERS_DAYS = 30;
@@ -22,7 +23,19 @@ async function pick(db: DbHandle, pinned: readonly string[], computeIds: () => P
 
 const first = (profiles: AuthorProfile[]) => profiles[0] ?? null;
 
-export async function homePicks(ctx: AppContext): Promise<HomePicks> {
+/**
+ * The home page's author picks. A signed-in reader's muted authors (issue 21's saved exclusions)
+ * are left out (a muted pick leaves its place empty), unless `filters` is 'off'.
+ */
+export async function homePicks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  filters: BookFilter['filters'],
+): Promise<HomePicks> {
+  const muted = new Set(
+    viewer && filters !== 'off' ? (await savedExclusions(ctx, viewer.id)).authorIds : [],
+  );
+  const shown = (profiles: AuthorProfile[]) => profiles.filter((p) => !muted.has(p.id));
   const { db, config } = ctx;
   const pinned = (username: string | undefined) => (username ? [username] : []);
   const [authorOfTheMonth, risingAuthor, featuredAuthors] = await Promise.all([
@@ -41,8 +54,8 @@ export async function homePicks(ctx: AppContext): Promise<HomePicks> {
     ),
   ]);
   return {
-    author_of_the_month: first(authorOfTheMonth),
-    rising_author: first(risingAuthor),
-    featured_authors: featuredAuthors,
+    author_of_the_month: first(shown(authorOfTheMonth)),
+    rising_author: first(shown(risingAuthor)),
+    featured_authors: shown(featuredAuthors),
   };
 }

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createDb } from '../../src/db/kysely.ts';
+import { migrateTo } from '../../src/db/migrate.ts';
+import { as, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { userRow } from '../helpers/rows.ts';
+
+// A library made before issue 21 (migration 0015): its books get the defaults, and the numbers
+// lists sort by are worked out from what is there.
+let database: TestDatabase;
+let t: TestApp;
+let bookId: number;
+const firstPublished = '2026-01-02T00:00:00.000Z';
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const old = createDb(database.url);
+  await migrateTo(old, '0014_community');
+  const at = new Date().toISOString();
+  const users = [];
+  for (const name of ['elder', 'fan'])
+    users.push(
+      (
+        await old
+          .insertInto('users')
+          .values(userRow(name, at))
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+  ({ id: bookId } = await old
+    .insertInto('books')
+    .values({
+      author_id: users[0]!,
+      title: 'Old Library',
+      summary: '',
+      is_published: 1,
+      published_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow());
+  await old
+    .insertInto('chapters')
+    .values(
+      [7, 5, 100].map((words, i) => ({
+        book_id: bookId,
+        title: `Chapter ${i + 1}`,
+        content: '<p>x</p>',
+        content_text: 'x',
+        word_count: words,
+        chapter_order: i + 1,
+        is_published: i < 2 ? 1 : 0,
+        first_published_at: i < 2 ? firstPublished : null,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .execute();
+  await old
+    .insertInto('book_follows')
+    .values({ user_id: users[1]!, book_id: bookId, created_at: at })
+    .execute();
+  await old.destroy();
+  t = await createTestApp({}, { database });
+});
+afterAll(async () => {
+  await t.close();
+  await database.drop();
+});
+
+it('gives old books the defaults and counts their published words and followers', async () => {
+  const book = (await as(t.app).get(`/api/books/${bookId}`)).json();
+  expect(book).toMatchObject({
+    tags: [],
+    warnings: [],
+    rating: 'general',
+    status: 'ongoing',
+    words: 12,
+    followers: 1,
+  });
+  const row = await t.ctx.db
+    .selectFrom('books')
+    .select(['follower_count', 'chapter_published_at'])
+    .where('id', '=', bookId)
+    .executeTakeFirstOrThrow();
+  expect(row).toEqual({ follower_count: 1, chapter_published_at: firstPublished });
+});

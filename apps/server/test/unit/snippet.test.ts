@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { countTopLevelBlocks } from '../../src/html/blocks.ts';
+import { sanitizeContent } from '../../src/html/sanitize.ts';
+import { blockRanges, blockTexts, searchSnippet, wordStem } from '../../src/html/snippet.ts';
+import { editorDocuments, generatedMarkup, NAUGHTY, XSS_VECTORS } from './html-samples.ts';
+
+/** Issue 21: a search hit's snippet is text, escaped, whose only markup is <mark>. */
+const markupIn = (snippet: string) => [...snippet.matchAll(/<\/?([a-z]+)/gi)].map((m) => m[1]);
+
+describe('search snippets', () => {
+  it('escape what the chapter text says, so only <mark> is markup', () => {
+    // Sanitized HTML keeps these as text: the snippet must not turn them back into tags.
+    const html = sanitizeContent(
+      '<p>The &lt;script&gt;alert(1)&lt;/script&gt; dragon &lt;img src=x onerror=alert(2)&gt; &amp;amp; "quotes"</p>',
+    );
+    const found = searchSnippet(html, ['dragon']);
+    expect(found).not.toBeNull();
+    expect(markupIn(found!.snippet)).toEqual(['mark', 'mark']);
+    expect(found!.snippet).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(found!.snippet).toContain('<mark>dragon</mark>');
+    expect(found!.snippet).toContain('&lt;img src=x onerror=alert(2)&gt;');
+    expect(found!.snippet).toContain('&amp;amp;');
+    expect(found!.snippet).not.toMatch(/<(script|img)/i);
+  });
+
+  it('marks the query words, and counts blocks as paragraph indexes do', () => {
+    const html =
+      '<p>One.</p><blockquote><p>Two.</p><p>Three</p></blockquote><p>The Dragons flew, dragon-like.</p>';
+    expect(blockTexts(html)).toHaveLength(countTopLevelBlocks(html));
+    expect(searchSnippet(html, ['dragon'])).toEqual({
+      paragraph: 2,
+      snippet: 'The <mark>Dragons</mark> flew, <mark>dragon</mark>-like.',
+    });
+    expect(searchSnippet(html, ['three'])?.paragraph).toBe(1);
+    expect(searchSnippet(html, ['absent'])).toBeNull();
+    // One word whatever its ending, as the engines' stemmers have it.
+    expect(searchSnippet('<p>Their houses.</p>', ['housing'])?.snippet).toBe(
+      'Their <mark>houses</mark>.',
+    );
+  });
+
+  it('finds a match however far into a long chapter, at the right block', () => {
+    const blocks = Array.from({ length: 500 }, (_, i) => `<p>Block <em>number</em> ${i}.</p>`);
+    blocks[431] = '<p>Here the <strong>lantern</strong> glows.</p>';
+    blocks[470] = '<p>A second lantern.</p>';
+    expect(searchSnippet(blocks.join(''), ['lanterns'])).toEqual({
+      paragraph: 431,
+      snippet: 'Here the <mark>lantern</mark> glows.',
+    });
+  });
+
+  it('keeps a short passage around the first match', () => {
+    const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
+    words[100] = 'needle';
+    const found = searchSnippet(`<p>${words.join(' ')}</p>`, ['needle'])!;
+    expect(found.snippet.startsWith('… ')).toBe(true);
+    expect(found.snippet.endsWith(' …')).toBe(true);
+    expect(found.snippet.split(' ').length).toBeLessThan(45);
+    expect(found.snippet).toContain('<mark>needle</mark>');
+  });
+});
+
+describe('the fast block scan', () => {
+  const editor = editorDocuments(150).map(sanitizeContent);
+  const samples = [
+    ...editor,
+    ...generatedMarkup(300),
+    ...XSS_VECTORS,
+    ...NAUGHTY.slice(0, 300).map((text) => `<p>${text}</p><p>after</p>`),
+  ].map(sanitizeContent);
+  const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
+
+  it('finds the blocks the parse counts, or leaves the HTML to the parse', () => {
+    let scanned = 0;
+    for (const html of samples) {
+      const ranges = blockRanges(html);
+      if (ranges === null) continue;
+      scanned++;
+      expect(ranges.length, html).toBe(countTopLevelBlocks(html));
+    }
+    // What the editor writes takes the fast way.
+    expect(editor.filter((html) => blockRanges(html) !== null).length).toBeGreaterThan(
+      editor.length * 0.8,
+    );
+    expect(scanned).toBeGreaterThan(samples.length / 2);
+  });
+
+  it('puts a snippet at the block a full parse finds first', () => {
+    for (const [i, html] of samples.entries()) {
+      const texts = blockTexts(html);
+      const words = texts.flatMap((t) => [...t.matchAll(WORDS)].map((m) => m[0]));
+      if (words.length === 0) continue;
+      const word = words[(i * 7919) % words.length]!;
+      if (wordStem(word).length === 0) continue;
+      const expected = texts.findIndex((t) =>
+        [...t.matchAll(WORDS)].some((m) => wordStem(m[0]) === wordStem(word)),
+      );
+      expect(searchSnippet(html, [word])?.paragraph, `${word} in ${html}`).toBe(expected);
+    }
+  });
+});
