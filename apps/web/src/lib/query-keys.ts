@@ -8,13 +8,16 @@ export const keys = {
   // ---- public reads ----
   /** Prefix of every public view of books: lists, search, pages, chapter lists, genres of a book. */
   books: ['books'] as const,
-  bookList: ['books', 'all'] as const,
-  bookSearch: (q: string) => ['books', 'search', q] as const,
-  genreBooks: (genre: string) => ['books', 'genre', genre] as const,
+  /** `filter`: the list's filter query as the API gets it (issue 21), '' for none. */
+  bookList: (filter: string) => ['books', 'all', filter] as const,
+  bookSearch: (q: string, filter: string) => ['books', 'search', q, filter] as const,
+  genreBooks: (genre: string, filter: string) => ['books', 'genre', genre, filter] as const,
   book: (id: number) => ['books', id] as const,
   bookChapters: (id: number) => ['books', id, 'chapters'] as const,
   bookGenres: (id: number) => ['books', id, 'genres'] as const,
   genres: ['genres'] as const,
+  /** Tag suggestions for a typed prefix (issue 21). */
+  tags: (prefix: string) => ['tags', prefix] as const,
   chapter: (id: number) => ['chapters', id] as const,
   /** Prefix of every author view: profiles, their books and recent chapters. */
   authors: ['authors'] as const,
@@ -30,8 +33,10 @@ export const keys = {
   commentReplies: (chapterId: number, commentId: number) =>
     ['comments', chapterId, 'replies', commentId] as const,
   commentCounts: (chapterId: number) => ['comments', chapterId, 'counts'] as const,
-  homeRecent: ['home', 'recent'] as const,
-  homePopular: ['home', 'popular'] as const,
+  /** Prefix of the home page's lists, which a reader's saved exclusions narrow (issue 21). */
+  home: ['home'] as const,
+  homeRecent: (filtersOff: boolean) => ['home', 'recent', filtersOff] as const,
+  homePopular: (filtersOff: boolean) => ['home', 'popular', filtersOff] as const,
   homeAuthors: ['home', 'authors'] as const,
 
   // ---- the signed-in user's own ----
@@ -45,6 +50,8 @@ export const keys = {
   mutes: ['my', 'mutes'] as const,
   notifications: ['my', 'notifications'] as const,
   readerSettings: ['my', 'reader-settings'] as const,
+  /** The reader's saved exclusions (issue 21). */
+  myFilters: ['my', 'filters'] as const,
   /** The author's own books and chapter lists: written by the workspace, the editor, imports. */
   myBooks: ['my', 'books'] as const,
   authorChapters: (bookId: number) => ['my', 'books', bookId, 'chapters'] as const,

@@ -10,6 +10,7 @@ import { paths, routeId, url } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../../../lib/query.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
+import { BookFacts } from './BookFacts.tsx';
 import { BookFollowButton } from './BookFollowButton.tsx';
 
 function ChapterList({ bookId }: { bookId: number }) {
@@ -79,6 +80,7 @@ export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart 
             by <Link to={paths.author(b.author_username)}>{authorOf(b)}</Link>
           </p>
           <GenreTags genres={b.genres} />
+          <BookFacts book={b} />
           {b.summary ? (
             <p className="book-summary">{b.summary}</p>
           ) : (
