@@ -8,6 +8,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
 import { RATING_LABELS, STATUS_LABELS } from '../../../lib/book-labels.ts';
 import { genresQuery } from '../../../lib/query.ts';
@@ -31,39 +32,6 @@ const SORT_LABELS: Record<string, string> = {
 };
 
 const MIN_WORDS_PROBLEM = 'Enter a whole number of words, such as 10000.';
-
-/** Checkboxes over a fixed list: the ones ticked are the list's value. */
-function CheckGroup<T extends string>({
-  legend,
-  options,
-  value,
-  onChange,
-}: {
-  legend: string;
-  options: readonly { id: T; name: string }[];
-  value: readonly T[];
-  onChange(value: T[]): void;
-}) {
-  return (
-    <fieldset className="check-group">
-      <legend>{legend}</legend>
-      {options.map((option) => (
-        <label key={option.id} className="checkbox-field">
-          <input
-            type="checkbox"
-            checked={value.includes(option.id)}
-            onChange={(e) =>
-              onChange(
-                e.target.checked ? [...value, option.id] : value.filter((v) => v !== option.id),
-              )
-            }
-          />
-          {option.name}
-        </label>
-      ))}
-    </fieldset>
-  );
-}
 
 const RATING_OPTIONS = BOOK_RATINGS.map((id) => ({ id, name: RATING_LABELS[id] }));
 const STATUS_OPTIONS = BOOK_STATUSES.map((id) => ({ id, name: STATUS_LABELS[id] }));
