@@ -21,6 +21,11 @@ export const bookFixture = (id: number, changes: Partial<Book> = {}): Book => ({
   created_at: CREATED,
   updated_at: CREATED,
   published_at: CREATED,
+  tags: [],
+  warnings: [],
+  rating: 'general',
+  status: 'ongoing',
+  words: 0,
   ...changes,
 });
 
