@@ -22,7 +22,8 @@ export const keys = {
   /** Prefix of every author view: profiles, their books and recent chapters. */
   authors: ['authors'] as const,
   author: (ref: string) => ['authors', ref] as const,
-  authorBooks: (authorId: number) => ['authors', authorId, 'books'] as const,
+  authorBooks: (authorId: number, filtersOff: boolean) =>
+    ['authors', authorId, 'books', filtersOff] as const,
   authorRecentChapters: (authorId: number) => ['authors', authorId, 'chapters'] as const,
   /** Prefix of every chapter's comments (a mute or block changes whose are shown anywhere). */
   allComments: ['comments'] as const,
@@ -45,6 +46,8 @@ export const keys = {
   isFollowing: (authorId: number) => ['my', 'is-following', authorId] as const,
   /** The books the user follows, with unread counts (issue 19). */
   followedBooks: ['my', 'followed-books'] as const,
+  /** The followed books as shown: narrowed by the saved exclusions unless they are off (issue 21). */
+  followedBooksShown: (filtersOff: boolean) => ['my', 'followed-books', filtersOff] as const,
   /** The user's block and mute lists (issue 19). */
   blocks: ['my', 'blocks'] as const,
   mutes: ['my', 'mutes'] as const,

@@ -8,7 +8,7 @@ import {
 } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
-import { getFiltered, type Filtered } from '../../../lib/filtered.ts';
+import { getFiltered, withFiltersOff, type Filtered } from '../../../lib/filtered.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
@@ -90,11 +90,16 @@ export const genreBooksQuery = (genre: string, filter: string) =>
   });
 
 /** The books the signed-in reader follows, with their published and unread chapter counts. */
-export const followedBooksQuery = () =>
+export const followedBooksQuery = (filtersOff: boolean) =>
   queryOptions({
-    queryKey: keys.followedBooks,
-    queryFn: async ({ signal }) =>
-      (await api.get<FollowedBooks>('/api/my/followed-books', signal)).books,
+    queryKey: keys.followedBooksShown(filtersOff),
+    queryFn: async ({ signal }) => {
+      const answer = await getFiltered<FollowedBooks>(
+        withFiltersOff('/api/my/followed-books', filtersOff),
+        signal,
+      );
+      return { items: answer.items.books, hidden: answer.hidden };
+    },
   });
 
 /**
