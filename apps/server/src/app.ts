@@ -17,6 +17,7 @@ import { chaptersRoutes } from './modules/chapters/chapters.routes.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { followsRoutes } from './modules/follows/follows.routes.ts';
 import { bookFollowsRoutes } from './modules/follows/book-follows.routes.ts';
+import { discoveryRoutes } from './modules/discovery/discovery.routes.ts';
 import { blocksRoutes } from './modules/blocks/blocks.routes.ts';
 import { genresRoutes } from './modules/genres/genres.routes.ts';
 import { historyRoutes } from './modules/history/history.routes.ts';
@@ -218,6 +219,7 @@ export async function buildApp(
     feedsRoutes,
     importsRoutes,
     uploadsRoutes,
+    discoveryRoutes,
   ]) {
     await app.register(routes, { ctx, prefix: base });
   }

@@ -47,15 +47,14 @@ export const Book = z
     followers: z.number().optional(),
     /** Issue 19, on GET /api/books/{id} for a signed-in viewer: whether they follow it. */
     following: z.boolean().optional(),
-    // Issue 21 (issue 21's server work makes these five required: every book answer carries them).
-    /** Issue 21: the author's free tags, each in the site's first spelling. */
-    tags: z.array(z.string()).optional(),
-    /** Issue 21: ids from GET /api/warnings. */
-    warnings: z.array(WarningId).optional(),
-    rating: BookRating.optional(),
-    status: BookStatus.optional(),
+    /** Issue 21: the author's free tags, each in the site's first spelling, in the author's order. */
+    tags: z.array(z.string()),
+    /** Issue 21: ids from GET /api/warnings, in that list's order. */
+    warnings: z.array(WarningId),
+    rating: BookRating,
+    status: BookStatus,
     /** Issue 21: words in the book's published chapters (what min_words and sort=words use). */
-    words: z.number().optional(),
+    words: z.number(),
   })
   .meta({ id: 'Book' });
 export type Book = z.infer<typeof Book>;
@@ -108,16 +107,17 @@ export const SearchQuery = z.object({
  */
 export const FREE_TEXT_QUERY_FIELDS = new Map<z.ZodType, readonly string[]>([[SearchQuery, ['q']]]);
 
-/**
- * A search hit: a book card and why it matched (issue 21; null when only its document did).
- * Issue 21's server work makes `match` required.
- */
-export const SearchHit = Book.extend({ match: SearchMatch.nullable().optional() }).meta({
+/** A search hit: a book card and why it matched (issue 21; null when only its document did). */
+export const SearchHit = Book.extend({ match: SearchMatch.nullable() }).meta({
   id: 'SearchHit',
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 export const SearchResponse = z
-  .object({ books: z.array(SearchHit) })
+  .object({
+    books: z.array(SearchHit),
+    /** Issue 21: books the signed-in reader's saved exclusions removed (as the hidden header). */
+    hidden: z.number(),
+  })
   .meta({ id: 'SearchResponse' });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
@@ -132,3 +132,10 @@ export const PopularBook = z
 export const PopularResponse = z.object({ popular: z.array(PopularBook) });
 
 export const GenreParams = z.object({ genre: z.string().min(1).max(100) });
+/**
+ * GET /api/books/genres/{genre}: the filters and sorts of /api/books (the path names the genre;
+ * a `genre` parameter is not read), no paging, as the spec's route.
+ */
+export const GenreBooksQuery = z
+  .object({ ...BookFilterFields, sort: BookSort.optional() })
+  .omit({ genre: true });

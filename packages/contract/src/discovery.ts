@@ -114,14 +114,24 @@ export type SearchMatch = z.infer<typeof SearchMatch>;
 /** GET and PUT /api/my/filters: a signed-in reader's saved exclusions, applied everywhere. */
 export const MyFilters = z
   .object({
-    exclude_tags: z.array(TagName).max(FILTER_LIST_MAX),
-    exclude_warnings: z.array(WarningId).max(FILTER_LIST_MAX),
-    exclude_ratings: z.array(BookRating).max(BOOK_RATINGS.length),
+    exclude_tags: z.array(z.string()),
+    exclude_warnings: z.array(WarningId),
+    exclude_ratings: z.array(BookRating),
     /** Usernames. */
-    muted_authors: z.array(z.string().min(1).max(100)).max(FILTER_LIST_MAX),
+    muted_authors: z.array(z.string()),
   })
   .meta({ id: 'MyFilters' });
 export type MyFilters = z.infer<typeof MyFilters>;
-/** PUT /api/my/filters: any of the four lists; a missing one is left as it was. */
-export const UpdateMyFiltersBody = MyFilters.partial();
+/**
+ * PUT /api/my/filters: any of the four lists, each replacing the saved one; a missing one is left
+ * as it was. Tags are normalized as a book's are; an unknown username answers 400 naming it.
+ */
+export const UpdateMyFiltersBody = z
+  .object({
+    exclude_tags: z.array(TagName).max(FILTER_LIST_MAX),
+    exclude_warnings: z.array(WarningId).max(FILTER_LIST_MAX),
+    exclude_ratings: z.array(BookRating).max(BOOK_RATINGS.length),
+    muted_authors: z.array(z.string().min(1).max(100)).max(FILTER_LIST_MAX),
+  })
+  .partial();
 export type UpdateMyFiltersBody = z.infer<typeof UpdateMyFiltersBody>;

@@ -15,6 +15,7 @@ import * as searchBookQueue from './migrations/0011_search_book_queue.ts';
 import * as uploads from './migrations/0012_uploads.ts';
 import * as jobLeases from './migrations/0013_job_leases.ts';
 import * as community from './migrations/0014_community.ts';
+import * as discovery from './migrations/0015_discovery.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0012_uploads': uploads,
   '0013_job_leases': jobLeases,
   '0014_community': community,
+  '0015_discovery': discovery,
 };
 
 class EngineAwareProvider implements MigrationProvider {

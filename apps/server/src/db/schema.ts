@@ -1,4 +1,8 @@
 import type { Generated } from 'kysely';
+import type { BOOK_RATINGS, BOOK_STATUSES, ContentWarningId } from '@inkwell/contract/constants';
+
+type BookRating = (typeof BOOK_RATINGS)[number];
+type BookStatus = (typeof BOOK_STATUSES)[number];
 
 /**
  * Table types shared by both engines. Column types are chosen to read back identically:
@@ -49,6 +53,14 @@ export interface BooksTable {
   comments_locked: Generated<Flag>;
   created_at: string;
   updated_at: string;
+  // Issue 21 (migration 0015). words, follower_count and chapter_published_at are kept by triggers.
+  rating: Generated<BookRating>;
+  status: Generated<BookStatus>;
+  /** Words of the book's published chapters. */
+  words: Generated<number>;
+  follower_count: Generated<number>;
+  /** When one of its chapters was last first published ('' when none): "recently updated". */
+  chapter_published_at: Generated<string>;
 }
 
 export interface GenresTable {
@@ -284,6 +296,34 @@ export interface UserMutesTable {
   created_at: string;
 }
 
+/** Issue 21: a tag as first spelled on the site; `key` is its lower case, unique. */
+export interface TagsTable {
+  id: Generated<number>;
+  name: string;
+  key: string;
+}
+
+export interface BookTagsTable {
+  book_id: number;
+  tag_id: number;
+  position: number;
+}
+
+export interface BookWarningsTable {
+  book_id: number;
+  warning: ContentWarningId;
+}
+
+/** A reader's saved exclusions (issue 21): JSON arrays; muted authors by user id. */
+export interface SavedFiltersTable {
+  user_id: number;
+  exclude_tags: string;
+  exclude_warnings: string;
+  exclude_ratings: string;
+  muted_author_ids: string;
+  updated_at: string;
+}
+
 export interface Schema {
   users: UsersTable;
   sessions: SessionsTable;
@@ -312,4 +352,8 @@ export interface Schema {
   comment_reports: CommentReportsTable;
   user_blocks: UserBlocksTable;
   user_mutes: UserMutesTable;
+  tags: TagsTable;
+  book_tags: BookTagsTable;
+  book_warnings: BookWarningsTable;
+  saved_filters: SavedFiltersTable;
 }

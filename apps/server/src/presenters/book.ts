@@ -1,4 +1,5 @@
 import type { Book } from '@inkwell/contract';
+import { CONTENT_WARNING_IDS } from '@inkwell/contract/constants';
 import { fromFlag, fromJsonList } from '../lib/convert.ts';
 import type { Selectable } from 'kysely';
 import type { BooksTable } from '../db/schema.ts';
@@ -15,6 +16,9 @@ export interface BookCardRow extends Pick<
   | 'published_at'
   | 'created_at'
   | 'updated_at'
+  | 'rating'
+  | 'status'
+  | 'words'
 > {
   author_username: string;
   author_first_name: string;
@@ -23,7 +27,14 @@ export interface BookCardRow extends Pick<
   genres: string[] | string;
   /** A scalar subquery's count: typed nullable by Kysely, never null in fact. */
   chapter_count: number | null;
+  /** JSON arrays, as `genres`: tag names in the author's order, warning ids. */
+  tags: string[] | string;
+  warnings: string[] | string;
 }
+
+const WARNING_ORDER = new Map<string, number>(CONTENT_WARNING_IDS.map((id, i) => [id, i]));
+const byWarningOrder = (a: string, b: string) =>
+  (WARNING_ORDER.get(a) ?? 0) - (WARNING_ORDER.get(b) ?? 0);
 
 export function toBook(row: BookCardRow): Book {
   return {
@@ -44,5 +55,10 @@ export function toBook(row: BookCardRow): Book {
     created_at: row.created_at,
     updated_at: row.updated_at,
     published_at: row.published_at,
+    tags: fromJsonList(row.tags),
+    warnings: fromJsonList(row.warnings).sort(byWarningOrder) as Book['warnings'],
+    rating: row.rating,
+    status: row.status,
+    words: Number(row.words),
   };
 }

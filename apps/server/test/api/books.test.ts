@@ -247,8 +247,8 @@ describe('search', () => {
   });
 
   it('answers an empty list for an empty query', async () => {
-    expect((await as(t.app).get('/api/books/search?q=')).json()).toEqual({ books: [] });
-    expect((await as(t.app).get('/api/books/search')).json()).toEqual({ books: [] });
+    expect((await as(t.app).get('/api/books/search?q=')).json()).toEqual({ books: [], hidden: 0 });
+    expect((await as(t.app).get('/api/books/search')).json()).toEqual({ books: [], hidden: 0 });
   });
 });
 

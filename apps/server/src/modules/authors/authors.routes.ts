@@ -1,5 +1,6 @@
 import {
   Account,
+  BookFilterFields,
   AuthorListQuery,
   AuthorProfile,
   AuthorRefParams,
@@ -13,10 +14,12 @@ import {
   UpdateAuthorBody,
   UpdateReaderSettingsBody,
 } from '@inkwell/contract';
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { sendHiddenCount } from '../../plugins/filtered-list.ts';
 import * as service from './authors.service.ts';
 
 const TAG = { tags: ['authors'] };
@@ -110,12 +113,22 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: {
         ...TAG,
-        summary: "An author's published books",
+        summary: "An author's published books (less the signed-in reader's saved exclusions)",
         params: AuthorRefParams,
+        querystring: z.object({ filters: BookFilterFields.filters }),
         response: { 200: BookList, ...notFound },
       },
     },
-    async (request) => service.listPublishedBooksOf(ctx, request.params.id),
+    async (request, reply) => {
+      const { books, hidden } = await service.listPublishedBooksOf(
+        ctx,
+        request.viewer,
+        request.params.id,
+        request.query.filters,
+      );
+      sendHiddenCount(reply, hidden);
+      return books;
+    },
   );
 
   app.get(

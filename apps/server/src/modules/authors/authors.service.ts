@@ -1,4 +1,5 @@
 import {
+  type BookFilter,
   DEFAULT_READER_SETTINGS,
   parseId,
   UpdateReaderSettingsBody,
@@ -84,9 +85,14 @@ export async function listRecentChapters(
   return authors.listRecentChapters(ctx.db, author.id, page);
 }
 
-export async function listPublishedBooksOf(ctx: AppContext, ref: string) {
+export async function listPublishedBooksOf(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  ref: string,
+  filters: BookFilter['filters'],
+) {
   const author = await findAuthor(ctx.db, ref);
-  return listAuthorBooks(ctx, author.id);
+  return listAuthorBooks(ctx, viewer, author.id, filters);
 }
 
 /** The columns a profile update writes; null or absent fields are left as they are. */

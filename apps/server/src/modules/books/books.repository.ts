@@ -1,4 +1,15 @@
-import { sql, type RawBuilder } from 'kysely';
+import type { BookRating, BookSort, BookStatus } from '@inkwell/contract';
+import type { ContentWarningId } from '@inkwell/contract/constants';
+import { tagKey } from '@inkwell/contract/tags';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  hiddenCondition,
+  listCondition,
+  NO_FILTER,
+  notExcluded,
+  type Exclusions,
+  type ListFilter,
+} from '../../access/book-filters.ts';
 import {
   bookVisibleTo,
   chapterListedFor,
@@ -28,6 +39,9 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
       'books.published_at',
       'books.created_at',
       'books.updated_at',
+      'books.rating',
+      'books.status',
+      'books.words',
       'users.username as author_username',
       'users.first_name as author_first_name',
       'users.last_name as author_last_name',
@@ -41,8 +55,109 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
         .where(chapterListedFor(visibility.viewerId))
         .as('chapter_count'),
     )
-    .select(genreNames(db).as('genres'));
+    .select(genreNames(db).as('genres'))
+    .select(tagNames(db).as('tags'))
+    .select(warningIds(db).as('warnings'));
 }
+
+/** A JSON array aggregate of a correlated subquery, as genreNames builds it, on either engine. */
+function jsonList(
+  db: DbHandle,
+  from: RawBuilder<unknown>,
+  item: { postgres: RawBuilder<unknown>; sqlite: RawBuilder<unknown> },
+): RawBuilder<string[] | string> {
+  return isPostgres(db)
+    ? sql`coalesce((select json_agg(${item.postgres}) ${from}), '[]'::json)`
+    : sql`(select json_group_array(${item.sqlite}) ${from})`;
+}
+
+/** The book's tags in their display spelling, in the author's order (issue 21). */
+function tagNames(db: DbHandle) {
+  return jsonList(
+    db,
+    sql`from book_tags bt join tags t on t.id = bt.tag_id where bt.book_id = books.id`,
+    { postgres: sql`t.name order by bt.position`, sqlite: sql`t.name order by bt.position` },
+  );
+}
+
+/** The book's warning ids (the presenter puts them in the fixed list's order). */
+function warningIds(db: DbHandle) {
+  return jsonList(db, sql`from book_warnings bw where bw.book_id = books.id`, {
+    postgres: sql`bw.warning order by bw.warning`,
+    sqlite: sql`bw.warning order by bw.warning`,
+  });
+}
+
+/** What each sort orders published books by, largest first; ties go to the newer book. */
+const SORT_COLUMNS = {
+  updated: 'chapter_published_at',
+  new: 'published_at',
+  popular: 'reader_count',
+  words: 'words',
+  followers: 'follower_count',
+} as const satisfies Record<BookSort, string>;
+
+export const sortColumn = (sort: BookSort, books = 'books') =>
+  sql.ref(`${books}.${SORT_COLUMNS[sort]}`);
+
+/**
+ * A page of published books meeting `where` and the list's filter, in `sort`'s order. The
+ * page's ids are found first, from the sort's index (skipping `offset` entries there is cheap);
+ * names and counts are then worked out for those rows only, not for every row the offset skips.
+ */
+async function pageOfPublishedBooks(
+  db: DbHandle,
+  where: Expression<SqlBool>[],
+  list: ListFilter,
+  sort: BookSort,
+  page: { limit: number; offset: number },
+) {
+  const pageIds = db
+    .selectFrom('books')
+    .select('books.id')
+    .where(published('books'))
+    .where(listCondition(list))
+    .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
+    .orderBy(sortColumn(sort), 'desc')
+    .orderBy('books.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset);
+  return bookSelect(db, PUBLIC)
+    .where('books.id', 'in', pageIds)
+    .orderBy(sortColumn(sort), 'desc')
+    .orderBy('books.id', 'desc')
+    .execute();
+}
+
+/** How many books a hidden count says at most: counting further would cost every request more. */
+export const HIDDEN_COUNT_MAX = 1000;
+
+/**
+ * How many published books meeting `where` and the request's filters the saved exclusions took
+ * out of the list (all its pages), up to HIDDEN_COUNT_MAX.
+ */
+export async function countHiddenBooks(
+  db: DbHandle,
+  where: Expression<SqlBool>[],
+  list: ListFilter,
+): Promise<number> {
+  const hidden = db
+    .selectFrom('books')
+    .select('books.id')
+    .where(published('books'))
+    .where(hiddenCondition(list))
+    .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
+    .limit(HIDDEN_COUNT_MAX);
+  const row = await db
+    .selectFrom(hidden.as('h'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The condition of an author's published books, or of a genre's, for a list or its count. */
+export const byAuthor = (authorId: number) => sql<SqlBool>`books.author_id = ${authorId}`;
+export const withReaders = sql<SqlBool>`books.reader_count > 0`;
 
 /**
  * The book's genre names in the genres' order, as a JSON array: parsed by the driver on
@@ -74,11 +189,13 @@ export async function findVisibleBooksByIds(
   db: DbHandle,
   ids: readonly number[],
   visibility: Visibility,
+  exclusions?: Exclusions,
 ) {
   if (ids.length === 0) return [];
   return (
     bookSelect(db, visibility)
       .where('books.id', 'in', ids)
+      .$if(exclusions !== undefined, (q) => q.where(notExcluded(exclusions!)))
       // Checked on each row the ids find, never an index to walk (see `publishedRowCheck`).
       .where(
         visibility.viewerId === null
@@ -97,23 +214,23 @@ export async function findBookById(db: DbHandle, id: number, visibility: Visibil
     .executeTakeFirst();
 }
 
-/**
- * Published books, newest published first. The page's ids are found first, from the index alone
- * (skipping `offset` entries there is cheap); names and chapter counts are then worked out for
- * those ten rows only, not for every row the offset skips.
- */
-export async function listPublishedBooks(db: DbHandle, page: { limit: number; offset: number }) {
-  const pageIds = db
-    .selectFrom('books')
-    .select('id')
-    .where(published('books'))
-    .orderBy('published_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .offset(page.offset);
+/** Published books meeting the list's filter, in `sort`'s order (the spec's: newest published). */
+export async function listPublishedBooks(
+  db: DbHandle,
+  page: { limit: number; offset: number },
+  list: ListFilter = NO_FILTER,
+  sort: BookSort = 'new',
+) {
+  return pageOfPublishedBooks(db, [], list, sort, page);
+}
+
+/** An author's published books as a reader's list shows them (their filter), newest first. */
+export async function listPublishedBooksByAuthor(db: DbHandle, authorId: number, list: ListFilter) {
   return bookSelect(db, PUBLIC)
-    .where('books.id', 'in', pageIds)
-    .orderBy('books.published_at', 'desc')
+    .where('books.author_id', '=', authorId)
+    .where(published('books'))
+    .where(listCondition(list))
+    .orderBy('books.created_at', 'desc')
     .orderBy('books.id', 'desc')
     .execute();
 }
@@ -124,18 +241,6 @@ export async function listBooksByAuthor(db: DbHandle, authorId: number, visibili
     .where(bookVisibleTo(visibility.viewerId))
     .orderBy('books.created_at', 'desc')
     .orderBy('books.id', 'desc')
-    .execute();
-}
-
-export async function listPublishedBooksInGenre(db: DbHandle, genreName: string) {
-  return bookSelect(db, PUBLIC)
-    .innerJoin('book_genres', 'book_genres.book_id', 'books.id')
-    .innerJoin('genres', 'genres.id', 'book_genres.genre_id')
-    .where((eb) => eb(eb.fn('lower', ['genres.name']), '=', genreName.toLowerCase()))
-    .where(published('books'))
-    .orderBy('books.published_at', 'desc')
-    .orderBy('books.id', 'desc')
-    .limit(200)
     .execute();
 }
 
@@ -184,6 +289,8 @@ export async function updateBook(
     published_at: string;
     cover: string;
     updated_at: string;
+    rating: BookRating;
+    status: BookStatus;
   }>,
 ) {
   await db.updateTable('books').set(changes).where('id', '=', id).execute();
@@ -197,14 +304,54 @@ export async function deleteBook(db: DbHandle, id: number) {
  * Published books ranked by distinct readers in read history. The count is kept on the book by
  * triggers (migration 0004), so this reads `limit` index entries instead of the whole history.
  */
-export async function popularBooks(db: DbHandle, limit: number) {
+export async function popularBooks(db: DbHandle, limit: number, list: ListFilter = NO_FILTER) {
   return db
     .selectFrom('books')
     .select(['id as book_id', 'title', 'cover', 'reader_count as readers'])
     .where(published('books'))
+    .where(listCondition(list))
     .where('reader_count', '>', 0)
     .orderBy('reader_count', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
+    .execute();
+}
+
+/**
+ * Replaces a book's tags (issue 21), in the author's order. A tag new to the site is created in
+ * this spelling; one the site knows under any case keeps its first spelling.
+ */
+export async function setBookTags(db: DbHandle, bookId: number, tags: readonly string[]) {
+  await db.deleteFrom('book_tags').where('book_id', '=', bookId).execute();
+  if (tags.length === 0) return;
+  const keys = tags.map(tagKey);
+  await db
+    .insertInto('tags')
+    .values(tags.map((name, i) => ({ name, key: keys[i]! })))
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const found = await db
+    .selectFrom('tags')
+    .select(['id', 'key'])
+    .where('key', 'in', keys)
+    .execute();
+  const idByKey = new Map(found.map((t) => [t.key, t.id]));
+  await db
+    .insertInto('book_tags')
+    .values(keys.map((key, position) => ({ book_id: bookId, tag_id: idByKey.get(key)!, position })))
+    .execute();
+}
+
+/** Replaces a book's content warnings (issue 21). */
+export async function setBookWarnings(
+  db: DbHandle,
+  bookId: number,
+  warnings: readonly ContentWarningId[],
+) {
+  await db.deleteFrom('book_warnings').where('book_id', '=', bookId).execute();
+  if (warnings.length === 0) return;
+  await db
+    .insertInto('book_warnings')
+    .values([...new Set(warnings)].map((warning) => ({ book_id: bookId, warning })))
     .execute();
 }

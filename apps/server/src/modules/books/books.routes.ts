@@ -1,8 +1,10 @@
 import {
   Ack,
+  BookFilterFields,
   BookList,
   BookListQuery,
   Book,
+  GenreBooksQuery,
   CreateBookBody,
   ErrorBody,
   GenreParams,
@@ -16,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { sendHiddenCount } from '../../plugins/filtered-list.ts';
 import { publicRead } from '../../plugins/public-read.ts';
 import * as service from './books.service.ts';
 
@@ -29,12 +32,17 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       ...publicRead,
       schema: {
         ...TAG,
-        summary: 'Published books, newest first',
+        summary:
+          'Published books, newest first (or by sort), with filters and, for a signed-in reader, their saved exclusions',
         querystring: BookListQuery,
         response: { 200: BookList },
       },
     },
-    async (request) => service.listBooks(ctx, request.query),
+    async (request, reply) => {
+      const { books, hidden } = await service.listBooks(ctx, request.viewer, request.query);
+      sendHiddenCount(reply, hidden);
+      return books;
+    },
   );
 
   app.get(
@@ -43,12 +51,22 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       ...publicRead,
       schema: {
         ...TAG,
-        summary: 'Published books in a genre (by name)',
+        summary: 'Published books in a genre (by name), with the filters and sorts of /api/books',
         params: GenreParams,
+        querystring: GenreBooksQuery,
         response: { 200: BookList },
       },
     },
-    async (request) => service.listBooksInGenre(ctx, request.params.genre),
+    async (request, reply) => {
+      const { books, hidden } = await service.listBooksInGenre(
+        ctx,
+        request.viewer,
+        request.params.genre,
+        request.query,
+      );
+      sendHiddenCount(reply, hidden);
+      return books;
+    },
   );
 
   app.get(
@@ -58,11 +76,23 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         summary: 'Recently published books, newest first',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(30) }),
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(100).default(30),
+          filters: BookFilterFields.filters,
+        }),
         response: { 200: BookList },
       },
     },
-    async (request) => service.listRecentBooks(ctx, request.query.limit),
+    async (request, reply) => {
+      const { books, hidden } = await service.listRecentBooks(
+        ctx,
+        request.viewer,
+        request.query.limit,
+        request.query.filters,
+      );
+      sendHiddenCount(reply, hidden);
+      return books;
+    },
   );
 
   app.get(
@@ -72,11 +102,23 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         summary: 'Books ranked by distinct readers',
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(10) }),
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(100).default(10),
+          filters: BookFilterFields.filters,
+        }),
         response: { 200: PopularResponse },
       },
     },
-    async (request) => ({ popular: await service.popularBooks(ctx, request.query.limit) }),
+    async (request, reply) => {
+      const { popular, hidden } = await service.popularBooks(
+        ctx,
+        request.viewer,
+        request.query.limit,
+        request.query.filters,
+      );
+      sendHiddenCount(reply, hidden);
+      return { popular };
+    },
   );
 
   app.get(
@@ -129,7 +171,8 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       schema: {
         ...TAG,
         ...auth,
-        summary: 'Update title, summary or is_published',
+        summary:
+          'Update title, summary, is_published, comments_locked, tags, warnings, rating or status',
         params: IdParams,
         body: UpdateBookBody,
         response: { 200: Book, 409: ErrorBody, ...errors },

@@ -1,4 +1,5 @@
-import type { Book, UpdateBookBody } from '@inkwell/contract';
+import type { Book, BookFilter, BookSort, UpdateBookBody } from '@inkwell/contract';
+import { hasExclusions, type Exclusions, type ListFilter } from '../../access/book-filters.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
@@ -6,6 +7,7 @@ import { conflict } from '../../lib/errors.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { toBook } from '../../presenters/book.ts';
+import { listFilterFor } from '../discovery/discovery.service.ts';
 import { bookFollowFacts } from '../follows/book-follows.service.ts';
 import * as books from './books.repository.ts';
 
@@ -52,13 +54,17 @@ export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: nu
   };
 }
 
-/** The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out). */
+/**
+ * The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out,
+ * and so are those `exclusions` remove).
+ */
 export async function listVisibleBooks(
   ctx: AppContext,
   viewer: Viewer | null,
   ids: readonly number[],
+  exclusions?: Exclusions,
 ): Promise<Book[]> {
-  const rows = await books.findVisibleBooksByIds(ctx.db, ids, visibilityFor(viewer));
+  const rows = await books.findVisibleBooksByIds(ctx.db, ids, visibilityFor(viewer), exclusions);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -66,25 +72,94 @@ export async function listVisibleBooks(
   });
 }
 
-export async function listBooks(ctx: AppContext, page: { limit: number; offset: number }) {
-  return (await books.listPublishedBooks(ctx.db, page)).map(toBook);
+/**
+ * A list as a reader meets it (issue 21): its books, and how many the reader's saved exclusions
+ * took out of it (all pages; 0 for a visitor or with `filters=off`). See decision 0031.
+ */
+export interface FilteredBooks<T = Book> {
+  books: T[];
+  hidden: number;
 }
 
-export async function listRecentBooks(ctx: AppContext, limit: number) {
-  return (await books.listPublishedBooks(ctx.db, { limit, offset: 0 })).map(toBook);
+/** What a list's query takes besides its page: the request's filters and order. */
+export type ListRequest = BookFilter & { sort?: BookSort };
+
+/** The hidden count of a list of published books meeting `where` (none without exclusions). */
+async function hiddenCount(
+  ctx: AppContext,
+  list: ListFilter,
+  where: Parameters<typeof books.countHiddenBooks>[1] = [],
+): Promise<number> {
+  return hasExclusions(list.exclusions) ? books.countHiddenBooks(ctx.db, where, list) : 0;
+}
+
+/** GET /api/books: published books, filtered and sorted (the spec's order by default: newest). */
+export async function listBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  request: ListRequest & { limit: number; offset: number },
+): Promise<FilteredBooks> {
+  const list = await listFilterFor(ctx, viewer, request);
+  const rows = await books.listPublishedBooks(ctx.db, request, list, request.sort ?? 'new');
+  return { books: rows.map(toBook), hidden: await hiddenCount(ctx, list) };
+}
+
+/** The books of a genre page: the genre list route's cap, no paging (as the spec's route). */
+export const GENRE_LIST_LIMIT = 200;
+
+export async function listBooksInGenre(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  genre: string,
+  request: ListRequest,
+): Promise<FilteredBooks> {
+  return listBooks(ctx, viewer, { ...request, genre, limit: GENRE_LIST_LIMIT, offset: 0 });
+}
+
+export async function listRecentBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  limit: number,
+  filters: BookFilter['filters'],
+): Promise<FilteredBooks> {
+  return listBooks(ctx, viewer, { limit, offset: 0, filters });
 }
 
 export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
   return (await books.listBooksByAuthor(ctx.db, viewer.id, visibilityFor(viewer))).map(toBook);
 }
 
-/** An author's books as a visitor sees them: published only, drafts stay in the workspace. */
-export async function listAuthorBooks(ctx: AppContext, authorId: number) {
-  return (await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null })).map(toBook);
+/** An author's books as a reader meets them: published only (drafts stay in the workspace). */
+export async function listAuthorBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  authorId: number,
+  filters: BookFilter['filters'],
+): Promise<FilteredBooks> {
+  const list = await listFilterFor(ctx, viewer, { filters });
+  const rows = await books.listPublishedBooksByAuthor(ctx.db, authorId, list);
+  return {
+    books: rows.map(toBook),
+    hidden: await hiddenCount(ctx, list, [books.byAuthor(authorId)]),
+  };
 }
 
-export async function listBooksInGenre(ctx: AppContext, genre: string) {
-  return (await books.listPublishedBooksInGenre(ctx.db, genre)).map(toBook);
+/**
+ * The books among `ids` a reader may see that their exclusions leave, in the order of `ids`,
+ * and how many of them the exclusions took out (followed books, search hits).
+ */
+export async function listVisibleBooksFor(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  ids: readonly number[],
+  filters: BookFilter['filters'],
+): Promise<FilteredBooks> {
+  const list = await listFilterFor(ctx, viewer, { filters });
+  const cards = await listVisibleBooks(ctx, viewer, ids, list.exclusions);
+  const hidden = hasExclusions(list.exclusions)
+    ? (await listVisibleBooks(ctx, viewer, ids)).length - cards.length
+    : 0;
+  return { books: cards, hidden };
 }
 
 export async function createBook(ctx: AppContext, viewer: Viewer, title: string) {
@@ -119,10 +194,14 @@ export async function updateBook(
       ...(input.comments_locked !== undefined && {
         comments_locked: toFlag(input.comments_locked),
       }),
+      ...(input.rating !== undefined && { rating: input.rating }),
+      ...(input.status !== undefined && { status: input.status }),
       // The first publication dates the book for "recent"; re-publishing keeps that date.
       ...(publishing && existing.published_at === null && { published_at: nowIso() }),
       updated_at: nowIso(),
     });
+    if (input.tags !== undefined) await books.setBookTags(trx, bookId, input.tags);
+    if (input.warnings !== undefined) await books.setBookWarnings(trx, bookId, input.warnings);
   });
   announceBookChanged(ctx, bookId);
   return getBook(ctx, viewer, bookId);
@@ -170,7 +249,16 @@ export async function removeImportedBook(db: DbHandle, bookId: number): Promise<
   await books.deleteBook(db, bookId);
 }
 
-export async function popularBooks(ctx: AppContext, limit: number) {
-  const rows = await books.popularBooks(ctx.db, limit);
-  return rows.map((r) => ({ ...r, readers: Number(r.readers) }));
+export async function popularBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  limit: number,
+  filters: BookFilter['filters'],
+) {
+  const list = await listFilterFor(ctx, viewer, { filters });
+  const rows = await books.popularBooks(ctx.db, limit, list);
+  return {
+    popular: rows.map((r) => ({ ...r, readers: Number(r.readers) })),
+    hidden: await hiddenCount(ctx, list, [books.withReaders]),
+  };
 }

@@ -1,7 +1,15 @@
-import { BookFollowState, ErrorBody, FollowedBooks, IdParams } from '@inkwell/contract';
+import {
+  BookFilterFields,
+  BookFollowState,
+  ErrorBody,
+  FollowedBooks,
+  IdParams,
+} from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { sendHiddenCount } from '../../plugins/filtered-list.ts';
 import * as service from './book-follows.service.ts';
 
 const TAG = { tags: ['follows'] };
@@ -48,9 +56,18 @@ export const bookFollowsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         ...auth,
         summary:
           'The books you follow, most recently followed first, with published and unread chapter counts',
+        querystring: z.object({ filters: BookFilterFields.filters }),
         response: { 200: FollowedBooks, 401: ErrorBody },
       },
     },
-    async (request) => ({ books: await service.listFollowedBooks(ctx, requireViewer(request)) }),
+    async (request, reply) => {
+      const { books, hidden } = await service.listFollowedBooks(
+        ctx,
+        requireViewer(request),
+        request.query.filters,
+      );
+      sendHiddenCount(reply, hidden);
+      return { books };
+    },
   );
 };

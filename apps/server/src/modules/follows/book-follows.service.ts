@@ -1,11 +1,15 @@
-import type { BookFollowState, FollowedBook } from '@inkwell/contract';
+import type { BookFilter, BookFollowState, FollowedBook } from '@inkwell/contract';
 import { isAuthorOf } from '../../access/policy.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
-import { getVisibleBookAccess, listVisibleBooks } from '../books/books.service.ts';
+import {
+  getVisibleBookAccess,
+  listVisibleBooksFor,
+  type FilteredBooks,
+} from '../books/books.service.ts';
 import * as bookFollows from './book-follows.repository.ts';
 
 /*
@@ -67,11 +71,16 @@ export async function unfollowBook(
 /**
  * The books the viewer follows, most recently followed first, as cards with the number of
  * published chapters and how many of them the viewer has not read. Books they can no longer see
- * (unpublished since) are left out, but their follow stays: publishing again brings them back.
+ * (unpublished since) are left out, but their follow stays: publishing again brings them back;
+ * so are those the reader's saved exclusions remove (issue 21), unless `filters` is 'off'.
  */
-export async function listFollowedBooks(ctx: AppContext, viewer: Viewer): Promise<FollowedBook[]> {
+export async function listFollowedBooks(
+  ctx: AppContext,
+  viewer: Viewer,
+  filters: BookFilter['filters'],
+): Promise<FilteredBooks<FollowedBook>> {
   const ids = await bookFollows.followedBookIds(ctx.db, viewer.id);
-  const cards = await listVisibleBooks(ctx, viewer, ids);
+  const { books: cards, hidden } = await listVisibleBooksFor(ctx, viewer, ids, filters);
   const unread = await bookFollows.unreadCounts(
     ctx.db,
     viewer.id,
@@ -79,11 +88,12 @@ export async function listFollowedBooks(ctx: AppContext, viewer: Viewer): Promis
   );
   // A follower never owns the book (following one's own is refused), so the card's chapter
   // count is of published chapters.
-  return cards.map((card) => ({
+  const books = cards.map((card) => ({
     ...card,
     chapters: card.chapter_count,
     unread: unread.get(card.id) ?? 0,
   }));
+  return { books, hidden };
 }
 
 /**

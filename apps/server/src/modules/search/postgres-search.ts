@@ -29,19 +29,27 @@ export function postgresSearch(options: {
   const { db, queryDb } = options;
   const chapterWindow = options.bucketKeys ? newestMatchingChapterBooks : plainChapterWindow;
   return {
-    async searchBookIds(q, page) {
+    async searchBookIds(q, page, order) {
       const query = parseSearchQuery(q);
       if (query.loose.length === 0 && query.phrases.length === 0) return [];
       const chapterBooks = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
-      // A LATERAL subquery keeps the ranked books the outer loop of the publication check
-      // (OFFSET 0 keeps the planner from merging it into a join).
-      return rankedBookIds(
-        queryDb,
-        hits(query, chapterBooks),
-        page,
-        sql`cross join lateral (select 1 from books b
-                                 where b.id = r.book_id and ${published('b')} offset 0) published`,
-      );
+      return rankedBookIds(queryDb, hits(query, chapterBooks), page, order);
+    },
+    async matchingChapters(q, bookIds) {
+      const query = parseSearchQuery(q);
+      const found = new Map<number, number>();
+      if (bookIds.length === 0 || (query.loose.length === 0 && query.phrases.length === 0))
+        return found;
+      // A book's first match in reading order: its chapters' tsvectors, checked in that order.
+      const { rows } = await sql<{ book_id: number; id: number }>`
+        select b.id as book_id, m.id
+          from unnest(${[...bookIds]}::int[]) b(id)
+          cross join lateral (
+            select c.id from chapters c join chapter_search s on s.chapter_id = c.id
+             where c.book_id = b.id and ${published('c')} and s.content_tsv @@ (${wholeQuery(query)})
+             order by c.chapter_order, c.id limit 1) m`.execute(queryDb);
+      for (const row of rows) found.set(row.book_id, row.id);
+      return found;
     },
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,

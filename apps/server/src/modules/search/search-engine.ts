@@ -2,7 +2,7 @@ import type { Config } from '../../config.ts';
 import { createDb, isPostgres, type Db } from '../../db/kysely.ts';
 import { postgresSearch } from './postgres-search.ts';
 import { sqliteSearch } from './sqlite-search.ts';
-import type { SearchPage } from './search.repository.ts';
+import type { SearchOrder, SearchPage } from './search.repository.ts';
 
 /**
  * What the rest of the server knows of search: a query, and the indexing of what changed. One
@@ -13,8 +13,17 @@ import type { SearchPage } from './search.repository.ts';
  * postgres-search.ts.
  */
 export interface SearchEngine {
-  /** Ids of published books matching the text, best first; any text answers a list, never an error. */
-  searchBookIds(q: string, page: SearchPage): Promise<number[]>;
+  /**
+   * Ids of published books matching the text and `order.where` (a list's filters, inside the
+   * query so that pages stay whole), in `order.sort` (best first by default); any text answers a
+   * list, never an error.
+   */
+  searchBookIds(q: string, page: SearchPage, order?: SearchOrder): Promise<number[]>;
+  /**
+   * For each of `bookIds`, its first published chapter in reading order whose text matches `q`
+   * (issue 21's "why it matched"); books whose chapters do not match are absent.
+   */
+  matchingChapters(q: string, bookIds: readonly number[]): Promise<Map<number, number>>;
   /**
    * Rebuilds the documents of pending books and indexes the oldest pending chapters, `batch` of
    * each in one transaction: how many queued changes it took, 0 when none is pending, null when

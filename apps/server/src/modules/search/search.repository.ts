@@ -1,11 +1,13 @@
-import { sql, type RawBuilder } from 'kysely';
-import type { Db, DbHandle } from '../../db/kysely.ts';
+import type { BookSort, SearchSort } from '@inkwell/contract';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { published } from '../../access/visibility.ts';
+import { isPostgres, type Db, type DbHandle } from '../../db/kysely.ts';
 
 /** Queued book changes one round takes (one book may be queued many times). */
 const BOOK_ROUND_LOOK_AHEAD = 20;
 
 /**
- * Rebuilds the search documents (title, summary, author names, genres) of the books queued
+ * Rebuilds the search documents (title, summary, author names, genres, tags) of the books queued
  * longest (migration 0011). Queue rows are deleted by their own ids before the books are read,
  * so a change committed meanwhile keeps its row and is seen by the next round. On PostgreSQL the
  * caller holds the indexer's advisory lock: two processes writing one book's document could
@@ -52,6 +54,16 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
   const genreNames = new Map<number, string[]>();
   for (const { book_id, name } of genres)
     genreNames.set(book_id, [...(genreNames.get(book_id) ?? []), name]);
+  // Tags too (issue 21): searching a tag's name finds its books.
+  const tags = await db
+    .selectFrom('book_tags')
+    .innerJoin('tags', 'tags.id', 'book_tags.tag_id')
+    .select(['book_tags.book_id', 'tags.name'])
+    .where('book_tags.book_id', 'in', bookIds)
+    .orderBy('book_tags.position')
+    .execute();
+  for (const { book_id, name } of tags)
+    genreNames.set(book_id, [...(genreNames.get(book_id) ?? []), name]);
   const documents = books.map((book) => ({
     book_id: book.id,
     document: [
@@ -91,32 +103,75 @@ export const DOCUMENT_WINDOW = 300;
 
 export type SearchPage = { limit: number; offset: number };
 
+/** Which ranked books a search keeps (a condition on the book row under the given alias), and their order. */
+export interface SearchOrder {
+  where?: (books: string) => Expression<SqlBool>;
+  sort?: SearchSort;
+}
+
+/** What search's other orders sort the matching books by, largest first (as the lists do). */
+const SORT_COLUMNS = {
+  updated: 'chapter_published_at',
+  new: 'published_at',
+  popular: 'reader_count',
+  words: 'words',
+  followers: 'follower_count',
+} as const satisfies Record<BookSort, string>;
+
 /**
  * The ids of a page of published books, best first, from `hits`: rows of (book_id, document
  * relevance, chapter count). Books with a document match come first, by relevance; then books
  * matching in their chapters only, by how many of the chapter window's matches are theirs; ties
- * go to the newer book. The cards are the books module's (search.service.ts).
+ * go to the newer book. Another `sort` orders the same books by that column instead. The cards
+ * are the books module's (search.service.ts).
  *
- * The hits are ranked per book first; then each book, best first, is checked for publication by
- * id until the page is full (a few hundred books hit, a page needs twenty): hashing every
- * published book instead costs time in proportion to the library. `publishedCheck` is the
- * engine's way of keeping the ranked books the outer loop of that check.
+ * The hits are ranked per book first; then each book, best first, is checked for publication and
+ * the list's filters by id until the page is full (a few hundred books hit, a page needs twenty):
+ * hashing every published book instead costs time in proportion to the library. Each engine keeps
+ * the ranked books the outer loop of that check its own way: SQLite never reorders a CROSS JOIN;
+ * on PostgreSQL a LATERAL subquery does it (OFFSET 0 keeps the planner from merging it).
  */
 export async function rankedBookIds(
   db: DbHandle,
   hits: RawBuilder<unknown>,
   page: SearchPage,
-  publishedCheck: RawBuilder<unknown>,
+  order: SearchOrder = {},
 ): Promise<number[]> {
+  const where = order.where?.('b') ?? sql<SqlBool>`1 = 1`;
+  const sort = order.sort ?? 'relevance';
+  const key = sort === 'relevance' ? sql`0` : sql.ref(`b.${SORT_COLUMNS[sort]}`);
+  const postgres = isPostgres(db);
+  const kept = postgres
+    ? sql`cross join lateral (select ${key} as sort_key from books b
+                               where b.id = r.book_id and ${published('b')} and ${where}
+                              offset 0) k`
+    : sql`cross join books b on b.id = r.book_id and ${published('b')} and ${where}`;
+  const orderBy =
+    sort === 'relevance'
+      ? sql`r.document desc, r.chapters desc, r.book_id desc`
+      : sql`${postgres ? sql`k.sort_key` : key} desc, r.book_id desc`;
   const { rows } = await sql<{ book_id: number }>`
     select r.book_id
       from (select hits.book_id, max(hits.document) as document, max(hits.chapters) as chapters
               from (${hits}) hits
              group by hits.book_id
-             order by 2 desc, 3 desc, 1 desc) r ${publishedCheck}
-     order by r.document desc, r.chapters desc, r.book_id desc
+             order by 2 desc, 3 desc, 1 desc) r ${kept}
+     order by ${orderBy}
      limit ${page.limit} offset ${page.offset}`.execute(db);
   return rows.map((row) => Number(row.book_id));
+}
+
+/** Published chapters by id with their HTML, for the snippets of search hits. */
+export async function publishedChapterContents(db: DbHandle, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('chapters')
+    .innerJoin('books', 'books.id', 'chapters.book_id')
+    .select(['chapters.id', 'chapters.title', 'chapters.content'])
+    .where('chapters.id', 'in', ids)
+    .where(published('chapters'))
+    .where(published('books'))
+    .execute();
 }
 
 /** How many changes wait for the search indexer: chapters (migration 0009) and books (0011). */

@@ -1,6 +1,7 @@
 import { SearchQuery, SearchResponse } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { sendHiddenCount } from '../../plugins/filtered-list.ts';
 import { scopedPublicRead } from '../../plugins/public-read.ts';
 import { searchBooks } from './search.service.ts';
 
@@ -11,11 +12,16 @@ export const searchRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       ...scopedPublicRead('search'),
       schema: {
         tags: ['books'],
-        summary: 'Full-text search over titles, summaries, authors, genres and chapter text',
+        summary:
+          'Full-text search over titles, summaries, authors, genres, tags and chapter text, with the list filters; each hit says where its chapter text matched',
         querystring: SearchQuery,
         response: { 200: SearchResponse },
       },
     },
-    async (request) => ({ books: await searchBooks(ctx, request.query) }),
+    async (request, reply) => {
+      const answer = await searchBooks(ctx, request.viewer, request.query);
+      sendHiddenCount(reply, answer.hidden);
+      return answer;
+    },
   );
 };

@@ -1,11 +1,83 @@
-import type { AppContext } from '../../context.ts';
+import type {
+  BookFilter,
+  SearchHit,
+  SearchMatch,
+  SearchResponse,
+  SearchSort,
+} from '@inkwell/contract';
+import {
+  hasExclusions,
+  hiddenCondition,
+  listCondition,
+  type ListFilter,
+} from '../../access/book-filters.ts';
+import type { AppContext, Viewer } from '../../context.ts';
+import { searchSnippet } from '../../html/snippet.ts';
 import { listVisibleBooks } from '../books/books.service.ts';
+import { listFilterFor } from '../discovery/discovery.service.ts';
+import { parseSearchQuery } from './search-query.ts';
+import { publishedChapterContents, type SearchPage } from './search.repository.ts';
 
-/** Ranked full-text search; any input answers a (possibly empty) list, never an error. */
+/** At most this many hidden books are counted (as the lists count them: books.repository.ts). */
+const HIDDEN_COUNT_MAX = 1000;
+
+/**
+ * Ranked full-text search with the list filters; any input answers a (possibly empty) list,
+ * never an error. Each hit says why it matched (issue 21): the first chapter in reading order
+ * whose text matched, at the block that holds a matched word.
+ */
 export async function searchBooks(
   ctx: AppContext,
-  query: { q: string; limit: number; offset: number },
-) {
-  // Visitors' cards: search answers the same to everyone (its answer is cached as a public read).
-  return listVisibleBooks(ctx, null, await ctx.search.searchBookIds(query.q, query));
+  viewer: Viewer | null,
+  query: BookFilter & SearchPage & { q: string; sort: SearchSort },
+): Promise<SearchResponse> {
+  const list = await listFilterFor(ctx, viewer, query);
+  const ids = await ctx.search.searchBookIds(query.q, query, {
+    where: (books) => listCondition(list, books),
+    sort: query.sort,
+  });
+  // The cards are the visitors' (published books only), whoever asks.
+  const cards = await listVisibleBooks(ctx, null, ids);
+  const matches = await matchesOf(ctx, query.q, ids);
+  const books: SearchHit[] = cards.map((card) => ({
+    ...card,
+    match: matches.get(card.id) ?? null,
+  }));
+  return { books, hidden: await hiddenCount(ctx, query.q, list) };
+}
+
+/** Books the saved exclusions removed from the whole search (not only this page). */
+async function hiddenCount(ctx: AppContext, q: string, list: ListFilter): Promise<number> {
+  if (!hasExclusions(list.exclusions)) return 0;
+  const hidden = await ctx.search.searchBookIds(
+    q,
+    { limit: HIDDEN_COUNT_MAX, offset: 0 },
+    { where: (books) => hiddenCondition(list, books) },
+  );
+  return hidden.length;
+}
+
+async function matchesOf(
+  ctx: AppContext,
+  q: string,
+  bookIds: readonly number[],
+): Promise<Map<number, SearchMatch>> {
+  const chapterOf = await ctx.search.matchingChapters(q, bookIds);
+  const chapters = await publishedChapterContents(ctx.db, [...chapterOf.values()]);
+  const byId = new Map(chapters.map((c) => [c.id, c]));
+  const { loose, phrases } = parseSearchQuery(q);
+  const terms = [...loose, ...phrases.flatMap((p) => p.terms)];
+  const matches = new Map<number, SearchMatch>();
+  for (const [bookId, chapterId] of chapterOf) {
+    const chapter = byId.get(chapterId);
+    if (!chapter) continue;
+    const found = searchSnippet(chapter.content, terms);
+    matches.set(bookId, {
+      chapter_id: chapter.id,
+      chapter_title: chapter.title,
+      paragraph: found?.paragraph ?? null,
+      snippet: found?.snippet ?? '',
+    });
+  }
+  return matches;
 }

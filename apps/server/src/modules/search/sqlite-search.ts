@@ -22,16 +22,27 @@ import {
  */
 export function sqliteSearch(db: Db): SearchEngine {
   return {
-    async searchBookIds(q, page) {
+    async searchBookIds(q, page, order) {
       const hits = sqliteHits(parseSearchQuery(q));
       if (!hits) return [];
-      // CROSS JOIN keeps the ranked books the outer loop (SQLite never reorders it).
-      return rankedBookIds(
-        db,
-        hits,
-        page,
-        sql`cross join books b on b.id = r.book_id and ${published('b')}`,
-      );
+      return rankedBookIds(db, hits, page, order);
+    },
+    async matchingChapters(q, bookIds) {
+      const chapters = chapterMatch(parseSearchQuery(q));
+      const found = new Map<number, number>();
+      if (!chapters) return found;
+      // Per book, its chapters in reading order from the covering index, each looked up in the
+      // index by rowid: a book's first match costs its chapters before it, not the library's.
+      for (const bookId of bookIds) {
+        const { rows } = await sql<{ id: number }>`
+          select c.id from chapters c
+           where c.book_id = ${bookId} and ${published('c')}
+             and exists (select 1 from chapter_fts
+                          where chapter_fts.rowid = c.id and chapter_fts match ${chapters})
+           order by c.chapter_order, c.id limit 1`.execute(db);
+        if (rows[0]) found.set(bookId, rows[0].id);
+      }
+      return found;
     },
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests

@@ -1,0 +1,104 @@
+import type { BookFilter } from '@inkwell/contract';
+import { tagKey } from '@inkwell/contract/tags';
+import { sql, type Expression, type SqlBool } from 'kysely';
+
+/**
+ * Which books a list shows beyond publication (issue 21): the filters a request asks for, and the
+ * exclusions a signed-in reader saved, as SQL conditions on the book row under `books`. Lists
+ * (books.repository.ts) and both search engines build their conditions here only, so a filter
+ * means the same on every list, in search, and on SQLite and PostgreSQL alike.
+ */
+
+/** A reader's saved exclusions as the conditions need them (tags by key, authors by id). */
+export interface Exclusions {
+  tagKeys: readonly string[];
+  warnings: readonly string[];
+  ratings: readonly string[];
+  authorIds: readonly number[];
+}
+
+export const NO_EXCLUSIONS: Exclusions = { tagKeys: [], warnings: [], ratings: [], authorIds: [] };
+
+export const hasExclusions = (ex: Exclusions): boolean =>
+  ex.tagKeys.length + ex.warnings.length + ex.ratings.length + ex.authorIds.length > 0;
+
+const TRUE = sql<SqlBool>`1 = 1`;
+const ref = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
+const list = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
+
+const hasTagKey = (key: string, books: string) =>
+  sql<SqlBool>`exists (select 1 from book_tags bt join tags t on t.id = bt.tag_id
+    where bt.book_id = ${ref(books, 'id')} and t.key = ${key})`;
+const hasAnyTagKey = (keys: readonly string[], books: string) =>
+  sql<SqlBool>`exists (select 1 from book_tags bt join tags t on t.id = bt.tag_id
+    where bt.book_id = ${ref(books, 'id')} and t.key in (${list(keys)}))`;
+const hasAnyWarning = (warnings: readonly string[], books: string) =>
+  sql<SqlBool>`exists (select 1 from book_warnings bw
+    where bw.book_id = ${ref(books, 'id')} and bw.warning in (${list(warnings)}))`;
+
+function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
+  return conditions.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
+}
+
+/** The request's own filters: every listed tag, none of the excluded ones, and so on. */
+export function bookMatchesFilter(filter: BookFilter, books = 'books'): Expression<SqlBool> {
+  const conditions: Expression<SqlBool>[] = [];
+  for (const key of new Set((filter.tags ?? []).map(tagKey)))
+    conditions.push(hasTagKey(key, books));
+  if (filter.exclude_tags?.length)
+    conditions.push(sql`not ${hasAnyTagKey([...new Set(filter.exclude_tags.map(tagKey))], books)}`);
+  if (filter.exclude_warnings?.length)
+    conditions.push(sql`not ${hasAnyWarning(filter.exclude_warnings, books)}`);
+  if (filter.rating?.length)
+    conditions.push(sql`${ref(books, 'rating')} in (${list(filter.rating)})`);
+  if (filter.status?.length)
+    conditions.push(sql`${ref(books, 'status')} in (${list(filter.status)})`);
+  if (filter.min_words !== undefined)
+    conditions.push(sql`${ref(books, 'words')} >= ${filter.min_words}`);
+  if (filter.genre !== undefined)
+    conditions.push(sql`exists (select 1 from book_genres bg join genres g on g.id = bg.genre_id
+      where bg.book_id = ${ref(books, 'id')} and lower(g.name) = ${filter.genre.toLowerCase()})`);
+  return all(conditions);
+}
+
+/** Books some saved exclusion removes: any of its conditions holds. */
+function excludedConditions(ex: Exclusions, books: string): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (ex.tagKeys.length) conditions.push(hasAnyTagKey(ex.tagKeys, books));
+  if (ex.warnings.length) conditions.push(hasAnyWarning(ex.warnings, books));
+  if (ex.ratings.length) conditions.push(sql`${ref(books, 'rating')} in (${list(ex.ratings)})`);
+  if (ex.authorIds.length)
+    conditions.push(sql`${ref(books, 'author_id')} in (${list(ex.authorIds)})`);
+  return conditions;
+}
+
+/** The books a reader's saved exclusions leave in a list. */
+export function notExcluded(ex: Exclusions, books = 'books'): Expression<SqlBool> {
+  const excluded = excludedConditions(ex, books);
+  return excluded.length === 0 ? TRUE : sql<SqlBool>`not (${sql.join(excluded, sql` or `)})`;
+}
+
+/** The books they take out of it: what the hidden count counts. */
+export function excludedBy(ex: Exclusions, books = 'books'): Expression<SqlBool> {
+  const excluded = excludedConditions(ex, books);
+  return excluded.length === 0
+    ? sql<SqlBool>`1 = 0`
+    : sql<SqlBool>`(${sql.join(excluded, sql` or `)})`;
+}
+
+/** A list's condition: the request's filters and, unless switched off, the saved exclusions. */
+export interface ListFilter {
+  filter: BookFilter;
+  exclusions: Exclusions;
+}
+
+export const NO_FILTER: ListFilter = { filter: {}, exclusions: NO_EXCLUSIONS };
+
+export function listCondition(list: ListFilter, books = 'books'): Expression<SqlBool> {
+  return all([bookMatchesFilter(list.filter, books), notExcluded(list.exclusions, books)]);
+}
+
+/** What the hidden count counts: books the request's filters keep and the exclusions remove. */
+export function hiddenCondition(list: ListFilter, books = 'books'): Expression<SqlBool> {
+  return all([bookMatchesFilter(list.filter, books), excludedBy(list.exclusions, books)]);
+}

@@ -1,0 +1,74 @@
+import type { DbHandle } from '../../db/kysely.ts';
+import { published } from '../../access/visibility.ts';
+
+/** Saved exclusions as stored: JSON arrays, muted authors by id. */
+export interface SavedFiltersRow {
+  exclude_tags: string;
+  exclude_warnings: string;
+  exclude_ratings: string;
+  muted_author_ids: string;
+}
+
+export async function findSavedFilters(db: DbHandle, userId: number) {
+  return db
+    .selectFrom('saved_filters')
+    .select(['exclude_tags', 'exclude_warnings', 'exclude_ratings', 'muted_author_ids'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function saveFilters(
+  db: DbHandle,
+  userId: number,
+  row: SavedFiltersRow & { updated_at: string },
+) {
+  await db
+    .insertInto('saved_filters')
+    .values({ user_id: userId, ...row })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
+    .execute();
+}
+
+/** Users by id (muted authors back to their usernames), in no particular order. */
+export async function usernamesByIds(db: DbHandle, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'username']).where('id', 'in', ids).execute();
+}
+
+/** Users by name, case-insensitively (usernames are unique regardless of case). */
+export async function usersByUsernames(db: DbHandle, usernames: readonly string[]) {
+  if (usernames.length === 0) return [];
+  return db
+    .selectFrom('users')
+    .select(['id', 'username_lower'])
+    .where(
+      'username_lower',
+      'in',
+      usernames.map((u) => u.toLowerCase()),
+    )
+    .execute();
+}
+
+/**
+ * Tags whose key starts with `prefix` (lower case), with how many published books carry each,
+ * most used first.
+ */
+export async function tagSuggestions(db: DbHandle, prefix: string, limit: number) {
+  let query = db
+    .selectFrom('tags')
+    .innerJoin('book_tags', 'book_tags.tag_id', 'tags.id')
+    .innerJoin('books', 'books.id', 'book_tags.book_id')
+    .select(['tags.name', (eb) => eb.fn.countAll<number>().as('books')])
+    .where(published('books'));
+  if (prefix.length > 0)
+    query = query.where((eb) =>
+      eb(eb.fn('substr', ['tags.key', eb.val(1), eb.val(prefix.length)]), '=', prefix),
+    );
+  const rows = await query
+    .groupBy(['tags.id', 'tags.name'])
+    .orderBy('books', 'desc')
+    .orderBy('tags.name')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ name: r.name, books: Number(r.books) }));
+}

@@ -1,0 +1,116 @@
+import { FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constants';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { as, createBook, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { createChapter } from '../helpers/chapters.ts';
+
+/** Issue 21: search with the list filters, and hits that say why they matched. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+interface Hit {
+  id: number;
+  match: { chapter_id: number; chapter_title: string; paragraph: number; snippet: string } | null;
+}
+const search = async (query: string, who?: { token: string }) => {
+  await t.ctx.searchIndexer.flush();
+  const res = await as(t.app, who).get(`/api/books/search?${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return { res, body: res.json<{ books: Hit[]; hidden: number }>() };
+};
+
+let n = 0;
+const word = (stem: string) => `${stem}${process.pid}q${++n}`;
+
+describe('search that shows why', () => {
+  it('points at the first chapter and block whose text matched, with the words marked', async () => {
+    const author = await signup(t.app);
+    const rare = word('zephyrine');
+    const book = await createBook(t.app, author, `Why ${rare.slice(-4)}`, { published: true });
+    await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Opening', content: '<p>Nothing here.</p>' },
+      { published: true },
+    );
+    const second = await createChapter(
+      t.app,
+      author,
+      book.id,
+      {
+        title: 'The storm',
+        content: `<p>First block.</p><h2>A heading</h2><p>The wind was <em>${rare}</em> &amp; cold, said <b>she</b>.</p>`,
+      },
+      { published: true },
+    );
+    await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'Later', content: `<p>${rare} again.</p>` },
+      { published: true },
+    );
+    const { body } = await search(`q=${rare}`);
+    expect(body.books.map((b) => b.id)).toEqual([book.id]);
+    expect(body.books[0]!.match).toEqual({
+      chapter_id: second.id,
+      chapter_title: 'The storm',
+      paragraph: 2,
+      snippet: `The wind was <mark>${rare}</mark> &amp; cold, said she.`,
+    });
+  });
+
+  it('answers match null when only the title matched, and finds a book by its tag', async () => {
+    const author = await signup(t.app);
+    const titled = word('Titleword');
+    const book = await createBook(t.app, author, titled, { published: true });
+    await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'c', content: '<p>plain words</p>' },
+      { published: true },
+    );
+    expect((await search(`q=${titled}`)).body.books).toMatchObject([{ id: book.id, match: null }]);
+    const tag = word('Tagword');
+    const tagged = await createBook(t.app, author, `Tagged ${n}`, { published: true });
+    await as(t.app, author).put(`/api/books/${tagged.id}`, { tags: [tag] });
+    expect((await search(`q=${tag}`)).body.books.map((b) => b.id)).toEqual([tagged.id]);
+  });
+
+  it('applies filters inside the query, so pages stay whole, and counts what exclusions hid', async () => {
+    const author = await signup(t.app);
+    const reader = await signup(t.app);
+    const common = word('commonword');
+    const made: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const book = await createBook(t.app, author, `${common} ${i}`, { published: true });
+      await as(t.app, author).put(`/api/books/${book.id}`, {
+        rating: i % 2 === 0 ? 'teen' : 'explicit',
+      });
+      made.push(book.id);
+    }
+    const teen = made.filter((_, i) => i % 2 === 0);
+    const page1 = (await search(`q=${common}&rating=teen&limit=2`)).body.books.map((b) => b.id);
+    const page2 = (await search(`q=${common}&rating=teen&limit=2&offset=2`)).body.books.map(
+      (b) => b.id,
+    );
+    expect([...page1, ...page2].sort()).toEqual([...teen].sort());
+    const byNew = (await search(`q=${common}&sort=new`)).body.books.map((b) => b.id);
+    expect(byNew).toEqual([...made].reverse());
+
+    await as(t.app, reader).put('/api/my/filters', { exclude_ratings: ['explicit'] });
+    const mine = await search(`q=${common}`, reader);
+    expect(mine.body.books.map((b) => b.id).sort()).toEqual([...teen].sort());
+    expect(mine.body.hidden).toBe(3);
+    expect(mine.res.headers[FILTERED_HIDDEN_HEADER]).toBe('3');
+    expect(mine.res.headers['cache-control']).toContain('private');
+    const visitor = await search(`q=${common}`);
+    expect(visitor.body.books).toHaveLength(6);
+    expect(visitor.body.hidden).toBe(0);
+    expect((await search(`q=${common}&filters=off`, reader)).body.books).toHaveLength(6);
+  });
+});

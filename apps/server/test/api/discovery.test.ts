@@ -1,0 +1,296 @@
+import { FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constants';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
+import { createChapter } from '../helpers/chapters.ts';
+
+/** Issue 21: tags, warnings, rating, status and words on books; filters; saved exclusions. */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+let titles = 0;
+const put = (who: TestUser, bookId: number, body: Record<string, unknown>) =>
+  as(t.app, who).put(`/api/books/${bookId}`, body);
+const get = (url: string, who?: TestUser) => as(t.app, who).get(url);
+const ids = (res: { json(): unknown }) => (res.json() as { id: number }[]).map((b) => b.id);
+
+/** A unique word for this test run, so lists of one test do not see another's books. */
+let words = 0;
+const unique = (stem: string) => `${stem}${process.pid}x${++words}`;
+
+async function publishedBook(author: TestUser, fields: Record<string, unknown> = {}) {
+  const book = await createBook(t.app, author, `Discovery book ${++titles}`, { published: true });
+  if (Object.keys(fields).length === 0) return book;
+  const res = await put(author, book.id, fields);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+describe('what a book carries', () => {
+  it('answers the defaults on a new book, and every field on every kind of book answer', async () => {
+    const author = await signup(t.app);
+    const created = (await as(t.app, author).post('/api/books', { title: 'Fresh' })).json();
+    expect(created).toMatchObject({
+      tags: [],
+      warnings: [],
+      rating: 'general',
+      status: 'ongoing',
+      words: 0,
+    });
+    const book = await publishedBook(author, {
+      tags: ['  Slow   Burn ', 'found family'],
+      warnings: ['self-harm', 'graphic-violence'],
+      rating: 'teen',
+      status: 'hiatus',
+    });
+    const expected = {
+      tags: ['Slow Burn', 'found family'],
+      // The fixed list's order, whatever the order sent.
+      warnings: ['graphic-violence', 'self-harm'],
+      rating: 'teen',
+      status: 'hiatus',
+    };
+    expect(book).toMatchObject(expected);
+    expect((await get(`/api/books/${book.id}`)).json()).toMatchObject(expected);
+    const mine = (await get('/api/my/books', author)).json() as { id: number }[];
+    expect(mine.find((b) => b.id === book.id)).toMatchObject(expected);
+    const listed = (await get('/api/books?limit=100')).json() as { id: number }[];
+    expect(listed.find((b) => b.id === book.id)).toMatchObject(expected);
+    const byAuthor = (await get(`/api/authors/${author.id}/books`)).json() as { id: number }[];
+    expect(byAuthor.find((b) => b.id === book.id)).toMatchObject(expected);
+  });
+
+  it('keeps the spec three fields working alone, and leaves the new ones as they were', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author, { tags: ['Kept'], rating: 'mature' });
+    const res = await put(author, book.id, { title: 'Renamed', summary: 's', is_published: true });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ title: 'Renamed', tags: ['Kept'], rating: 'mature' });
+  });
+
+  it('keeps the first spelling used on the site for display', async () => {
+    const author = await signup(t.app);
+    const spelled = unique('FirstSpelling');
+    await publishedBook(author, { tags: [spelled] });
+    const later = await publishedBook(author, { tags: [spelled.toUpperCase()] });
+    expect(later.tags).toEqual([spelled]);
+  });
+
+  it('refuses bad tags, warnings, ratings and statuses with 400 naming the field', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ tags: ['   '] }, 'tags'],
+      [{ tags: ['x'.repeat(51)] }, 'tags'],
+      [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
+      [{ tags: ['Same', ' same '] }, 'tags'],
+      [{ warnings: ['spoilers'] }, 'warnings'],
+      [{ rating: 'adult' }, 'rating'],
+      [{ status: 'paused' }, 'status'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await put(author, book.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().code).toBe('validation');
+      expect(res.json().detail).toContain(field);
+    }
+    // Twenty tags of fifty characters are fine.
+    const most = Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(50, 'x'));
+    expect((await put(author, book.id, { tags: most })).statusCode).toBe(200);
+  });
+
+  it("never lets anyone else set a book's tags", async () => {
+    const author = await signup(t.app);
+    const other = await signup(t.app);
+    const book = await publishedBook(author, { tags: ['Mine'] });
+    expect((await put(other, book.id, { tags: ['Theirs'] })).statusCode).toBe(403);
+    expect((await as(t.app).put(`/api/books/${book.id}`, { tags: ['x'] })).statusCode).toBe(401);
+    expect((await get(`/api/books/${book.id}`)).json().tags).toEqual(['Mine']);
+  });
+
+  it('counts the words of published chapters only, through publish, edit, unpublish and delete', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const words = async () => (await get(`/api/books/${book.id}`, author)).json().words;
+    const one = await createChapter(
+      t.app,
+      author,
+      book.id,
+      { title: 'One', content: '<p>a b c</p>' },
+      { published: true },
+    );
+    const two = await createChapter(t.app, author, book.id, {
+      title: 'Two',
+      content: '<p>d e</p>',
+    });
+    expect(await words()).toBe(3);
+    const chapterUrl = (id: number) => `/api/books/${book.id}/chapters/${id}`;
+    await as(t.app, author).put(chapterUrl(two.id), { is_published: true });
+    expect(await words()).toBe(5);
+    await as(t.app, author).put(chapterUrl(one.id), { content: '<p>a b c d e f</p>' });
+    expect(await words()).toBe(8);
+    await as(t.app, author).put(chapterUrl(one.id), { is_published: false });
+    expect(await words()).toBe(2);
+    expect((await as(t.app, author).delete(`/api/chapters/${two.id}`, {})).statusCode).toBe(200);
+    expect(await words()).toBe(0);
+  });
+});
+
+describe('warnings and tag suggestions', () => {
+  it('lists the fixed warnings', async () => {
+    const res = await get('/api/warnings');
+    expect(res.statusCode).toBe(200);
+    const names = (res.json().warnings as { id: string; name: string }[]).map((w) => w.id);
+    for (const id of [
+      'graphic-violence',
+      'major-character-death',
+      'sexual-content',
+      'self-harm',
+      'abuse',
+      'no-warnings',
+    ])
+      expect(names).toContain(id);
+  });
+
+  it('suggests tags of published books by prefix, most used first, drafts not counted', async () => {
+    const author = await signup(t.app);
+    const prefix = unique('Pfx');
+    await publishedBook(author, { tags: [`${prefix} rare`, `${prefix} common`] });
+    await publishedBook(author, { tags: [`${prefix} common`] });
+    const draft = await createBook(t.app, author, `Draft ${++titles}`);
+    await put(author, draft.id, { tags: [`${prefix} draftonly`, `${prefix} rare`] });
+    const res = await get(`/api/tags?q=${encodeURIComponent(prefix.toLowerCase())}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tags).toEqual([
+      { name: `${prefix} common`, books: 2 },
+      { name: `${prefix} rare`, books: 1 },
+    ]);
+  });
+});
+
+describe('filters on GET /api/books', () => {
+  it('filters by tags (all of them), excluded tags and warnings, rating, status, genre and words', async () => {
+    const author = await signup(t.app);
+    const tag = unique('Tag');
+    const a = await publishedBook(author, {
+      tags: [tag, 'Alpha'],
+      rating: 'teen',
+      status: 'completed',
+    });
+    const b = await publishedBook(author, { tags: [tag], warnings: ['abuse'], rating: 'mature' });
+    const c = await publishedBook(author, { tags: [tag, 'Beta'] });
+    await createChapter(
+      t.app,
+      author,
+      c.id,
+      { title: 'c', content: '<p>one two three four</p>' },
+      { published: true },
+    );
+    const list = async (query: string) => {
+      const res = await get(`/api/books?limit=100&tags=${encodeURIComponent(tag)}&${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return ids(res).sort();
+    };
+    expect(await list('')).toEqual([a.id, b.id, c.id].sort());
+    expect(await list(`tags=${tag.toUpperCase()},alpha`)).toEqual([a.id]);
+    expect(await list('exclude_tags=ALPHA,beta')).toEqual([b.id]);
+    expect(await list('exclude_warnings=abuse')).toEqual([a.id, c.id].sort());
+    expect(await list('rating=general,teen')).toEqual([a.id, c.id].sort());
+    expect(await list('status=completed')).toEqual([a.id]);
+    expect(await list('min_words=4')).toEqual([c.id]);
+    expect(await list('tags=no-such-tag-anywhere')).toEqual([]);
+    expect(await list('sort=words')).toHaveLength(3);
+    const top = await get(`/api/books?limit=1&sort=words&tags=${tag}`);
+    expect(ids(top)).toEqual([c.id]);
+  });
+
+  it('answers 400 naming the parameter for bad values', async () => {
+    for (const [query, name] of [
+      ['rating=adult', 'rating'],
+      ['status=paused', 'status'],
+      ['exclude_warnings=spoilers', 'exclude_warnings'],
+      ['sort=random', 'sort'],
+      ['min_words=-1', 'min_words'],
+      ['min_words=many', 'min_words'],
+      [`tags=${'x'.repeat(51)}`, 'tags'],
+    ]) {
+      const res = await get(`/api/books?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json().detail, query).toContain(name);
+    }
+    expect((await get('/api/books/search?q=a&sort=random')).json().detail).toContain('sort');
+  });
+});
+
+describe('saved exclusions', () => {
+  it('are kept per reader, with muted authors by username, and unknown usernames refused', async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    expect((await get('/api/my/filters', reader)).json()).toEqual({
+      exclude_tags: [],
+      exclude_warnings: [],
+      exclude_ratings: [],
+      muted_authors: [],
+    });
+    const res = await as(t.app, reader).put('/api/my/filters', {
+      exclude_tags: [' Gore ', 'gore'],
+      exclude_warnings: ['abuse'],
+      muted_authors: [author.username.toUpperCase()],
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      exclude_tags: ['Gore'],
+      exclude_warnings: ['abuse'],
+      exclude_ratings: [],
+      muted_authors: [author.username],
+    });
+    // A list left out stays as it was.
+    await as(t.app, reader).put('/api/my/filters', { exclude_ratings: ['explicit'] });
+    expect((await get('/api/my/filters', reader)).json()).toMatchObject({
+      exclude_tags: ['Gore'],
+      exclude_ratings: ['explicit'],
+    });
+    const unknown = await as(t.app, reader).put('/api/my/filters', {
+      muted_authors: ['nobody-by-this-name'],
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().detail).toContain('nobody-by-this-name');
+    expect((await get('/api/my/filters')).statusCode).toBe(401);
+  });
+
+  it('apply to a signed-in reader with a hidden count, never to others, and not with filters=off', async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const tag = unique('Saved');
+    const shown = await publishedBook(author, { tags: [tag] });
+    const gory = await publishedBook(author, { tags: [tag, unique('Gore')] });
+    const rated = await publishedBook(author, { tags: [tag], rating: 'explicit' });
+    await as(t.app, reader).put('/api/my/filters', {
+      exclude_tags: [gory.tags[1]],
+      exclude_ratings: ['explicit'],
+    });
+    const url = `/api/books?limit=100&tags=${tag}`;
+    // A visitor asks first, so the answer cache holds the unfiltered list.
+    const visitor = await get(url);
+    expect(ids(visitor).sort()).toEqual([shown.id, gory.id, rated.id].sort());
+    expect(visitor.headers[FILTERED_HIDDEN_HEADER]).toBeUndefined();
+    const mine = await get(url, reader);
+    expect(ids(mine)).toEqual([shown.id]);
+    expect(mine.headers[FILTERED_HIDDEN_HEADER]).toBe('2');
+    expect(mine.headers['cache-control']).toContain('private');
+    const again = await get(url);
+    expect(ids(again)).toHaveLength(3);
+    const off = await get(`${url}&filters=off`, reader);
+    expect(ids(off)).toHaveLength(3);
+    expect(off.headers[FILTERED_HIDDEN_HEADER]).toBeUndefined();
+  });
+});
