@@ -24,21 +24,20 @@ export function TagLinks({ tags }: { tags: readonly string[] }) {
  * author's content warnings and tags.
  */
 export function BookFacts({ book }: { book: Book }) {
-  const warnings = book.warnings ?? [];
   return (
     <>
       <p className="book-facts">
-        {book.status && <span className="book-status">{STATUS_LABELS[book.status]}</span>}
-        {book.rating && <span>Rated {RATING_LABELS[book.rating]}</span>}
-        {book.words !== undefined && <span>{wordCount(book.words)}</span>}
+        <span className="book-status">{STATUS_LABELS[book.status]}</span>
+        <span>Rated {RATING_LABELS[book.rating]}</span>
+        <span>{wordCount(book.words)}</span>
       </p>
-      {warnings.length > 0 && (
+      {book.warnings.length > 0 && (
         <p className="book-warnings">
           <span className="book-warnings-label">Warnings:</span>{' '}
-          {warnings.map(warningName).join(', ')}
+          {book.warnings.map(warningName).join(', ')}
         </p>
       )}
-      <TagLinks tags={book.tags ?? []} />
+      <TagLinks tags={book.tags} />
     </>
   );
 }

@@ -81,10 +81,10 @@ function DetailsForm({ book }: { book: Book }) {
   const [summary, setSummary] = useState(book.summary);
   const [published, setPublished] = useState(book.is_published);
   const [commentsLocked, setCommentsLocked] = useState(book.comments_locked ?? false);
-  const [tags, setTags] = useState<string[]>(book.tags ?? []);
-  const [warnings, setWarnings] = useState<WarningId[]>(book.warnings ?? []);
-  const [rating, setRating] = useState<BookRating>(book.rating ?? BOOK_RATINGS[0]);
-  const [status, setStatus] = useState<BookStatus>(book.status ?? BOOK_STATUSES[0]);
+  const [tags, setTags] = useState(book.tags);
+  const [warnings, setWarnings] = useState<WarningId[]>(book.warnings);
+  const [rating, setRating] = useState<BookRating>(book.rating);
+  const [status, setStatus] = useState<BookStatus>(book.status);
   const error = useFormError();
 
   const save = useUpdateBook(book.id, {
