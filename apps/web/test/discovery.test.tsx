@@ -277,6 +277,18 @@ describe('search passages', () => {
     expect(link.getAttribute('href')).toBe('/books/4/chapters/9?paragraph=3');
   });
 
+  it('names the chapter alone when the server found no passage to show', () => {
+    const hit: SearchHit = {
+      ...bookFixture(4),
+      match: { chapter_id: 9, chapter_title: 'The Storm', paragraph: null, snippet: '' },
+    };
+    const router = createMemoryRouter([{ path: '/', element: <MatchPassage hit={hit} /> }]);
+    const { container } = render(<RouterProvider router={router} />);
+    expect(container.querySelector('.search-snippet')).toBeNull();
+    const link = screen.getByRole('link', { name: 'Found in “The Storm”' });
+    expect(link.getAttribute('href')).toBe('/books/4/chapters/9');
+  });
+
   it('shows each hit with its passage on the search page', async () => {
     renderAt([{ path: '/books/search', element: <SearchPage /> }], '/books/search?q=gale', () =>
       Response.json({

@@ -24,7 +24,8 @@ export const resultCount = (loaded: number, more: boolean) =>
 
 /**
  * Why a hit matched (issue 21): the passage with the searched words marked and, when it is a
- * chapter's, a link to that chapter at that paragraph.
+ * chapter's, a link to that chapter at that paragraph. The server sends no passage (and no
+ * paragraph) when its stemmer matched a form it could not find again: then only the chapter.
  */
 export function MatchPassage({ hit }: { hit: SearchHit }) {
   const match = hit.match;
@@ -36,14 +37,19 @@ export function MatchPassage({ hit }: { hit: SearchHit }) {
       : match.paragraph === null
         ? paths.chapter(hit.id, chapter)
         : paths.chapterAt(hit.id, chapter, match.paragraph);
+  const title = match.chapter_title ?? hit.title;
   return (
     <div className="search-match">
-      <p className="search-snippet">
-        <Snippet html={match.snippet} />
-      </p>
+      {match.snippet && (
+        <p className="search-snippet">
+          <Snippet html={match.snippet} />
+        </p>
+      )}
       {to && (
         <p className="search-match-link">
-          <Link to={to}>Read the passage in “{match.chapter_title ?? hit.title}”</Link>
+          <Link to={to}>
+            {match.snippet ? <>Read the passage in “{title}”</> : <>Found in “{title}”</>}
+          </Link>
         </p>
       )}
     </div>
