@@ -31,6 +31,45 @@ const BOOKS_PER_AUTHOR = 3;
 const WORDS_PER_CHAPTER = 2_600;
 /** Top-level comments on the star book's first chapter (the bench's comment list, issue 19). */
 const COMMENTS_ON_STAR_CHAPTER = 500;
+/** Issue 21: distinct tags in the dataset, and what books carry. */
+const TAG_COUNT = 400;
+const TAG_WORDS = [
+  'found family',
+  'slow burn',
+  'magic',
+  'dragons',
+  'heist',
+  'enemies to lovers',
+  'time travel',
+  'space',
+  'academy',
+  'politics',
+  'war',
+  'romance',
+  'mystery',
+  'court intrigue',
+  'litrpg',
+  'cultivation',
+  'post apocalypse',
+  'vampires',
+  'pirates',
+  'detective',
+];
+const RATINGS = ['general', 'teen', 'mature', 'explicit'];
+const STATUSES = ['ongoing', 'completed', 'hiatus', 'dropped'];
+const WARNINGS = [
+  'graphic-violence',
+  'major-character-death',
+  'sexual-content',
+  'self-harm',
+  'abuse',
+  'no-warnings',
+];
+/** The n-th tag's name: the plain words first (the popular ones), then numbered variants. */
+const tagName = (n: number) =>
+  n < TAG_WORDS.length
+    ? TAG_WORDS[n]!
+    : `${TAG_WORDS[n % TAG_WORDS.length]!} ${Math.floor(n / TAG_WORDS.length)}`;
 
 /** What the benchmarks need to know about a generated dataset, without asking the database. */
 export interface DatasetInfo {
@@ -57,6 +96,11 @@ export interface DatasetInfo {
    * by readers (issue 19); absent from datasets kept from before.
    */
   commentedChapter?: { id: number; comments: number };
+  /**
+   * Issue 21: tag names, most used first (books carry 0–6 of TAG_COUNT tags, skewed to the first
+   * ones, 0–2 warnings, a rating and a status); absent from datasets kept from before.
+   */
+  tags?: string[];
   generation: {
     seconds: number;
     chaptersPerSecond: number;
@@ -313,7 +357,14 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     'published_at',
     'created_at',
     'updated_at',
+    'rating',
+    'status',
   ];
+  // Issue 21's fields come from a random stream of their own, so the rest of the dataset stays
+  // what the seed made it before.
+  const discoveryRandom = seededRandom(seed + 21);
+  const bookTagRows: (string | number | null)[][] = [];
+  const bookWarningRows: (string | number | null)[][] = [];
   const searchColumns = ['book_id', 'document'];
   const bookGenreColumns = ['book_id', 'genre_id'];
   const books: Array<{ id: number; author: number; published: boolean; created: number }> = [];
@@ -343,7 +394,17 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       publishedAt,
       created,
       created,
+      RATINGS[skewedIndex(discoveryRandom, RATINGS.length)]!,
+      STATUSES[skewedIndex(discoveryRandom, STATUSES.length)]!,
     ]);
+    const tagIds = new Set<number>();
+    for (let k = intBetween(discoveryRandom, 0, 6); k > 0; k--)
+      tagIds.add(skewedIndex(discoveryRandom, TAG_COUNT) + 1);
+    [...tagIds].forEach((tag, position) => bookTagRows.push([id, tag, position]));
+    const warnings = new Set<string>();
+    for (let k = intBetween(discoveryRandom, 0, 2); k > 0; k--)
+      warnings.add(WARNINGS[Math.floor(discoveryRandom() * WARNINGS.length)]!);
+    for (const warning of warnings) bookWarningRows.push([id, warning]);
     const genres = shuffle(
       random,
       Array.from({ length: GENRE_COUNT }, (_, i) => i + 1),
@@ -358,6 +419,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       name.first,
       name.last,
       ...genres.map((g) => genreNames.get(g)),
+      ...[...tagIds].map((t) => tagName(t - 1)),
     ];
     searchRows.push([id, document.filter(Boolean).join('\n')]);
     books.push({ id, author, published, created: createdDays });
@@ -369,6 +431,13 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await add('books', bookColumns, rows);
   await writer.flush();
   await add('book_genres', bookGenreColumns, genreRows);
+  await add(
+    'tags',
+    ['id', 'name', 'key'],
+    Array.from({ length: TAG_COUNT }, (_, i) => [i + 1, tagName(i), tagName(i).toLowerCase()]),
+  );
+  await add('book_tags', ['book_id', 'tag_id', 'position'], bookTagRows);
+  await add('book_warnings', ['book_id', 'warning'], bookWarningRows);
   await writer.flush();
   log(
     `users ${userCount}, books ${spec.books} written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -550,7 +619,15 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await writer.flush();
 
   if (writer.engine === 'postgres') {
-    for (const table of ['users', 'books', 'chapters', 'read_history', 'sessions', 'comments']) {
+    for (const table of [
+      'users',
+      'books',
+      'chapters',
+      'read_history',
+      'sessions',
+      'comments',
+      'tags',
+    ]) {
       await writer.exec(
         `select setval(pg_get_serial_sequence('${table}', 'id'), coalesce((select max(id) from ${table}), 1))`,
       );
@@ -580,6 +657,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     followerNames,
     tokenSeed,
     commentedChapter: { id: starChapter, comments: commentCount },
+    tags: Array.from({ length: 20 }, (_, i) => tagName(i)),
     generation: {
       seconds,
       chaptersPerSecond: spec.chapters / chapterSeconds,

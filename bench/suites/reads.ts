@@ -7,6 +7,35 @@ import type { Row } from '../lib/report.ts';
 import { startCeiling, type RunningProcess } from '../lib/server.ts';
 import { encodeCursor } from '../../apps/server/src/modules/comments/comments.service.ts';
 
+export const FILTERED_LIST_CASE = 'filtered list';
+export const FILTERED_SEARCH_CASE = 'filtered search';
+
+const SORTS = ['updated', 'new', 'popular', 'words', 'followers'];
+const WARNINGS = ['graphic-violence', 'sexual-content', 'self-harm', 'abuse'];
+
+/** A filter as a reader sets one: often a tag, usually an excluded warning, sometimes ratings. */
+function filters(tags: string[], pick: <T>(list: readonly T[]) => T, random: () => number) {
+  const params = new URLSearchParams();
+  if (random() < 0.7) params.set('tags', pick(tags));
+  if (random() < 0.6) params.set('exclude_warnings', pick(WARNINGS));
+  if (random() < 0.5) params.set('rating', random() < 0.5 ? 'general,teen' : 'general,teen,mature');
+  if (random() < 0.3) params.set('exclude_tags', pick(tags));
+  if (random() < 0.2) params.set('min_words', String(10_000));
+  if (params.size === 0) params.set('status', 'completed');
+  return params.toString();
+}
+
+function filteredList(
+  tags: string[],
+  pick: <T>(list: readonly T[]) => T,
+  random: () => number,
+  books: number,
+) {
+  // Early pages mostly, as readers page: a filtered list is shorter than the library.
+  const offset = Math.floor(random() ** 3 * Math.max(1, books / 20)) * 10;
+  return `/api/books?limit=10&offset=${offset}&sort=${pick(SORTS)}&${filters(tags, pick, random)}`;
+}
+
 export interface ReadCase {
   suite: 'read' | 'search';
   name: string;
@@ -85,6 +114,25 @@ export function readCases(info: DatasetInfo, queries: SearchQueries): ReadCase[]
     { suite: 'search', name: 'search: common word', paths: search(queries.common), minRatio: 0.3 },
     { suite: 'search', name: 'search: rare word', paths: search(queries.rare), minRatio: 0.3 },
     { suite: 'search', name: 'search: phrase', paths: search(queries.phrase), minRatio: 0.3 },
+    // Issue 21: lists and searches with filters (a popular tag, an excluded warning, ratings, a
+    // sort); search answers carry their snippets. Judged on the server without the answer cache.
+    ...(info.tags
+      ? [
+          {
+            suite: 'search' as const,
+            name: FILTERED_LIST_CASE,
+            paths: times(() => filteredList(info.tags!, pick, random, books.length)),
+          },
+          {
+            suite: 'search' as const,
+            name: FILTERED_SEARCH_CASE,
+            paths: times(
+              () =>
+                `/api/books/search?q=${encodeURIComponent(pick(queries.common))}&${filters(info.tags!, pick, random)}`,
+            ),
+          },
+        ]
+      : []),
   ];
 }
 

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import { IMAGE_UPLOAD_MAX_BYTES } from '@inkwell/contract/constants';
+import { FILTERED_HIDDEN_HEADER, IMAGE_UPLOAD_MAX_BYTES } from '@inkwell/contract/constants';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -182,6 +182,8 @@ export async function buildApp(
   await app.register(cors, {
     origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false,
     credentials: true,
+    // A list's hidden count (issue 21) is for the client to read, from another origin too.
+    exposedHeaders: [FILTERED_HIDDEN_HEADER],
   });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });

@@ -1,4 +1,4 @@
-import type { BookFilter } from '@inkwell/contract';
+import type { BookFilter, BookSort } from '@inkwell/contract';
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type SqlBool } from 'kysely';
 
@@ -24,17 +24,17 @@ export const hasExclusions = (ex: Exclusions): boolean =>
 
 const TRUE = sql<SqlBool>`1 = 1`;
 const ref = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
-const list = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
+const inList = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
 
 const hasTagKey = (key: string, books: string) =>
   sql<SqlBool>`exists (select 1 from book_tags bt join tags t on t.id = bt.tag_id
     where bt.book_id = ${ref(books, 'id')} and t.key = ${key})`;
 const hasAnyTagKey = (keys: readonly string[], books: string) =>
   sql<SqlBool>`exists (select 1 from book_tags bt join tags t on t.id = bt.tag_id
-    where bt.book_id = ${ref(books, 'id')} and t.key in (${list(keys)}))`;
+    where bt.book_id = ${ref(books, 'id')} and t.key in (${inList(keys)}))`;
 const hasAnyWarning = (warnings: readonly string[], books: string) =>
   sql<SqlBool>`exists (select 1 from book_warnings bw
-    where bw.book_id = ${ref(books, 'id')} and bw.warning in (${list(warnings)}))`;
+    where bw.book_id = ${ref(books, 'id')} and bw.warning in (${inList(warnings)}))`;
 
 function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
   return conditions.length === 0 ? TRUE : sql<SqlBool>`(${sql.join(conditions, sql` and `)})`;
@@ -50,9 +50,9 @@ export function bookMatchesFilter(filter: BookFilter, books = 'books'): Expressi
   if (filter.exclude_warnings?.length)
     conditions.push(sql`not ${hasAnyWarning(filter.exclude_warnings, books)}`);
   if (filter.rating?.length)
-    conditions.push(sql`${ref(books, 'rating')} in (${list(filter.rating)})`);
+    conditions.push(sql`${ref(books, 'rating')} in (${inList(filter.rating)})`);
   if (filter.status?.length)
-    conditions.push(sql`${ref(books, 'status')} in (${list(filter.status)})`);
+    conditions.push(sql`${ref(books, 'status')} in (${inList(filter.status)})`);
   if (filter.min_words !== undefined)
     conditions.push(sql`${ref(books, 'words')} >= ${filter.min_words}`);
   if (filter.genre !== undefined)
@@ -66,9 +66,9 @@ function excludedConditions(ex: Exclusions, books: string): Expression<SqlBool>[
   const conditions: Expression<SqlBool>[] = [];
   if (ex.tagKeys.length) conditions.push(hasAnyTagKey(ex.tagKeys, books));
   if (ex.warnings.length) conditions.push(hasAnyWarning(ex.warnings, books));
-  if (ex.ratings.length) conditions.push(sql`${ref(books, 'rating')} in (${list(ex.ratings)})`);
+  if (ex.ratings.length) conditions.push(sql`${ref(books, 'rating')} in (${inList(ex.ratings)})`);
   if (ex.authorIds.length)
-    conditions.push(sql`${ref(books, 'author_id')} in (${list(ex.authorIds)})`);
+    conditions.push(sql`${ref(books, 'author_id')} in (${inList(ex.authorIds)})`);
   return conditions;
 }
 
@@ -86,6 +86,21 @@ export function excludedBy(ex: Exclusions, books = 'books'): Expression<SqlBool>
     : sql<SqlBool>`(${sql.join(excluded, sql` or `)})`;
 }
 
+/**
+ * What each sort orders books by, largest first (ties go to the newer book): lists and search
+ * alike. `updated` is when a chapter was last first published (migration 0015).
+ */
+const SORT_COLUMNS = {
+  updated: 'chapter_published_at',
+  new: 'published_at',
+  popular: 'reader_count',
+  words: 'words',
+  followers: 'follower_count',
+} as const satisfies Record<BookSort, string>;
+
+export const sortColumn = (sort: BookSort, books = 'books') =>
+  sql.ref(`${books}.${SORT_COLUMNS[sort]}`);
+
 /** A list's condition: the request's filters and, unless switched off, the saved exclusions. */
 export interface ListFilter {
   filter: BookFilter;
@@ -101,4 +116,30 @@ export function listCondition(list: ListFilter, books = 'books'): Expression<Sql
 /** What the hidden count counts: books the request's filters keep and the exclusions remove. */
 export function hiddenCondition(list: ListFilter, books = 'books'): Expression<SqlBool> {
   return all([bookMatchesFilter(list.filter, books), excludedBy(list.exclusions, books)]);
+}
+
+/**
+ * `hiddenCondition`, driven from the exclusions' side: the ids of the books some exclusion names,
+ * each part read from its index (a tag's books, a warning's, a rating's, an author's), so that
+ * counting what a reader hides costs what they hide, not the whole library.
+ */
+export function hiddenAmong(list: ListFilter, books = 'books'): Expression<SqlBool> {
+  const ex = list.exclusions;
+  const parts: Expression<unknown>[] = [];
+  if (ex.tagKeys.length)
+    parts.push(sql`select bt.book_id from book_tags bt join tags t on t.id = bt.tag_id
+      where t.key in (${inList(ex.tagKeys)})`);
+  if (ex.warnings.length)
+    parts.push(
+      sql`select bw.book_id from book_warnings bw where bw.warning in (${inList(ex.warnings)})`,
+    );
+  if (ex.ratings.length)
+    parts.push(sql`select r.id from books r where r.rating in (${inList(ex.ratings)})`);
+  if (ex.authorIds.length)
+    parts.push(sql`select a.id from books a where a.author_id in (${inList(ex.authorIds)})`);
+  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+  return all([
+    sql<SqlBool>`${ref(books, 'id')} in (${sql.join(parts, sql` union `)})`,
+    bookMatchesFilter(list.filter, books),
+  ]);
 }

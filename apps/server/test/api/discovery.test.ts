@@ -294,3 +294,28 @@ describe('saved exclusions', () => {
     expect(off.headers[FILTERED_HIDDEN_HEADER]).toBeUndefined();
   });
 });
+
+describe("saved exclusions in the reader's private feed", () => {
+  it('leave out the chapters of excluded books', async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const kept = await publishedBook(author);
+    const warned = await publishedBook(author, { warnings: ['abuse'] });
+    for (const book of [kept, warned])
+      await createChapter(
+        t.app,
+        author,
+        book.id,
+        { title: `Chapter of ${book.title}` },
+        { published: true },
+      );
+    await as(t.app, reader).post('/api/follows', { author_id: author.id });
+    const { url } = (await as(t.app, reader).post('/api/my/feed-token')).json();
+    const feed = async () => (await get(new URL(url).pathname)).body;
+    expect(await feed()).toContain(`Chapter of ${warned.title}`);
+    await as(t.app, reader).put('/api/my/filters', { exclude_warnings: ['abuse'] });
+    const after = await feed();
+    expect(after).toContain(`Chapter of ${kept.title}`);
+    expect(after).not.toContain(`Chapter of ${warned.title}`);
+  });
+});

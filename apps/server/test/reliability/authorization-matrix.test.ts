@@ -594,6 +594,17 @@ const MATRIX: Record<string, Row> = {
     call: get(() => `/chat/${owner.username}`),
     expect: [WS_CLOSE.unauthorized, 'open', 'open'],
   },
+  // Issue 21: the warning list and tag suggestions are public; saved exclusions are one's own.
+  'GET /api/warnings': { call: get(() => '/api/warnings'), expect: same(200) },
+  'GET /api/tags': { call: get(() => '/api/tags?q=a'), expect: same(200) },
+  'GET /api/my/filters': { call: get(() => '/api/my/filters'), expect: [401, 200, 200] },
+  'PUT /api/my/filters': {
+    call: body(
+      () => '/api/my/filters',
+      () => ({ exclude_ratings: ['explicit'] }),
+    ),
+    expect: [401, 200, 200],
+  },
 };
 
 async function attempt(route: Route, row: Row, f: Fixture, who: Who): Promise<Outcome> {

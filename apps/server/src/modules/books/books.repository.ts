@@ -3,10 +3,11 @@ import type { ContentWarningId } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import {
-  hiddenCondition,
+  hiddenAmong,
   listCondition,
   NO_FILTER,
   notExcluded,
+  sortColumn,
   type Exclusions,
   type ListFilter,
 } from '../../access/book-filters.ts';
@@ -88,18 +89,6 @@ function warningIds(db: DbHandle) {
   });
 }
 
-/** What each sort orders published books by, largest first; ties go to the newer book. */
-const SORT_COLUMNS = {
-  updated: 'chapter_published_at',
-  new: 'published_at',
-  popular: 'reader_count',
-  words: 'words',
-  followers: 'follower_count',
-} as const satisfies Record<BookSort, string>;
-
-export const sortColumn = (sort: BookSort, books = 'books') =>
-  sql.ref(`${books}.${SORT_COLUMNS[sort]}`);
-
 /**
  * A page of published books meeting `where` and the list's filter, in `sort`'s order. The
  * page's ids are found first, from the sort's index (skipping `offset` entries there is cheap);
@@ -145,7 +134,7 @@ export async function countHiddenBooks(
     .selectFrom('books')
     .select('books.id')
     .where(published('books'))
-    .where(hiddenCondition(list))
+    .where(hiddenAmong(list))
     .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
     .limit(HIDDEN_COUNT_MAX);
   const row = await db

@@ -105,7 +105,7 @@ export async function updateMyFilters(
 }
 
 /** The exclusions a reader saved, as the list conditions take them. */
-async function exclusionsOf(ctx: AppContext, userId: number): Promise<Exclusions> {
+export async function savedExclusions(ctx: AppContext, userId: number): Promise<Exclusions> {
   const saved = await savedOf(ctx, userId);
   return {
     tagKeys: saved.exclude_tags.map(tagKey),
@@ -125,6 +125,6 @@ export async function listFilterFor(
   request: BookFilter = {},
 ): Promise<ListFilter & { personal: boolean }> {
   const exclusions =
-    viewer && request.filters !== 'off' ? await exclusionsOf(ctx, viewer.id) : NO_EXCLUSIONS;
+    viewer && request.filters !== 'off' ? await savedExclusions(ctx, viewer.id) : NO_EXCLUSIONS;
   return { filter: request, exclusions, personal: hasExclusions(exclusions) };
 }

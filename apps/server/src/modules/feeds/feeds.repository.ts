@@ -1,3 +1,4 @@
+import { NO_EXCLUSIONS, notExcluded, type Exclusions } from '../../access/book-filters.ts';
 import { publicChapter } from '../../access/visibility.ts';
 import { FEED_MAX_ENTRIES } from '@inkwell/contract';
 import { sql } from 'kysely';
@@ -47,8 +48,13 @@ export async function chaptersOfAuthor(db: DbHandle, authorId: number) {
  * condition on each chapter row, so a chapter whose book and author are both followed is one
  * entry, not two.
  */
-export async function chaptersFollowedBy(db: DbHandle, userId: number) {
+export async function chaptersFollowedBy(
+  db: DbHandle,
+  userId: number,
+  exclusions: Exclusions = NO_EXCLUSIONS,
+) {
   return publishedChapters(db)
+    .where(notExcluded(exclusions))
     .where((eb) =>
       eb.or([
         eb(

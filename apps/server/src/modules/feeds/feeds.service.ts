@@ -6,6 +6,7 @@ import { nowIso } from '../../lib/convert.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findAuthor } from '../authors/authors.service.ts';
 import { getVisibleBook } from '../books/books.service.ts';
+import { savedExclusions } from '../discovery/discovery.service.ts';
 import { renderAtom, type AtomEntry, type AtomPerson } from './atom.ts';
 import * as feeds from './feeds.repository.ts';
 import type { FeedChapterRow } from './feeds.repository.ts';
@@ -103,11 +104,15 @@ export async function authorFeed(ctx: AppContext, site: Site, ref: string): Prom
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
-/** The private feed of everything the token's owner follows. A revoked or unknown token is 404. */
+/**
+ * The private feed of everything the token's owner follows, less the books their saved exclusions
+ * remove (issue 21): a feed reader has no toggle to show them. A revoked or unknown token is 404.
+ */
 export async function readerFeed(ctx: AppContext, site: Site, token: string): Promise<string> {
   const owner = await feeds.findFeedOwner(ctx.db, hashToken(token));
   if (!owner) throw notFound('Feed not found');
-  const entries = (await feeds.chaptersFollowedBy(ctx.db, owner.id)).map((r) =>
+  const exclusions = await savedExclusions(ctx, owner.id);
+  const entries = (await feeds.chaptersFollowedBy(ctx.db, owner.id, exclusions)).map((r) =>
     toEntry(site, r, 'book and chapter'),
   );
   return renderAtom({

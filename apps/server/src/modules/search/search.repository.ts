@@ -1,4 +1,5 @@
-import type { BookSort, SearchSort } from '@inkwell/contract';
+import type { SearchSort } from '@inkwell/contract';
+import { sortColumn } from '../../access/book-filters.ts';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { published } from '../../access/visibility.ts';
 import { isPostgres, type Db, type DbHandle } from '../../db/kysely.ts';
@@ -109,15 +110,6 @@ export interface SearchOrder {
   sort?: SearchSort;
 }
 
-/** What search's other orders sort the matching books by, largest first (as the lists do). */
-const SORT_COLUMNS = {
-  updated: 'chapter_published_at',
-  new: 'published_at',
-  popular: 'reader_count',
-  words: 'words',
-  followers: 'follower_count',
-} as const satisfies Record<BookSort, string>;
-
 /**
  * The ids of a page of published books, best first, from `hits`: rows of (book_id, document
  * relevance, chapter count). Books with a document match come first, by relevance; then books
@@ -139,7 +131,7 @@ export async function rankedBookIds(
 ): Promise<number[]> {
   const where = order.where?.('b') ?? sql<SqlBool>`1 = 1`;
   const sort = order.sort ?? 'relevance';
-  const key = sort === 'relevance' ? sql`0` : sql.ref(`b.${SORT_COLUMNS[sort]}`);
+  const key = sort === 'relevance' ? sql`0` : sortColumn(sort, 'b');
   const postgres = isPostgres(db);
   const kept = postgres
     ? sql`cross join lateral (select ${key} as sort_key from books b
