@@ -108,6 +108,13 @@ describe('login', () => {
   });
 });
 
+const NO_SAVED_FILTERS = {
+  exclude_tags: [],
+  exclude_warnings: [],
+  exclude_ratings: [],
+  muted_authors: [],
+};
+
 describe('settings', () => {
   const USERNAME_RULE = 'username: username must be 3-30 characters: letters, digits, _, - or .';
 
@@ -118,10 +125,12 @@ describe('settings', () => {
       (url) =>
         url.pathname === '/api/authors/7'
           ? refuse(400, USERNAME_RULE)
-          : // The block and mute lists (issue 19) load beside the form, empty.
-            url.pathname.startsWith('/api/my/')
-            ? Response.json({ users: [] })
-            : refuse(404, ''),
+          : // My filters (issue 21), the block and mute lists (issue 19) load beside it, empty.
+            url.pathname === '/api/my/filters'
+            ? Response.json(NO_SAVED_FILTERS)
+            : url.pathname.startsWith('/api/my/')
+              ? Response.json({ users: [] })
+              : refuse(404, ''),
       SIGNED_IN,
     );
     await userEvent.type(screen.getByLabelText('Username'), '!');

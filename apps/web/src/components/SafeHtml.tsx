@@ -44,6 +44,22 @@ export const purify = (html: string): string =>
  */
 export const sanitize = (html: string): string => (isInertHtml(html) ? html : purify(html));
 
+/** The one element a search snippet may hold: the matched words' highlight. */
+const SNIPPET_TAGS = ['mark'];
+
+/**
+ * A search snippet (issue 21) with nothing but its <mark>s: the server sends it escaped already,
+ * and this keeps it so even if it did not (defence in depth). No attribute survives.
+ */
+export const purifySnippet = (html: string): string =>
+  DOMPurify.sanitize(html, { ALLOWED_TAGS: SNIPPET_TAGS, ALLOWED_ATTR: [] });
+
+/** A search snippet shown inline, its matched words highlighted. */
+export function Snippet({ html, className }: { html: string; className?: string }) {
+  const clean = useMemo(() => purifySnippet(html), [html]);
+  return <span className={className} dangerouslySetInnerHTML={{ __html: clean }} />;
+}
+
 /** What a hidden spoiler shows (and is named by) in place of its text. */
 const SPOILER_COVER = 'Spoiler';
 

@@ -53,8 +53,8 @@ async function errorFrom(res: Response): Promise<ApiError> {
   return new ApiError(res.status, detail, code, retry > 0 ? Math.ceil(retry) : undefined);
 }
 
-/** Calls the API under the base path and answers the parsed JSON body, or throws an ApiError. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Calls the API under the base path; answers the ok Response, or throws an ApiError. */
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   let body: BodyInit | undefined;
@@ -80,12 +80,29 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     throw new ApiError(0, 'Could not reach the server.', 'network');
   }
   if (!res.ok) throw await errorFrom(res);
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  return res;
+}
+
+const bodyOf = async <T>(res: Response): Promise<T> =>
+  res.status === 204 ? (undefined as T) : ((await res.json()) as T);
+
+/** Calls the API under the base path and answers the parsed JSON body, or throws an ApiError. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return bodyOf<T>(await send(path, options));
+}
+
+/** A GET's body with the answer's headers, for what the server says beside a JSON array. */
+export interface WithHeaders<T> {
+  body: T;
+  headers: Headers;
 }
 
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => request<T>(path, { signal }),
+  getWithHeaders: async <T>(path: string, signal?: AbortSignal): Promise<WithHeaders<T>> => {
+    const res = await send(path, { signal });
+    return { body: await bodyOf<T>(res), headers: res.headers };
+  },
   post: <T>(path: string, json?: unknown) => request<T>(path, { method: 'POST', json: json ?? {} }),
   put: <T>(path: string, json: unknown) => request<T>(path, { method: 'PUT', json }),
   delete: <T>(path: string, json?: unknown) =>

@@ -27,6 +27,8 @@ export const paths = {
   landing: '/',
   home: '/home',
   books: '/books',
+  /** All books with a tag: where a tag chip leads (issue 21). */
+  booksTagged: (tag: string) => `/books?${new URLSearchParams({ tags: tag })}`,
   search: (q: string) => `/books/search?${new URLSearchParams({ q })}`,
   genres: '/books/genres',
   genre: (name: string) => `/books/genres/${seg(name)}`,

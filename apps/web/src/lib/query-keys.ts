@@ -8,20 +8,24 @@ export const keys = {
   // ---- public reads ----
   /** Prefix of every public view of books: lists, search, pages, chapter lists, genres of a book. */
   books: ['books'] as const,
-  bookList: ['books', 'all'] as const,
-  bookSearch: (q: string) => ['books', 'search', q] as const,
-  genreBooks: (genre: string) => ['books', 'genre', genre] as const,
+  /** `filter`: the list's filter query as the API gets it (issue 21), '' for none. */
+  bookList: (filter: string) => ['books', 'all', filter] as const,
+  bookSearch: (q: string, filter: string) => ['books', 'search', q, filter] as const,
+  genreBooks: (genre: string, filter: string) => ['books', 'genre', genre, filter] as const,
   book: (id: number) => ['books', id] as const,
   bookChapters: (id: number) => ['books', id, 'chapters'] as const,
   bookGenres: (id: number) => ['books', id, 'genres'] as const,
   /** A book's announcements (issue 20). */
   bookAnnouncements: (id: number) => ['books', id, 'announcements'] as const,
   genres: ['genres'] as const,
+  /** Tag suggestions for a typed prefix (issue 21). */
+  tags: (prefix: string) => ['tags', prefix] as const,
   chapter: (id: number) => ['chapters', id] as const,
   /** Prefix of every author view: profiles, their books and recent chapters. */
   authors: ['authors'] as const,
   author: (ref: string) => ['authors', ref] as const,
-  authorBooks: (authorId: number) => ['authors', authorId, 'books'] as const,
+  authorBooks: (authorId: number, filtersOff: boolean) =>
+    ['authors', authorId, 'books', filtersOff] as const,
   authorRecentChapters: (authorId: number) => ['authors', authorId, 'chapters'] as const,
   /** Prefix of every chapter's comments (a mute or block changes whose are shown anywhere). */
   allComments: ['comments'] as const,
@@ -32,8 +36,10 @@ export const keys = {
   commentReplies: (chapterId: number, commentId: number) =>
     ['comments', chapterId, 'replies', commentId] as const,
   commentCounts: (chapterId: number) => ['comments', chapterId, 'counts'] as const,
-  homeRecent: ['home', 'recent'] as const,
-  homePopular: ['home', 'popular'] as const,
+  /** Prefix of the home page's lists, which a reader's saved exclusions narrow (issue 21). */
+  home: ['home'] as const,
+  homeRecent: (filtersOff: boolean) => ['home', 'recent', filtersOff] as const,
+  homePopular: (filtersOff: boolean) => ['home', 'popular', filtersOff] as const,
   homeAuthors: ['home', 'authors'] as const,
 
   // ---- the signed-in user's own ----
@@ -42,11 +48,15 @@ export const keys = {
   isFollowing: (authorId: number) => ['my', 'is-following', authorId] as const,
   /** The books the user follows, with unread counts (issue 19). */
   followedBooks: ['my', 'followed-books'] as const,
+  /** The followed books as shown: narrowed by the saved exclusions unless they are off (issue 21). */
+  followedBooksShown: (filtersOff: boolean) => ['my', 'followed-books', filtersOff] as const,
   /** The user's block and mute lists (issue 19). */
   blocks: ['my', 'blocks'] as const,
   mutes: ['my', 'mutes'] as const,
   notifications: ['my', 'notifications'] as const,
   readerSettings: ['my', 'reader-settings'] as const,
+  /** The reader's saved exclusions (issue 21). */
+  myFilters: ['my', 'filters'] as const,
   /** The author's own books and chapter lists: written by the workspace, the editor, imports. */
   myBooks: ['my', 'books'] as const,
   authorChapters: (bookId: number) => ['my', 'books', bookId, 'chapters'] as const,

@@ -1,4 +1,11 @@
-import type { Book, Chapter, ChapterSummary, Genre, ReadHistoryItem } from '@inkwell/contract';
+import type {
+  Book,
+  Chapter,
+  ChapterSummary,
+  Genre,
+  ReadHistoryItem,
+  TagsResponse,
+} from '@inkwell/contract';
 import { QueryClient, queryOptions } from '@tanstack/react-query';
 import { api, isApiError } from './api.ts';
 import { keys } from './query-keys.ts';
@@ -53,6 +60,19 @@ export const genresQuery = () =>
     queryFn: ({ signal }) => api.get<{ genres: Genre[] }>('/api/genres', signal),
     select: (data) => data.genres,
     staleTime: Infinity,
+  });
+
+/**
+ * Tags of published books starting with `prefix`, most used first: the suggestions of every tag
+ * input (filters, the book details editor, My filters). An empty prefix asks for the most used.
+ */
+export const tagSuggestionsQuery = (prefix: string) =>
+  queryOptions({
+    queryKey: keys.tags(prefix),
+    queryFn: ({ signal }) =>
+      api.get<TagsResponse>(`/api/tags?${new URLSearchParams({ q: prefix })}`, signal),
+    select: (data) => data.tags,
+    staleTime: 60_000,
   });
 
 /** The signed-in reader's history: the Read History page, and checkmarks on chapter lists. */

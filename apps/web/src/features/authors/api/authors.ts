@@ -8,6 +8,7 @@ import {
 } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
+import { getFiltered, withFiltersOff } from '../../../lib/filtered.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
@@ -30,10 +31,12 @@ export const recentChaptersQuery = (authorId: number) =>
     getNextPageParam: (last, all) => nextOffset(last, all, RECENT_CHAPTERS_PAGE_SIZE),
   });
 
-export const authorBooksQuery = (authorId: number) =>
+/** The author's books, narrowed by the reader's saved exclusions unless `filtersOff`. */
+export const authorBooksQuery = (authorId: number, filtersOff: boolean) =>
   queryOptions({
-    queryKey: keys.authorBooks(authorId),
-    queryFn: ({ signal }) => api.get<Book[]>(`/api/authors/${authorId}/books`, signal),
+    queryKey: keys.authorBooks(authorId, filtersOff),
+    queryFn: ({ signal }) =>
+      getFiltered<Book[]>(withFiltersOff(`/api/authors/${authorId}/books`, filtersOff), signal),
   });
 
 export const isFollowingQuery = (authorId: number) =>

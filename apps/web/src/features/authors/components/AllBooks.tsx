@@ -1,13 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { CoverGrid } from '../../../components/CoverGrid.tsx';
+import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
+import { useFiltersOff } from '../../../lib/filtered.ts';
 import { paths } from '../../../lib/paths.ts';
 import { authorBooksQuery } from '../api/authors.ts';
 import { useProfileAuthor } from './AuthorPage.tsx';
 
 export function AllBooks() {
   const author = useProfileAuthor();
-  const books = useQuery(authorBooksQuery(author.id));
+  const [filtersOff] = useFiltersOff();
+  const books = useQuery(authorBooksQuery(author.id, filtersOff));
+  const items = books.data?.items;
   return (
     <section aria-labelledby="all-books-title">
       <h2 id="all-books-title" className="visually-hidden">
@@ -15,11 +19,16 @@ export function AllBooks() {
       </h2>
       {books.isPending && <Loading />}
       {books.isError && <Status kind="error">Could not load the books.</Status>}
-      {books.data?.length === 0 && <Status kind="empty">No books published yet.</Status>}
-      {books.data && books.data.length > 0 && (
+      {books.data && <FilteredNotice hidden={books.data.hidden} />}
+      {items?.length === 0 && (
+        <Status kind="empty">
+          {books.data?.hidden ? 'Your filters hide every book here.' : 'No books published yet.'}
+        </Status>
+      )}
+      {items && items.length > 0 && (
         <CoverGrid
           label={`Books by ${author.username}`}
-          items={books.data.map((b) => ({
+          items={items.map((b) => ({
             id: b.id,
             title: b.title,
             cover: b.cover,

@@ -1,4 +1,4 @@
-import type { Book, BookFollowState, FollowedBooks } from '@inkwell/contract';
+import type { Book, BookFollowState, FollowedBooks, SearchHit } from '@inkwell/contract';
 import { BOOK_PAGE_SIZE, SEARCH_PAGE_SIZE } from '@inkwell/contract/constants';
 import {
   infiniteQueryOptions,
@@ -8,53 +8,98 @@ import {
 } from '@tanstack/react-query';
 import { nextOffset } from '../../../components/InfiniteList.tsx';
 import { api } from '../../../lib/api.ts';
+import { getFiltered, withFiltersOff, type Filtered } from '../../../lib/filtered.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
-export const booksQuery = () =>
+/** `path` with the list's paging and its filter query (filters.ts, apiFilterQuery). */
+const listPath = (path: string, filter: string, paging: Record<string, string>) => {
+  const query = new URLSearchParams(filter);
+  for (const [name, value] of Object.entries(paging)) query.set(name, value);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+/** The pages' books in one list, and what the reader's exclusions hid (the first page says). */
+export const filteredPages = <T>(pages: readonly Filtered<T[]>[] | undefined) => ({
+  items: pages?.flatMap((page) => page.items) ?? [],
+  hidden: pages?.[0]?.hidden ?? 0,
+});
+
+/** All books, a page at a time, narrowed by `filter` (an API filter query; '' for none). */
+export const booksQuery = (filter: string) =>
   infiniteQueryOptions({
-    queryKey: keys.bookList,
+    queryKey: keys.bookList(filter),
     queryFn: ({ pageParam, signal }) =>
-      api.get<Book[]>(`/api/books?limit=${BOOK_PAGE_SIZE}&offset=${pageParam}`, signal),
+      getFiltered<Book[]>(
+        listPath('/api/books', filter, {
+          limit: String(BOOK_PAGE_SIZE),
+          offset: String(pageParam),
+        }),
+        signal,
+      ),
     initialPageParam: 0,
-    getNextPageParam: (last, all) => nextOffset(last, all, BOOK_PAGE_SIZE),
+    getNextPageParam: (last, all) =>
+      nextOffset(
+        last.items,
+        all.map((page) => page.items),
+        BOOK_PAGE_SIZE,
+      ),
   });
 
 /**
- * Search results, a page of SEARCH_PAGE_SIZE at a time. The first page is the spec's plain
- * `?q=` call. A failed first page shows as no results (SPEC section 8); a failed later page is
- * an error the page can show beside the results already there.
+ * Search results, a page of SEARCH_PAGE_SIZE at a time, narrowed by `filter`. Without filters the
+ * first page is the spec's plain `?q=` call. A failed first page shows as no results (SPEC
+ * section 8), unless filters were set (then the page says what the server refused); a failed
+ * later page is an error the page can show beside the results already there.
  */
-export const searchQuery = (q: string) =>
+export const searchQuery = (q: string, filter: string) =>
   infiniteQueryOptions({
-    queryKey: keys.bookSearch(q),
-    queryFn: async ({ pageParam, signal }) => {
-      const params = new URLSearchParams(pageParam ? { q, offset: String(pageParam) } : { q });
+    queryKey: keys.bookSearch(q, filter),
+    queryFn: async ({ pageParam, signal }): Promise<Filtered<SearchHit[]>> => {
+      const paging: Record<string, string> = pageParam ? { q, offset: String(pageParam) } : { q };
       try {
-        return (await api.get<{ books: Book[] }>(`/api/books/search?${params}`, signal)).books;
+        const page = await getFiltered<{ books: SearchHit[] }>(
+          listPath('/api/books/search', filter, paging),
+          signal,
+        );
+        return { items: page.items.books, hidden: page.hidden };
       } catch (error) {
-        if ((error as Error).name === 'AbortError' || pageParam > 0) throw error;
-        return [];
+        if ((error as Error).name === 'AbortError' || pageParam > 0 || filter) throw error;
+        return { items: [], hidden: 0 };
       }
     },
     initialPageParam: 0,
-    getNextPageParam: (last, all) => nextOffset(last, all, SEARCH_PAGE_SIZE),
+    getNextPageParam: (last, all) =>
+      nextOffset(
+        last.items,
+        all.map((page) => page.items),
+        SEARCH_PAGE_SIZE,
+      ),
     enabled: q.trim() !== '',
   });
 
-export const genreBooksQuery = (genre: string) =>
+export const genreBooksQuery = (genre: string, filter: string) =>
   queryOptions({
-    queryKey: keys.genreBooks(genre),
+    queryKey: keys.genreBooks(genre, filter),
     queryFn: ({ signal }) =>
-      api.get<Book[]>(`/api/books/genres/${encodeURIComponent(genre)}`, signal),
+      getFiltered<Book[]>(
+        listPath(`/api/books/genres/${encodeURIComponent(genre)}`, filter, {}),
+        signal,
+      ),
   });
 
 /** The books the signed-in reader follows, with their published and unread chapter counts. */
-export const followedBooksQuery = () =>
+export const followedBooksQuery = (filtersOff: boolean) =>
   queryOptions({
-    queryKey: keys.followedBooks,
-    queryFn: async ({ signal }) =>
-      (await api.get<FollowedBooks>('/api/my/followed-books', signal)).books,
+    queryKey: keys.followedBooksShown(filtersOff),
+    queryFn: async ({ signal }) => {
+      const answer = await getFiltered<FollowedBooks>(
+        withFiltersOff('/api/my/followed-books', filtersOff),
+        signal,
+      );
+      return { items: answer.items.books, hidden: answer.hidden };
+    },
   });
 
 /**

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
+import { BookFacts } from './BookFacts.tsx';
 
 export function GenreTags({ genres }: { genres: readonly string[] }) {
   if (genres.length === 0) return null;
@@ -28,8 +29,9 @@ const authorOf = (book: Book) =>
   });
 
 /**
- * A book in a list: cover (or title), title link, author link, optional genre tags, summary;
- * `children` (a list's own facts, e.g. unread chapters) go under the summary.
+ * A book in a list: cover (or title), title link, author link, its status, rating, warnings and
+ * tags, optional genre tags, summary; `children` (a list's own facts, e.g. unread chapters, a
+ * search hit's passage) go under the summary.
  */
 export function BookCard({
   book,
@@ -54,6 +56,7 @@ export function BookCard({
         <p className="book-card-author">
           by <Link to={paths.author(book.author_username)}>{authorOf(book)}</Link>
         </p>
+        <BookFacts book={book} />
         {showGenres && <GenreTags genres={book.genres} />}
         {book.summary && <p className="book-card-summary">{book.summary}</p>}
         {children}

@@ -11,6 +11,7 @@ import { useSession } from '../../../lib/session.tsx';
 import { bookChaptersQuery, bookQuery, readChaptersQuery } from '../../../lib/query.ts';
 import { authorOf, GenreTags } from './BookCard.tsx';
 import { Announcements } from './Announcements.tsx';
+import { BookFacts } from './BookFacts.tsx';
 import { BookFollowButton } from './BookFollowButton.tsx';
 import { ReleaseSchedule } from './ReleaseSchedule.tsx';
 
@@ -81,6 +82,7 @@ export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart 
             by <Link to={paths.author(b.author_username)}>{authorOf(b)}</Link>
           </p>
           <GenreTags genres={b.genres} />
+          <BookFacts book={b} />
           {b.summary ? (
             <p className="book-summary">{b.summary}</p>
           ) : (

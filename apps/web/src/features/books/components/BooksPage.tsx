@@ -1,20 +1,41 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { InfiniteList } from '../../../components/InfiniteList.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
-import { booksQuery } from '../api/books.ts';
+import { isApiError } from '../../../lib/api.ts';
+import { booksQuery, filteredPages } from '../api/books.ts';
+import { useListFilter } from '../useListFilter.ts';
 import { BookCard } from './BookCard.tsx';
+import { FilterPanel } from './FilterPanel.tsx';
+
+/** What a refused list says: the server names the filter it could not take. */
+export const listErrorText = (error: unknown, what: string) =>
+  isApiError(error) && error.status === 400
+    ? `Could not load ${what}: ${error.detail}`
+    : `Could not load ${what}.`;
 
 export function BooksPage() {
-  const books = useInfiniteQuery(booksQuery());
-  const items = books.data?.pages.flat() ?? [];
+  const filter = useListFilter('books');
+  const books = useInfiniteQuery(booksQuery(filter.query));
+  const { items, hidden } = filteredPages(books.data?.pages);
   return (
     <div className="page">
       <PageTitle>All Books</PageTitle>
+      <FilterPanel scope="books" />
       {books.isPending && <Loading />}
-      {books.isError && !books.data && <Status kind="error">Could not load books.</Status>}
+      {books.isError && !books.data && (
+        <Status kind="error">{listErrorText(books.error, 'books')}</Status>
+      )}
+      {books.data && <FilteredNotice hidden={hidden} />}
       {books.data && items.length === 0 && (
-        <Status kind="empty">No books have been published yet.</Status>
+        <Status kind="empty">
+          {filter.narrowed
+            ? 'No books match these filters.'
+            : hidden > 0
+              ? 'Your filters hide every book here.'
+              : 'No books have been published yet.'}
+        </Status>
       )}
       {items.length > 0 && (
         <InfiniteList

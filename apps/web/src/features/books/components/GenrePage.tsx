@@ -1,27 +1,43 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { CoverGrid } from '../../../components/CoverGrid.tsx';
+import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { genreBooksQuery } from '../api/books.ts';
+import { useListFilter } from '../useListFilter.ts';
+import { listErrorText } from './BooksPage.tsx';
+import { FilterPanel } from './FilterPanel.tsx';
 
 export function GenrePage() {
   const genre = useParams().genre ?? '';
-  const books = useQuery(genreBooksQuery(genre));
+  const filter = useListFilter('genre');
+  const books = useQuery(genreBooksQuery(genre, filter.query));
+  const items = books.data?.items;
   return (
     <div className="page">
       <p className="breadcrumb">
         <Link to={paths.genres}>Genres</Link>
       </p>
       <PageTitle>{genre}</PageTitle>
+      <FilterPanel scope="genre" />
       {books.isPending && <Loading />}
-      {books.isError && <Status kind="error">Could not load the books of this genre.</Status>}
-      {books.data?.length === 0 && <Status kind="empty">No books in {genre} yet.</Status>}
-      {books.data && books.data.length > 0 && (
+      {books.isError && (
+        <Status kind="error">{listErrorText(books.error, 'the books of this genre')}</Status>
+      )}
+      {books.data && <FilteredNotice hidden={books.data.hidden} />}
+      {items?.length === 0 && (
+        <Status kind="empty">
+          {filter.narrowed
+            ? `No books in ${genre} match these filters.`
+            : `No books in ${genre} yet.`}
+        </Status>
+      )}
+      {items && items.length > 0 && (
         <CoverGrid
           label={`${genre} books`}
-          items={books.data.map((b) => ({
+          items={items.map((b) => ({
             id: b.id,
             title: b.title,
             cover: b.cover,

@@ -2,6 +2,7 @@ import type { Book, HomePicks } from '@inkwell/contract';
 import type { PopularBook } from '../../../lib/contract-types.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { getFiltered, withFiltersOff } from '../../../lib/filtered.ts';
 import { POPULAR_BOOKS_SHOWN, RECENT_BOOKS_SHOWN } from '../../../lib/constants.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
@@ -9,18 +10,30 @@ import { keys } from '../../../lib/query-keys.ts';
 const pickRecent = (books: readonly Book[]): Book[] =>
   books.filter((b) => b.cover).slice(0, RECENT_BOOKS_SHOWN);
 
-export const recentBooksQuery = () =>
+/**
+ * The home page's lists, narrowed by the reader's saved exclusions unless `filtersOff` ("show
+ * anyway"); each says how many books those exclusions removed.
+ */
+export const recentBooksQuery = (filtersOff: boolean) =>
   queryOptions({
-    queryKey: keys.homeRecent,
-    queryFn: ({ signal }) => api.get<Book[]>('/api/recent/books', signal),
-    select: pickRecent,
+    queryKey: keys.homeRecent(filtersOff),
+    queryFn: ({ signal }) =>
+      getFiltered<Book[]>(withFiltersOff('/api/recent/books', filtersOff), signal),
+    select: (data) => ({ books: pickRecent(data.items), hidden: data.hidden }),
   });
 
-export const popularBooksQuery = () =>
+export const popularBooksQuery = (filtersOff: boolean) =>
   queryOptions({
-    queryKey: keys.homePopular,
-    queryFn: ({ signal }) => api.get<{ popular: PopularBook[] }>('/api/popular/books', signal),
-    select: (data) => data.popular.slice(0, POPULAR_BOOKS_SHOWN),
+    queryKey: keys.homePopular(filtersOff),
+    queryFn: ({ signal }) =>
+      getFiltered<{ popular: PopularBook[] }>(
+        withFiltersOff('/api/popular/books', filtersOff),
+        signal,
+      ),
+    select: (data) => ({
+      books: data.items.popular.slice(0, POPULAR_BOOKS_SHOWN),
+      hidden: data.hidden,
+    }),
   });
 
 export const homePicksQuery = () =>

@@ -4,8 +4,10 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
+import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
+import { useFiltersOff } from '../../../lib/filtered.ts';
 import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
 import { homePicksQuery, popularBooksQuery, recentBooksQuery } from '../api/home.ts';
@@ -40,8 +42,9 @@ function AuthorCard({
 }
 
 export function HomePage() {
-  const recent = useQuery(recentBooksQuery());
-  const popular = useQuery(popularBooksQuery());
+  const [filtersOff] = useFiltersOff();
+  const recent = useQuery(recentBooksQuery(filtersOff));
+  const popular = useQuery(popularBooksQuery(filtersOff));
   const picks = useQuery(homePicksQuery());
 
   return (
@@ -53,14 +56,16 @@ export function HomePage() {
           Explore
         </Link>
       </section>
+      <FilteredNotice hidden={0} />
 
       <Section id="recent-title" title="Recent books">
         {recent.isPending && <Loading />}
         {recent.isError && <Status kind="error">Could not load recent books.</Status>}
-        {recent.data?.length === 0 && <Status kind="empty">No books yet.</Status>}
-        {recent.data && recent.data.length > 0 && (
+        {recent.data && <FilteredNotice hidden={recent.data.hidden} sayOff={false} />}
+        {recent.data?.books.length === 0 && <Status kind="empty">No books yet.</Status>}
+        {recent.data && recent.data.books.length > 0 && (
           <ul className="shelf" aria-label="Recent books">
-            {recent.data.map((book) => (
+            {recent.data.books.map((book) => (
               <li key={book.id}>
                 <Link to={paths.book(book.id)} className="cover-tile">
                   <CoverImage src={book.cover} title={book.title} />
@@ -76,10 +81,11 @@ export function HomePage() {
         <Section id="popular-title" title="Top books">
           {popular.isPending && <Loading />}
           {popular.isError && <Status kind="error">Could not load top books.</Status>}
-          {popular.data?.length === 0 && <Status kind="empty">No books yet.</Status>}
-          {popular.data && popular.data.length > 0 && (
+          {popular.data && <FilteredNotice hidden={popular.data.hidden} sayOff={false} />}
+          {popular.data?.books.length === 0 && <Status kind="empty">No books yet.</Status>}
+          {popular.data && popular.data.books.length > 0 && (
             <ol className="top-books">
-              {popular.data.map((book, i) => (
+              {popular.data.books.map((book, i) => (
                 <li key={book.book_id}>
                   <span className="top-rank" aria-hidden="true">
                     {i + 1}

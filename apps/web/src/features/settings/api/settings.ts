@@ -1,4 +1,11 @@
-import type { Account, Href, UpdateAuthorBody, UserList } from '@inkwell/contract';
+import type {
+  Account,
+  Href,
+  MyFilters,
+  UpdateAuthorBody,
+  UpdateMyFiltersBody,
+  UserList,
+} from '@inkwell/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
@@ -57,6 +64,31 @@ export function useChangeUserList(
       client.setQueryData(keys[kind], list.users);
       void client.invalidateQueries({ queryKey: keys.allComments });
       await ui.onSuccess?.(list, ...rest);
+    },
+  });
+}
+
+/** The reader's saved exclusions (issue 21): tags, warnings, ratings and authors never shown. */
+export const myFiltersQuery = () =>
+  queryOptions({
+    queryKey: keys.myFilters,
+    queryFn: ({ signal }) => api.get<MyFilters>('/api/my/filters', signal),
+  });
+
+/**
+ * Saves the exclusions; the answer is what is kept now. Every list of books the reader meets is
+ * narrowed by them, so every one is asked again.
+ */
+export function useSaveMyFilters(ui: MutationCallbacks<MyFilters, UpdateMyFiltersBody> = {}) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateMyFiltersBody) => api.put<MyFilters>('/api/my/filters', body),
+    ...ui,
+    onSuccess: async (saved, ...rest) => {
+      client.setQueryData(keys.myFilters, saved);
+      for (const queryKey of [keys.books, keys.home, keys.authors, keys.followedBooks])
+        void client.invalidateQueries({ queryKey });
+      await ui.onSuccess?.(saved, ...rest);
     },
   });
 }

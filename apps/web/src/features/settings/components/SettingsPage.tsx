@@ -11,6 +11,7 @@ import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formErro
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useUpdateProfile, useUploadAvatar } from '../api/settings.ts';
+import { MyFiltersCard } from './MyFiltersCard.tsx';
 import { UserListCard } from './UserLists.tsx';
 
 export const TEXTS = {
@@ -200,6 +201,7 @@ export function SettingsPage() {
       <ProfileForm />
       <UserListCard kind="blocks" />
       <UserListCard kind="mutes" />
+      <MyFiltersCard />
       <section aria-labelledby="feed-settings-title">
         <h2 id="feed-settings-title">Feeds</h2>
         <p>

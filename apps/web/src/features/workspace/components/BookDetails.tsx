@@ -1,5 +1,9 @@
-import type { Book } from '@inkwell/contract';
+import type { Book, BookRating, BookStatus, WarningId } from '@inkwell/contract';
 import {
+  BOOK_RATINGS,
+  BOOK_STATUSES,
+  BOOK_TAGS_MAX,
+  CONTENT_WARNINGS,
   IMAGE_UPLOAD_MAX_BYTES,
   IMAGE_UPLOAD_TYPES,
   SUMMARY_MAX_LENGTH,
@@ -15,11 +19,14 @@ import {
   type FormEvent,
   type TextareaHTMLAttributes,
 } from 'react';
+import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
+import { TagInput } from '../../../components/TagInput.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
+import { RATING_LABELS, STATUS_LABELS } from '../../../lib/book-labels.ts';
 import { useFormError } from '../../../lib/formError.ts';
 import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
 import { megabytes } from '../../../lib/format.ts';
@@ -76,6 +83,10 @@ function DetailsForm({ book }: { book: Book }) {
   const [summary, setSummary] = useState(book.summary);
   const [published, setPublished] = useState(book.is_published);
   const [commentsLocked, setCommentsLocked] = useState(book.comments_locked ?? false);
+  const [tags, setTags] = useState(book.tags);
+  const [warnings, setWarnings] = useState<WarningId[]>(book.warnings);
+  const [rating, setRating] = useState<BookRating>(book.rating);
+  const [status, setStatus] = useState<BookStatus>(book.status);
   const error = useFormError();
 
   const save = useUpdateBook(book.id, {
@@ -84,6 +95,8 @@ function DetailsForm({ book }: { book: Book }) {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
       if (isApiError(err, 409)) error.show(TITLE_TAKEN, ['title']);
+      // A refused tag or warning: the server says which and why.
+      else if (isApiError(err, 400)) error.show(err.detail);
       else error.show('The book details could not be saved. Please try again.');
     },
   });
@@ -101,6 +114,10 @@ function DetailsForm({ book }: { book: Book }) {
       summary,
       is_published: published,
       comments_locked: commentsLocked,
+      tags,
+      warnings,
+      rating,
+      status,
     });
   };
 
@@ -152,6 +169,56 @@ function DetailsForm({ book }: { book: Book }) {
           />
           Lock comments (readers keep seeing them; no new ones on any chapter)
         </label>
+        <TagInput
+          name="book-tags"
+          label="Tags"
+          tags={tags}
+          onChange={(next) => {
+            setTags(next);
+            error.changed('tags');
+          }}
+          max={BOOK_TAGS_MAX}
+          help={`Up to ${BOOK_TAGS_MAX} tags readers can filter by. Press Enter or a comma after each.`}
+        />
+        <CheckGroup<WarningId>
+          legend="Content warnings"
+          options={CONTENT_WARNINGS}
+          value={warnings}
+          onChange={(next) => {
+            setWarnings(next);
+            error.changed('warnings');
+          }}
+        />
+        <div className="field-row">
+          <div className="field">
+            <label htmlFor="book-rating">Rating</label>
+            <select
+              id="book-rating"
+              value={rating}
+              onChange={(e) => setRating(e.target.value as BookRating)}
+            >
+              {BOOK_RATINGS.map((r) => (
+                <option key={r} value={r}>
+                  {RATING_LABELS[r]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="book-status">Status</label>
+            <select
+              id="book-status"
+              value={status}
+              onChange={(e) => setStatus(e.target.value as BookStatus)}
+            >
+              {BOOK_STATUSES.map((st) => (
+                <option key={st} value={st}>
+                  {STATUS_LABELS[st]}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
         {error.message && (
           <p className="form-error" role="alert">
             {error.message}

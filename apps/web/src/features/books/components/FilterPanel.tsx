@@ -1,0 +1,197 @@
+import type { BookRating, BookStatus, WarningId } from '@inkwell/contract';
+import {
+  BOOK_RATINGS,
+  BOOK_STATUSES,
+  CONTENT_WARNINGS,
+  FILTER_LIST_MAX,
+} from '@inkwell/contract/constants';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+import { CheckGroup } from '../../../components/CheckGroup.tsx';
+import { TagInput } from '../../../components/TagInput.tsx';
+import { RATING_LABELS, STATUS_LABELS } from '../../../lib/book-labels.ts';
+import { genresQuery } from '../../../lib/query.ts';
+import {
+  activeFilterCount,
+  NO_FILTERS,
+  readFilters,
+  sortsOf,
+  writeFilters,
+  type BookFilters,
+  type FilterScope,
+} from '../filters.ts';
+
+const SORT_LABELS: Record<string, string> = {
+  relevance: 'Best match',
+  updated: 'Recently updated',
+  new: 'Newest',
+  popular: 'Most popular',
+  words: 'Longest',
+  followers: 'Most followed',
+};
+
+const MIN_WORDS_PROBLEM = 'Enter a whole number of words, such as 10000.';
+
+const RATING_OPTIONS = BOOK_RATINGS.map((id) => ({ id, name: RATING_LABELS[id] }));
+const STATUS_OPTIONS = BOOK_STATUSES.map((id) => ({ id, name: STATUS_LABELS[id] }));
+
+function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilters }) {
+  const [params, setParams] = useSearchParams();
+  const [draft, setDraft] = useState(initial);
+  const [minWords, setMinWords] = useState(initial.min_words?.toString() ?? '');
+  const [problem, setProblem] = useState<string | null>(null);
+  const genres = useQuery({ ...genresQuery(), enabled: scope !== 'genre' });
+  const id = useId();
+  const set = <K extends keyof BookFilters>(key: K, value: BookFilters[K]) =>
+    setDraft((d) => ({ ...d, [key]: value }));
+
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    const words = minWords.trim();
+    if (words !== '' && !/^\d{1,9}$/.test(words)) {
+      setProblem(MIN_WORDS_PROBLEM);
+      return;
+    }
+    setProblem(null);
+    setParams(writeFilters(params, { ...draft, min_words: words ? Number(words) || null : null }));
+  };
+
+  const clear = () => {
+    setDraft(NO_FILTERS);
+    setMinWords('');
+    setProblem(null);
+    setParams(writeFilters(params, NO_FILTERS));
+  };
+
+  return (
+    <form className="filter-form" onSubmit={apply} noValidate aria-label="Filter books">
+      <div className="filter-columns">
+        <div className="filter-column">
+          <TagInput
+            name="tags"
+            label="With all these tags"
+            tags={draft.tags}
+            onChange={(tags) => set('tags', tags)}
+            max={FILTER_LIST_MAX}
+          />
+          <TagInput
+            name="exclude_tags"
+            label="Without these tags"
+            tags={draft.exclude_tags}
+            onChange={(tags) => set('exclude_tags', tags)}
+            max={FILTER_LIST_MAX}
+          />
+          {scope !== 'genre' && (
+            <div className="field">
+              <label htmlFor={`${id}-genre`}>Genre</label>
+              <select
+                id={`${id}-genre`}
+                value={draft.genre}
+                onChange={(e) => set('genre', e.target.value)}
+              >
+                <option value="">Any genre</option>
+                {genres.data?.map((g) => (
+                  <option key={g.id} value={g.name}>
+                    {g.name}
+                  </option>
+                ))}
+                {/* A genre named by a link before the list arrived stays chosen. */}
+                {draft.genre && !genres.data?.some((g) => g.name === draft.genre) && (
+                  <option value={draft.genre}>{draft.genre}</option>
+                )}
+              </select>
+            </div>
+          )}
+          <div className="field">
+            <label htmlFor={`${id}-words`}>At least this many words</label>
+            <input
+              id={`${id}-words`}
+              name="min_words"
+              inputMode="numeric"
+              value={minWords}
+              aria-invalid={problem ? true : undefined}
+              aria-describedby={problem ? `${id}-words-problem` : undefined}
+              onChange={(e) => {
+                setMinWords(e.target.value);
+                setProblem(null);
+              }}
+            />
+            {problem && (
+              <p id={`${id}-words-problem`} className="form-error" role="alert">
+                {problem}
+              </p>
+            )}
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-sort`}>Order</label>
+            <select
+              id={`${id}-sort`}
+              value={draft.sort}
+              onChange={(e) => set('sort', e.target.value)}
+            >
+              <option value="">Default order</option>
+              {sortsOf(scope).map((sort) => (
+                <option key={sort} value={sort}>
+                  {SORT_LABELS[sort] ?? sort}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="filter-column">
+          <CheckGroup<WarningId>
+            legend="Hide books with these warnings"
+            options={CONTENT_WARNINGS}
+            value={draft.exclude_warnings}
+            onChange={(v) => set('exclude_warnings', v)}
+          />
+          <CheckGroup<BookRating>
+            legend="Rating"
+            options={RATING_OPTIONS}
+            value={draft.rating}
+            onChange={(v) => set('rating', v)}
+          />
+          <CheckGroup<BookStatus>
+            legend="Status"
+            options={STATUS_OPTIONS}
+            value={draft.status}
+            onChange={(v) => set('status', v)}
+          />
+        </div>
+      </div>
+      <div className="button-row">
+        <button type="submit" className="button">
+          Apply filters
+        </button>
+        <button type="button" className="button button-quiet" onClick={clear}>
+          Clear filters
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The filters of a book list (issue 21), folded away under a summary that counts those set. The
+ * form edits a draft; "Apply filters" writes it into the page address (a new history entry), so
+ * the list, a shared link and the back button all follow the address.
+ */
+export function FilterPanel({ scope }: { scope: FilterScope }) {
+  const [params] = useSearchParams();
+  const filters = readFilters(params, scope);
+  const count = activeFilterCount(filters);
+  const [open, setOpen] = useState(count > 0);
+  // A new address (a tag chip, the back button) starts the form over from what it names.
+  const formKey = writeFilters(new URLSearchParams(), filters).toString();
+  return (
+    <details
+      className="filter-panel"
+      open={open}
+      onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+    >
+      <summary>Filters{count > 0 && <span className="filter-count"> ({count} set)</span>}</summary>
+      <FilterForm key={formKey} scope={scope} initial={filters} />
+    </details>
+  );
+}

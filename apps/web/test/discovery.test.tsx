@@ -1,0 +1,365 @@
+import type { SearchHit } from '@inkwell/contract';
+import { BOOK_TAGS_MAX, FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constants';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState, type ReactNode } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { purifySnippet, Snippet } from '../src/components/SafeHtml.tsx';
+import { addTag, TagInput } from '../src/components/TagInput.tsx';
+import { ToastProvider } from '../src/components/toasts.tsx';
+import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
+import { MatchPassage, SearchPage } from '../src/features/books/components/SearchPage.tsx';
+import {
+  apiFilterQuery,
+  NO_FILTERS,
+  readFilters,
+  writeFilters,
+} from '../src/features/books/filters.ts';
+import {
+  LOCATED_FADE_MS,
+  LOCATED_SHOWN_MS,
+  useRestorePosition,
+} from '../src/features/reader/restorePosition.ts';
+import { hiddenCount } from '../src/lib/filtered.ts';
+import { createQueryClient } from '../src/lib/query.ts';
+import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
+import { accountFixture, bookFixture } from './fixtures.ts';
+
+/*
+ * Issue 21 in the web app: the filters' address state, the tag input's rules, the search
+ * passage's sanitizing, the "Filtered: n books hidden" line and the reader's located paragraph.
+ */
+
+afterEach(() => vi.unstubAllGlobals());
+
+const SIGNED_IN: SessionState = { status: 'in', token: 't', account: accountFixture(7, 'ann') };
+const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
+
+/** The page at `path` with the app's providers; `fetch` answers by URL and is recorded. */
+function renderAt(
+  routes: { path: string; element: ReactNode }[],
+  path: string,
+  answer: (url: URL) => Response,
+  session: SessionState = SIGNED_OUT,
+) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) =>
+    answer(new URL(String(input), 'http://localhost')),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SessionProvider initial={session}>
+        <ToastProvider>
+          <RouterProvider router={router} />
+        </ToastProvider>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+  const calls = (pathname: string) =>
+    fetchMock.mock.calls
+      .map(([u]) => new URL(String(u), 'http://localhost'))
+      .filter((u) => u.pathname === pathname);
+  return { router, calls };
+}
+
+const booksRoute = { path: '/books', element: <BooksPage /> };
+
+describe('filter state in the address', () => {
+  it('reads what the API takes, normalizing tags and dropping what the app never writes', () => {
+    const params = new URLSearchParams(
+      'q=sea&tags=%20Slow%20%20burn%20,found%20family,slow%20BURN&exclude_warnings=abuse,nope' +
+        '&rating=teen,adult&status=completed&min_words=-5&sort=relevance&genre=Fantasy',
+    );
+    expect(readFilters(params, 'books')).toEqual({
+      ...NO_FILTERS,
+      tags: ['Slow burn', 'found family'],
+      exclude_warnings: ['abuse'],
+      rating: ['teen'],
+      status: ['completed'],
+      genre: 'Fantasy',
+    });
+    // Search orders by relevance too; a genre page has its genre in the path.
+    expect(readFilters(params, 'search').sort).toBe('relevance');
+    expect(readFilters(params, 'genre').genre).toBe('');
+  });
+
+  it('writes the filters in place of the old ones, keeping the search words, dropping show anyway', () => {
+    const params = new URLSearchParams('q=sea&tags=old&filters=off&sort=new');
+    const next = writeFilters(params, {
+      ...NO_FILTERS,
+      tags: ['a b', 'c'],
+      exclude_tags: ['d'],
+      min_words: 1000,
+    });
+    expect(next.toString()).toBe('q=sea&tags=a+b%2Cc&exclude_tags=d&min_words=1000');
+    expect(readFilters(next, 'search')).toEqual({
+      ...NO_FILTERS,
+      tags: ['a b', 'c'],
+      exclude_tags: ['d'],
+      min_words: 1000,
+    });
+  });
+
+  it('asks the API with the same names, and with filters=off for show anyway', () => {
+    const filters = { ...NO_FILTERS, tags: ['x'], exclude_warnings: ['abuse' as const] };
+    expect(apiFilterQuery(filters, false)).toBe('tags=x&exclude_warnings=abuse');
+    expect(apiFilterQuery(NO_FILTERS, true)).toBe('filters=off');
+  });
+
+  it('applies the panel to the address and the list, and the back button undoes it', async () => {
+    const user = userEvent.setup();
+    const { router, calls } = renderAt([booksRoute], '/books', (url) =>
+      url.pathname === '/api/genres'
+        ? Response.json({ genres: [{ id: 1, name: 'Fantasy' }] })
+        : Response.json([bookFixture(1)]),
+    );
+    await screen.findByRole('link', { name: 'Book 1' });
+    await user.click(screen.getByText('Filters'));
+    await user.type(screen.getByLabelText('With all these tags'), '  Slow   burn {Enter}');
+    await user.click(screen.getByRole('checkbox', { name: 'Graphic violence' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Completed' }));
+    await user.selectOptions(screen.getByLabelText('Order'), 'words');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+
+    await waitFor(() =>
+      expect(router.state.location.search).toBe(
+        '?tags=Slow+burn&exclude_warnings=graphic-violence&status=completed&sort=words',
+      ),
+    );
+    await waitFor(() => expect(calls('/api/books')).toHaveLength(2));
+    const asked = calls('/api/books')[1]!.searchParams;
+    expect(asked.get('tags')).toBe('Slow burn');
+    expect(asked.get('exclude_warnings')).toBe('graphic-violence');
+    expect(asked.get('status')).toBe('completed');
+    expect(asked.get('sort')).toBe('words');
+    expect(asked.get('limit')).toBe('10');
+    expect(screen.getByText('(3 set)')).toBeTruthy();
+
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(screen.queryByText('(3 set)')).toBeNull();
+    expect(screen.queryByRole('list', { name: 'With all these tags' })).toBeNull();
+  });
+
+  it('refuses a word count that is not a whole number, naming the field', async () => {
+    const user = userEvent.setup();
+    const { router } = renderAt([booksRoute], '/books?min_words=500', () => Response.json([]));
+    await screen.findByText('No books match these filters.');
+    const words = screen.getByLabelText('At least this many words');
+    expect((words as HTMLInputElement).value).toBe('500');
+    await user.clear(words);
+    await user.type(words, 'lots');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    expect(screen.getByRole('alert').textContent).toMatch(/whole number of words/);
+    expect(router.state.location.search).toBe('?min_words=500');
+  });
+});
+
+describe('tag input', () => {
+  it('keeps a tag as the server does and refuses duplicates regardless of case', () => {
+    expect(addTag([], '  Slow \t  burn ', 20)).toEqual({ tags: ['Slow burn'] });
+    expect(addTag(['Slow burn'], 'slow BURN', 20)).toEqual({
+      problem: '“Slow burn” is already in the list.',
+    });
+    expect(addTag([], '   ', 20)).toEqual({ problem: 'A tag must not be empty.' });
+    expect(addTag([], 'x'.repeat(51), 20)).toEqual({
+      problem: 'A tag is at most 50 characters.',
+    });
+    const full = Array.from({ length: BOOK_TAGS_MAX }, (_, i) => `t${i}`);
+    expect(addTag(full, 'one more', BOOK_TAGS_MAX)).toEqual({ problem: 'At most 20 tags.' });
+  });
+
+  function Harness({ initial = [] as string[] }) {
+    const [tags, setTags] = useState(initial);
+    return <TagInput label="Tags" tags={tags} onChange={setTags} max={BOOK_TAGS_MAX} />;
+  }
+
+  it('adds on Enter or comma, says why a duplicate is refused, removes with the chip button', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ tags: [] })),
+    );
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Harness />
+      </QueryClientProvider>,
+    );
+    const input = screen.getByRole('combobox', { name: 'Tags' });
+    await user.type(input, ' Found   family ,Slow burn{Enter}');
+    const chips = () =>
+      within(screen.getByRole('list', { name: 'Tags' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
+    expect(chips()).toEqual(['Found family×', 'Slow burn×']);
+    await user.type(input, 'FOUND FAMILY{Enter}');
+    expect(screen.getByRole('alert').textContent).toBe('“Found family” is already in the list.');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(chips()).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Remove Found family' }));
+    expect(chips()).toEqual(['Slow burn×']);
+  });
+
+  it('suggests the site’s tags for the typed prefix and adds one with the arrow keys', async () => {
+    const user = userEvent.setup();
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const q = new URL(String(input), 'http://localhost').searchParams.get('q');
+      return Response.json({
+        tags:
+          q === 'sl'
+            ? [
+                { name: 'Slow burn', books: 12 },
+                { name: 'Slice of life', books: 3 },
+              ]
+            : [],
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <Harness />
+      </QueryClientProvider>,
+    );
+    const input = screen.getByRole('combobox', { name: 'Tags' });
+    await user.type(input, 'sl');
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Slow burn (12)', 'Slice of life (3)']);
+    expect(input.getAttribute('aria-expanded')).toBe('true');
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(input.getAttribute('aria-activedescendant')).toBe(options[1]!.id);
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('list', { name: 'Tags' }).textContent).toBe('Slice of life×');
+    expect((input as HTMLInputElement).value).toBe('');
+  });
+});
+
+describe('search passages', () => {
+  it('keeps only <mark>, with no attribute, from a snippet', () => {
+    expect(purifySnippet('a <mark class="x" onclick="alert(1)">lamp</mark> b')).toBe(
+      'a <mark>lamp</mark> b',
+    );
+    expect(purifySnippet('<b>bold</b> <a href="javascript:alert(1)">link</a>')).toBe('bold link');
+  });
+
+  it('renders escaped markup as text and runs nothing, even if raw markup came through', () => {
+    const ran = vi.fn();
+    vi.stubGlobal('xssRan', ran);
+    const { container } = render(
+      <Snippet
+        html={
+          '&lt;script&gt;xssRan()&lt;/script&gt; the <mark>lamp</mark> ' +
+          '<img src=x onerror="xssRan()"><script>xssRan()</script>'
+        }
+      />,
+    );
+    expect(container.textContent).toBe('<script>xssRan()</script> the lamp ');
+    expect(container.querySelector('script, img, [onerror]')).toBeNull();
+    expect(container.querySelector('mark')?.textContent).toBe('lamp');
+    expect(ran).not.toHaveBeenCalled();
+  });
+
+  it('links to the chapter at the paragraph of the passage', () => {
+    const hit: SearchHit = {
+      ...bookFixture(4),
+      match: {
+        chapter_id: 9,
+        chapter_title: 'The Storm',
+        paragraph: 3,
+        snippet: '<mark>gale</mark>',
+      },
+    };
+    const router = createMemoryRouter([{ path: '/', element: <MatchPassage hit={hit} /> }]);
+    render(<RouterProvider router={router} />);
+    const link = screen.getByRole('link', { name: 'Read the passage in “The Storm”' });
+    expect(link.getAttribute('href')).toBe('/books/4/chapters/9?paragraph=3');
+  });
+
+  it('names the chapter alone when the server found no passage to show', () => {
+    const hit: SearchHit = {
+      ...bookFixture(4),
+      match: { chapter_id: 9, chapter_title: 'The Storm', paragraph: null, snippet: '' },
+    };
+    const router = createMemoryRouter([{ path: '/', element: <MatchPassage hit={hit} /> }]);
+    const { container } = render(<RouterProvider router={router} />);
+    expect(container.querySelector('.search-snippet')).toBeNull();
+    const link = screen.getByRole('link', { name: 'Found in “The Storm”' });
+    expect(link.getAttribute('href')).toBe('/books/4/chapters/9');
+  });
+
+  it('shows each hit with its passage on the search page', async () => {
+    renderAt([{ path: '/books/search', element: <SearchPage /> }], '/books/search?q=gale', () =>
+      Response.json({
+        books: [
+          {
+            ...bookFixture(4),
+            match: {
+              chapter_id: 9,
+              chapter_title: 'The Storm',
+              paragraph: 3,
+              snippet: 'a <mark>gale</mark>',
+            },
+          },
+          { ...bookFixture(5), match: null },
+        ],
+      }),
+    );
+    await screen.findByText('2 results');
+    expect(document.querySelectorAll('.search-snippet')).toHaveLength(1);
+    expect(document.querySelector('.search-snippet mark')?.textContent).toBe('gale');
+  });
+});
+
+describe('the hidden line', () => {
+  it('reads the count from the answer header', () => {
+    expect(hiddenCount(new Headers({ [FILTERED_HIDDEN_HEADER]: '3' }))).toBe(3);
+    expect(hiddenCount(new Headers())).toBe(0);
+    expect(hiddenCount(new Headers({ [FILTERED_HIDDEN_HEADER]: 'lots' }))).toBe(0);
+  });
+
+  const answerHiding = (url: URL) =>
+    url.searchParams.get('filters') === 'off'
+      ? Response.json([bookFixture(1), bookFixture(2)])
+      : Response.json([bookFixture(1)], { headers: { [FILTERED_HIDDEN_HEADER]: '3' } });
+
+  it('says how many books the saved filters hid, and shows them anyway on request', async () => {
+    const user = userEvent.setup();
+    const { router, calls } = renderAt([booksRoute], '/books', answerHiding, SIGNED_IN);
+    const line = await screen.findByText(/Filtered: 3 books hidden/);
+    expect(screen.queryByRole('link', { name: 'Book 2' })).toBeNull();
+    await user.click(within(line).getByRole('button', { name: 'Show anyway' }));
+    await screen.findByRole('link', { name: 'Book 2' });
+    expect(router.state.location.search).toBe('?filters=off');
+    expect(calls('/api/books').at(-1)!.searchParams.get('filters')).toBe('off');
+    const off = screen.getByText(/Your filters are off on this page/);
+    await user.click(within(off).getByRole('button', { name: 'Apply my filters' }));
+    await screen.findByText(/Filtered: 3 books hidden/);
+    expect(router.state.location.search).toBe('');
+  });
+
+  it('says nothing to a visitor, who has no saved filters', async () => {
+    renderAt([booksRoute], '/books', answerHiding, SIGNED_OUT);
+    await screen.findByRole('link', { name: 'Book 1' });
+    expect(screen.queryByText(/Filtered:/)).toBeNull();
+  });
+});
+
+describe('the located paragraph', () => {
+  it('scrolls to the paragraph a link names and marks it for a moment', () => {
+    vi.useFakeTimers();
+    const scroll = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    const content = document.createElement('div');
+    content.innerHTML = '<p>zero</p><p>one</p><p>two</p>';
+    renderHook(() => useRestorePosition(content, 2));
+    const block = content.children[2]!;
+    expect(scroll).toHaveBeenCalledOnce();
+    expect(block.getAttribute('data-located')).toBe('shown');
+    expect(content.children[1]!.hasAttribute('data-located')).toBe(false);
+    vi.advanceTimersByTime(LOCATED_SHOWN_MS);
+    expect(block.getAttribute('data-located')).toBe('fading');
+    vi.advanceTimersByTime(LOCATED_FADE_MS);
+    expect(block.hasAttribute('data-located')).toBe(false);
+  });
+});
