@@ -346,6 +346,36 @@ describe('retention, with a fake clock', () => {
     expect(restored.json().content).toBe(saved.get('hour-c'));
   });
 
+  it("thins a published chapter's autosaves, and keeps its saves forever", async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Out' });
+    const day = Date.parse('2027-06-01T09:00:00.000Z');
+    const write = async (kind: 'autosave' | 'save' | 'publish', minute: number, words: number) =>
+      t.ctx.db
+        .updateTable('chapters')
+        .set({
+          content: `<p>Edit ${words}</p>`,
+          word_count: words,
+          is_published: 1,
+          save_kind: kind,
+          updated_at: at(day + minute * 60_000),
+        })
+        .where('id', '=', chapter.id)
+        .execute();
+    await write('publish', 0, 1);
+    for (let i = 2; i <= 6; i++) await write('autosave', i, i);
+    await write('save', 7, 7);
+    for (let i = 8; i <= 12; i++) await write('autosave', i, i);
+    await compactRevisions(t.ctx.db, day + 10 * 24 * HOUR);
+    const left = (await versions(chapter.id)).map((v) => [v.kind, v.words]);
+    // The publication and the save readers were shown stay; of the hour's autosaves, the newest.
+    expect(left.slice(0, 3)).toEqual([
+      ['autosave', 12],
+      ['save', 7],
+      ['publish', 1],
+    ]);
+  });
+
   it('purges a chapter deleted 30 days ago, with its versions', async () => {
     const book = await newBook();
     const chapter = await createChapter(t.app, author, book.id, { title: 'Gone soon' });
