@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactRevisions, versionContent } from '../../src/modules/revisions/revision-log.ts';
 import {
@@ -238,6 +239,56 @@ describe('recently deleted chapters', () => {
       (await as(t.app, author).post(`/api/books/${book.id}/deleted-chapters/${two.id}/restore`))
         .statusCode,
     ).toBe(404);
+  });
+
+  it("brings the author's notes back, not the schedule, and answers 404 once the book is gone", async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Noted' });
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const noted = await save(book.id, chapter.id, {
+      note_before: '<p>Before.</p>',
+      note_after: '<p>After.</p>',
+    });
+    expect(noted.statusCode, noted.body).toBe(200);
+    expect((await save(book.id, chapter.id, { publish_at: later })).json().publish_at).toBe(later);
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    const back = await as(t.app, author).post(
+      `/api/books/${book.id}/deleted-chapters/${chapter.id}/restore`,
+    );
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json()).toMatchObject({
+      note_before: noted.json().note_before,
+      note_after: noted.json().note_after,
+      publish_at: null,
+      is_published: false,
+    });
+    expect(noted.json().note_before).toContain('Before.');
+
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    expect((await as(t.app, author).delete(`/api/books/${book.id}`)).statusCode).toBeLessThan(300);
+    const gone = await as(t.app, author).post(
+      `/api/books/${book.id}/deleted-chapters/${chapter.id}/restore`,
+    );
+    expect(gone.statusCode).toBe(404);
+  });
+
+  it('deletes and restores a chapter even once `chapters` has a column deleted_chapters lacks', async () => {
+    const own = await createTestApp();
+    try {
+      const writer = await signup(own.app);
+      const book = await createBook(own.app, writer, 'Grown schema', { published: true });
+      const chapter = await createChapter(own.app, writer, book.id, { title: 'Kept' });
+      await sql`alter table chapters add column added_later text`.execute(own.ctx.db);
+      const deleted = await as(own.app, writer).delete(`/api/chapters/${chapter.id}`);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      const back = await as(own.app, writer).post(
+        `/api/books/${book.id}/deleted-chapters/${chapter.id}/restore`,
+      );
+      expect(back.statusCode, back.body).toBe(200);
+      expect(back.json()).toMatchObject({ id: chapter.id, title: 'Kept' });
+    } finally {
+      await own.close();
+    }
   });
 
   it('puts a chapter back at the end when the book has fewer chapters than its place now', async () => {

@@ -1,17 +1,14 @@
 import { DELETED_CHAPTER_DAYS } from '@inkwell/contract';
 import type { Db, DbHandle } from '../../db/kysely.ts';
-import type { DeletedChaptersTable } from '../../db/schema.ts';
 import { applyDelta, packVersion, unpackDelta, unpackWhole } from './revision-codec.ts';
 import { retentionCutoffs, versionsToKeep } from './retention.ts';
 import * as revisions from './revisions.repository.ts';
 
 /**
- * The revisions module's side that chapter writes call, inside their own transaction (keeping a
- * deleted chapter for a restore, taking it back), reading versions, and the scheduled job that
- * packs and thins versions and purges old deleted chapters. It imports no other module, so
- * chapters.service may call it (docs/decisions/0033-revisions.md). Versions themselves are
- * written by a trigger on `chapters` (migration 0017) in the save's own statement, when the save
- * names the kind of version it keeps (`save_kind`).
+ * Reading versions, and the scheduled job that packs and thins versions and purges old deleted
+ * chapters (docs/decisions/0033-revisions.md). Versions themselves are written by a trigger on
+ * `chapters` (migration 0017) in the save's own statement, when the save names the kind of
+ * version it keeps (`save_kind`); a deleted chapter's row is moved by the chapters repository.
  */
 
 type Body = Awaited<ReturnType<typeof revisions.revisionBodies>>[number];
@@ -119,13 +116,7 @@ export async function compactRevisions(
   return { purged, dropped, chapters: chapters.length };
 }
 
-/** Keeps a chapter being deleted, in the deletion's transaction, for DELETED_CHAPTER_DAYS. */
-export async function keepDeletedChapter(trx: DbHandle, row: DeletedChaptersTable) {
-  await revisions.insertDeletedChapter(trx, row);
-}
-
 export const listDeletedChapters = revisions.listDeletedChapters;
-export const takeDeletedChapter = revisions.takeDeletedChapter;
 
 /** When a chapter deleted at `deletedAt` is purged. */
 export const purgeTime = (deletedAt: string) =>

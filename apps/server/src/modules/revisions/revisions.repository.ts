@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
-import type { DeletedChaptersTable } from '../../db/schema.ts';
 
 /** A chapter's versions, newest first, without their content. */
 export async function listRevisions(db: DbHandle, chapterId: number) {
@@ -111,11 +110,6 @@ export async function chaptersWithRevisionWork(
   return [...new Set([...unpacked, ...crowded].map((r) => r.chapter_id))].sort((a, b) => a - b);
 }
 
-/** Keeps a chapter's row, as it was, for a restore; its id stays taken. */
-export async function insertDeletedChapter(db: DbHandle, row: DeletedChaptersTable) {
-  await db.insertInto('deleted_chapters').values(row).execute();
-}
-
 /** A book's deleted chapters, most recently deleted first, without their content. */
 export async function listDeletedChapters(db: DbHandle, bookId: number) {
   return db
@@ -125,16 +119,6 @@ export async function listDeletedChapters(db: DbHandle, bookId: number) {
     .orderBy('deleted_at', 'desc')
     .orderBy('id', 'desc')
     .execute();
-}
-
-/** Takes a deleted chapter out of the list (to put it back): answers its row, or undefined. */
-export async function takeDeletedChapter(db: DbHandle, bookId: number, id: number) {
-  return db
-    .deleteFrom('deleted_chapters')
-    .where('id', '=', id)
-    .where('book_id', '=', bookId)
-    .returningAll()
-    .executeTakeFirst();
 }
 
 /** Deletes the chapters deleted at or before `before`, and their versions; answers how many. */
