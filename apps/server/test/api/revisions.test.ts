@@ -1,6 +1,16 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  reinsertChapter,
+  takeDeletedChapter,
+} from '../../src/modules/chapters/chapters.repository.ts';
+import { packWhole } from '../../src/modules/revisions/revision-codec.ts';
 import { compactRevisions, versionContent } from '../../src/modules/revisions/revision-log.ts';
+import { retentionCutoffs } from '../../src/modules/revisions/retention.ts';
+import {
+  chaptersWithRevisionWork,
+  lockChapterVersions,
+} from '../../src/modules/revisions/revisions.repository.ts';
 import {
   as,
   createBook,
@@ -449,6 +459,134 @@ describe('retention, with a fake clock', () => {
       (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json().chapters,
     ).toEqual([]);
     expect(Number(await count())).toBe(0);
+  });
+});
+
+describe('the job, at its edges', () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const now = Date.parse('2027-08-15T12:30:00.000Z');
+  /** A version written straight to the table, packed whole, at `msAgo` before `now`. */
+  const packedVersion = async (
+    chapter: { id: number; book_id: number },
+    msAgo: number,
+    from = now,
+  ) =>
+    (
+      await t.ctx.db
+        .insertInto('chapter_revisions')
+        .values({
+          chapter_id: chapter.id,
+          book_id: chapter.book_id,
+          created_at: new Date(from - msAgo).toISOString(),
+          kind: 'autosave',
+          words: 1,
+          published: 0,
+          title: 'T',
+          packed: packWhole(`<p>${msAgo}</p>`),
+          base_id: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  it('thins exactly at 48 hours and 30 days, the database and the rule agreeing', async () => {
+    const book = await newBook();
+    const crowded = await createChapter(t.app, author, book.id, { title: 'Crowded' });
+    const sparse = await createChapter(t.app, author, book.id, { title: 'Sparse' });
+    await compactRevisions(t.ctx.db, Date.now());
+    // 48 h ago exactly is kept with everything newer; 1 ms older is in the hourly part, and so
+    // is 30 days exactly, while 10 and 20 minutes before it are in the daily part.
+    const ages = [48 * HOUR, 48 * HOUR + 1, 30 * DAY, 30 * DAY + 600_000];
+    const ids = new Map<string, number>();
+    for (const chapter of [crowded, sparse]) {
+      const own = chapter === crowded ? [...ages, 48 * HOUR + 2, 30 * DAY + 1_200_000] : ages;
+      for (const age of own) ids.set(`${chapter.id}/${age}`, await packedVersion(chapter, age));
+    }
+    const work = await chaptersWithRevisionWork(t.ctx.db, retentionCutoffs(now));
+    expect(work).toContain(crowded.id);
+    expect(work).not.toContain(sparse.id);
+    await compactRevisions(t.ctx.db, now);
+    const left = async (chapterId: number) =>
+      (await versions(chapterId))
+        .map((v) => v.id)
+        .filter((id) => id > ids.get(`${chapterId}/${48 * HOUR}`)! - 1);
+    const of = (chapterId: number, list: number[]) =>
+      list.map((age) => ids.get(`${chapterId}/${age}`)!);
+    expect(await left(crowded.id)).toEqual(
+      of(crowded.id, [30 * DAY + 600_000, 30 * DAY, 48 * HOUR + 1, 48 * HOUR]).sort(
+        (a, b) => b - a,
+      ),
+    );
+    expect(await left(sparse.id)).toEqual(of(sparse.id, ages).sort((a, b) => b - a));
+  });
+
+  it('decodes only from the last whole version before the work, and lists the newest 500', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Long history' });
+    await compactRevisions(t.ctx.db, Date.now());
+    const first = await packedVersion(chapter, 40 * HOUR, Date.now());
+    for (let i = 1; i <= 505; i++) await packedVersion(chapter, 40 * HOUR - i * 1000, Date.now());
+    // The oldest version unreadable: a run that decoded the whole history would fail on it.
+    await t.ctx.db
+      .updateTable('chapter_revisions')
+      .set({ packed: Buffer.from('not deflated') })
+      .where('id', '=', first)
+      .execute();
+    await save(book.id, chapter.id, { content: '<p>A new version to pack.</p>' });
+    await compactRevisions(t.ctx.db, Date.now());
+    const list = await versions(chapter.id);
+    expect(list).toHaveLength(500);
+    expect(list[0]!.kind).toBe('save');
+    expect(await versionContent(t.ctx.db, chapter.id, list[0]!.id)).toBe(
+      '<p>A new version to pack.</p>',
+    );
+    const older = await as(t.app, author).get(
+      `/api/chapters/${chapter.id}/revisions?before=${list[499]!.id}`,
+    );
+    // 1 creation + 506 + 1 save: the 8 older than the first page, newest first.
+    const rest = older.json().revisions.map((v: Summary) => v.id);
+    expect(rest).toHaveLength(8);
+    expect(rest[0]).toBeLessThan(list[499]!.id);
+    expect([...rest].sort((a, b) => b - a)).toEqual(rest);
+  });
+
+  it('purges a deleted chapter only if no restore took it back meanwhile', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Back in time' });
+    const kept = await versions(chapter.id);
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    let purge: Promise<unknown> | undefined;
+    await t.ctx.db.transaction().execute(async (trx) => {
+      const row = await takeDeletedChapter(trx, book.id, chapter.id);
+      // The purge starts while the restore holds the chapter, not yet committed.
+      purge = compactRevisions(t.ctx.db, Date.now() + 31 * DAY);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await reinsertChapter(trx, row!);
+    });
+    await purge;
+    expect(await versions(chapter.id)).toEqual(kept);
+  });
+
+  it("lets one run at a time compact a chapter's versions", async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Contended' });
+    let run: Promise<unknown> | undefined;
+    let finished = false;
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await lockChapterVersions(trx, chapter.id);
+      run = compactRevisions(t.ctx.db, Date.now()).then(() => (finished = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(finished).toBe(false);
+    });
+    await run;
+    const unpacked = await t.ctx.db
+      .selectFrom('chapter_revisions')
+      .select('id')
+      .where('chapter_id', '=', chapter.id)
+      .where('content', 'is not', null)
+      .execute();
+    expect(unpacked).toEqual([]);
   });
 });
 

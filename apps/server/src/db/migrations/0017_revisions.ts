@@ -40,6 +40,13 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .on('chapter_revisions')
     .columns(['chapter_id', 'id'])
     .execute();
+  // The scheduled job's look for versions not packed yet: a few rows, never a scan of them all.
+  await db.schema
+    .createIndex('chapter_revisions_unpacked_idx')
+    .on('chapter_revisions')
+    .column('chapter_id')
+    .where(sql.ref('content'), 'is not', null)
+    .execute();
   // The book's deletion finds them (PostgreSQL's foreign key check).
   await db.schema
     .createIndex('chapter_revisions_book_idx')
