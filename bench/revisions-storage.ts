@@ -67,7 +67,7 @@ function edit(html: string, cursor: number): { html: string; cursor: number } {
   };
 }
 
-async function simulate(thin: boolean) {
+async function simulate(thin: boolean, published = false) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-revisions-bench-'));
   const file = path.join(dir, 'bench.db');
   const db = createDb(`sqlite:${file}`);
@@ -116,7 +116,8 @@ async function simulate(thin: boolean) {
       content_text: html,
       word_count: 0,
       chapter_order: 1,
-      is_published: 0,
+      // A published chapter's autosaves thin like a draft's (decision 0033).
+      is_published: published ? 1 : 0,
       created_at: now0,
       updated_at: now0,
     })
@@ -178,14 +179,19 @@ async function simulate(thin: boolean) {
 const pct = (part: number, of: number) => `${((100 * part) / of).toFixed(2)} %`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
 
-for (const thin of [true, false]) {
-  const r = await simulate(thin);
+for (const [thin, published] of [
+  [true, false],
+  [false, false],
+  [true, true],
+] as const) {
+  const r = await simulate(thin, published);
   const bytes = Number(r.stored.content) + Number(r.stored.columns);
   console.log(
     [
-      thin
-        ? 'packed and thinned (the retention rule at the end of the week):'
-        : 'packed, nothing thinned (every save kept):',
+      (thin
+        ? 'packed and thinned (the retention rule at the end of the week)'
+        : 'packed, nothing thinned (every save kept)') +
+        (published ? ', a published chapter:' : ':'),
       `  saves ${SAVES}, stored whole ${kb(r.whole)}${thin ? '' : `, each deflated whole ${kb(r.wholeDeflated)} (${pct(r.wholeDeflated, r.whole)})`}`,
       `  versions kept ${r.stored.rows} (${r.stored.keys} whole, the rest deltas)`,
       `  stored: content ${kb(Number(r.stored.content))} + other columns ${kb(Number(r.stored.columns))} = ${kb(bytes)} = ${pct(bytes, r.whole)} of every save whole`,

@@ -128,3 +128,5 @@ export const REVISIONS_KEEP_ALL_HOURS = 48;
 export const REVISIONS_HOURLY_DAYS = 30;
 /** A deleted chapter can be restored (with its versions) for this many days. */
 export const DELETED_CHAPTER_DAYS = 30;
+/** Most versions one GET /api/chapters/{id}/revisions answers (older ones: `?before=`). */
+export const REVISIONS_LIST_LIMIT = 500;

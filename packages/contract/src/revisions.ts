@@ -27,6 +27,12 @@ export type Revision = z.infer<typeof Revision>;
 
 export const RevisionParams = z.object({ id: PathId, revisionId: PathId });
 
+/**
+ * GET /api/chapters/{id}/revisions answers the newest REVISIONS_LIST_LIMIT versions; `before`
+ * (a version id) pages back to the ones older than it.
+ */
+export const RevisionsQuery = z.object({ before: PathId.optional() });
+
 /** A chapter its author deleted, restorable until `purge_at` (DELETED_CHAPTER_DAYS). */
 export const DeletedChapter = z
   .object({

@@ -283,6 +283,17 @@ describe('the release', () => {
     ]);
   });
 
+  it('keeps one publish version for a release, however many runs race for it', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Kept once' });
+    await put(author, book.id, chapter.id, { publish_at: inAMinute() });
+    const later = inTwoMinutes();
+    await Promise.all([releaseDueChapters(t.ctx, later), releaseDueChapters(t.ctx, later)]);
+    const kept = (await as(t.app, author).get(`/api/chapters/${chapter.id}/revisions`)).json();
+    expect(kept.revisions.map((v: { kind: string }) => v.kind)).toEqual(['publish', 'save']);
+  });
+
   it('publishes a chapter of a draft book that stays private with its book, and tells no one', async () => {
     const author = await signup(t.app);
     const reader = await signup(t.app);

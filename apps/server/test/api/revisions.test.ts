@@ -1,5 +1,16 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  reinsertChapter,
+  takeDeletedChapter,
+} from '../../src/modules/chapters/chapters.repository.ts';
+import { packWhole } from '../../src/modules/revisions/revision-codec.ts';
 import { compactRevisions, versionContent } from '../../src/modules/revisions/revision-log.ts';
+import { retentionCutoffs } from '../../src/modules/revisions/retention.ts';
+import {
+  chaptersWithRevisionWork,
+  lockChapterVersions,
+} from '../../src/modules/revisions/revisions.repository.ts';
 import {
   as,
   createBook,
@@ -240,6 +251,56 @@ describe('recently deleted chapters', () => {
     ).toBe(404);
   });
 
+  it("brings the author's notes back, not the schedule, and answers 404 once the book is gone", async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Noted' });
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const noted = await save(book.id, chapter.id, {
+      note_before: '<p>Before.</p>',
+      note_after: '<p>After.</p>',
+    });
+    expect(noted.statusCode, noted.body).toBe(200);
+    expect((await save(book.id, chapter.id, { publish_at: later })).json().publish_at).toBe(later);
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    const back = await as(t.app, author).post(
+      `/api/books/${book.id}/deleted-chapters/${chapter.id}/restore`,
+    );
+    expect(back.statusCode, back.body).toBe(200);
+    expect(back.json()).toMatchObject({
+      note_before: noted.json().note_before,
+      note_after: noted.json().note_after,
+      publish_at: null,
+      is_published: false,
+    });
+    expect(noted.json().note_before).toContain('Before.');
+
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    expect((await as(t.app, author).delete(`/api/books/${book.id}`)).statusCode).toBeLessThan(300);
+    const gone = await as(t.app, author).post(
+      `/api/books/${book.id}/deleted-chapters/${chapter.id}/restore`,
+    );
+    expect(gone.statusCode).toBe(404);
+  });
+
+  it('deletes and restores a chapter even once `chapters` has a column deleted_chapters lacks', async () => {
+    const own = await createTestApp();
+    try {
+      const writer = await signup(own.app);
+      const book = await createBook(own.app, writer, 'Grown schema', { published: true });
+      const chapter = await createChapter(own.app, writer, book.id, { title: 'Kept' });
+      await sql`alter table chapters add column added_later text`.execute(own.ctx.db);
+      const deleted = await as(own.app, writer).delete(`/api/chapters/${chapter.id}`);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      const back = await as(own.app, writer).post(
+        `/api/books/${book.id}/deleted-chapters/${chapter.id}/restore`,
+      );
+      expect(back.statusCode, back.body).toBe(200);
+      expect(back.json()).toMatchObject({ id: chapter.id, title: 'Kept' });
+    } finally {
+      await own.close();
+    }
+  });
+
   it('puts a chapter back at the end when the book has fewer chapters than its place now', async () => {
     const book = await newBook(false);
     const a = await createChapter(t.app, author, book.id, { title: 'A' });
@@ -346,6 +407,36 @@ describe('retention, with a fake clock', () => {
     expect(restored.json().content).toBe(saved.get('hour-c'));
   });
 
+  it("thins a published chapter's autosaves, and keeps its saves forever", async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Out' });
+    const day = Date.parse('2027-06-01T09:00:00.000Z');
+    const write = async (kind: 'autosave' | 'save' | 'publish', minute: number, words: number) =>
+      t.ctx.db
+        .updateTable('chapters')
+        .set({
+          content: `<p>Edit ${words}</p>`,
+          word_count: words,
+          is_published: 1,
+          save_kind: kind,
+          updated_at: at(day + minute * 60_000),
+        })
+        .where('id', '=', chapter.id)
+        .execute();
+    await write('publish', 0, 1);
+    for (let i = 2; i <= 6; i++) await write('autosave', i, i);
+    await write('save', 7, 7);
+    for (let i = 8; i <= 12; i++) await write('autosave', i, i);
+    await compactRevisions(t.ctx.db, day + 10 * 24 * HOUR);
+    const left = (await versions(chapter.id)).map((v) => [v.kind, v.words]);
+    // The publication and the save readers were shown stay; of the hour's autosaves, the newest.
+    expect(left.slice(0, 3)).toEqual([
+      ['autosave', 12],
+      ['save', 7],
+      ['publish', 1],
+    ]);
+  });
+
   it('purges a chapter deleted 30 days ago, with its versions', async () => {
     const book = await newBook();
     const chapter = await createChapter(t.app, author, book.id, { title: 'Gone soon' });
@@ -368,6 +459,134 @@ describe('retention, with a fake clock', () => {
       (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json().chapters,
     ).toEqual([]);
     expect(Number(await count())).toBe(0);
+  });
+});
+
+describe('the job, at its edges', () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const now = Date.parse('2027-08-15T12:30:00.000Z');
+  /** A version written straight to the table, packed whole, at `msAgo` before `now`. */
+  const packedVersion = async (
+    chapter: { id: number; book_id: number },
+    msAgo: number,
+    from = now,
+  ) =>
+    (
+      await t.ctx.db
+        .insertInto('chapter_revisions')
+        .values({
+          chapter_id: chapter.id,
+          book_id: chapter.book_id,
+          created_at: new Date(from - msAgo).toISOString(),
+          kind: 'autosave',
+          words: 1,
+          published: 0,
+          title: 'T',
+          packed: packWhole(`<p>${msAgo}</p>`),
+          base_id: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  it('thins exactly at 48 hours and 30 days, the database and the rule agreeing', async () => {
+    const book = await newBook();
+    const crowded = await createChapter(t.app, author, book.id, { title: 'Crowded' });
+    const sparse = await createChapter(t.app, author, book.id, { title: 'Sparse' });
+    await compactRevisions(t.ctx.db, Date.now());
+    // 48 h ago exactly is kept with everything newer; 1 ms older is in the hourly part, and so
+    // is 30 days exactly, while 10 and 20 minutes before it are in the daily part.
+    const ages = [48 * HOUR, 48 * HOUR + 1, 30 * DAY, 30 * DAY + 600_000];
+    const ids = new Map<string, number>();
+    for (const chapter of [crowded, sparse]) {
+      const own = chapter === crowded ? [...ages, 48 * HOUR + 2, 30 * DAY + 1_200_000] : ages;
+      for (const age of own) ids.set(`${chapter.id}/${age}`, await packedVersion(chapter, age));
+    }
+    const work = await chaptersWithRevisionWork(t.ctx.db, retentionCutoffs(now));
+    expect(work).toContain(crowded.id);
+    expect(work).not.toContain(sparse.id);
+    await compactRevisions(t.ctx.db, now);
+    const left = async (chapterId: number) =>
+      (await versions(chapterId))
+        .map((v) => v.id)
+        .filter((id) => id > ids.get(`${chapterId}/${48 * HOUR}`)! - 1);
+    const of = (chapterId: number, list: number[]) =>
+      list.map((age) => ids.get(`${chapterId}/${age}`)!);
+    expect(await left(crowded.id)).toEqual(
+      of(crowded.id, [30 * DAY + 600_000, 30 * DAY, 48 * HOUR + 1, 48 * HOUR]).sort(
+        (a, b) => b - a,
+      ),
+    );
+    expect(await left(sparse.id)).toEqual(of(sparse.id, ages).sort((a, b) => b - a));
+  });
+
+  it('decodes only from the last whole version before the work, and lists the newest 500', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Long history' });
+    await compactRevisions(t.ctx.db, Date.now());
+    const first = await packedVersion(chapter, 40 * HOUR, Date.now());
+    for (let i = 1; i <= 505; i++) await packedVersion(chapter, 40 * HOUR - i * 1000, Date.now());
+    // The oldest version unreadable: a run that decoded the whole history would fail on it.
+    await t.ctx.db
+      .updateTable('chapter_revisions')
+      .set({ packed: Buffer.from('not deflated') })
+      .where('id', '=', first)
+      .execute();
+    await save(book.id, chapter.id, { content: '<p>A new version to pack.</p>' });
+    await compactRevisions(t.ctx.db, Date.now());
+    const list = await versions(chapter.id);
+    expect(list).toHaveLength(500);
+    expect(list[0]!.kind).toBe('save');
+    expect(await versionContent(t.ctx.db, chapter.id, list[0]!.id)).toBe(
+      '<p>A new version to pack.</p>',
+    );
+    const older = await as(t.app, author).get(
+      `/api/chapters/${chapter.id}/revisions?before=${list[499]!.id}`,
+    );
+    // 1 creation + 506 + 1 save: the 8 older than the first page, newest first.
+    const rest = older.json().revisions.map((v: Summary) => v.id);
+    expect(rest).toHaveLength(8);
+    expect(rest[0]).toBeLessThan(list[499]!.id);
+    expect([...rest].sort((a, b) => b - a)).toEqual(rest);
+  });
+
+  it('purges a deleted chapter only if no restore took it back meanwhile', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Back in time' });
+    const kept = await versions(chapter.id);
+    await as(t.app, author).delete(`/api/chapters/${chapter.id}`);
+    let purge: Promise<unknown> | undefined;
+    await t.ctx.db.transaction().execute(async (trx) => {
+      const row = await takeDeletedChapter(trx, book.id, chapter.id);
+      // The purge starts while the restore holds the chapter, not yet committed.
+      purge = compactRevisions(t.ctx.db, Date.now() + 31 * DAY);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await reinsertChapter(trx, row!);
+    });
+    await purge;
+    expect(await versions(chapter.id)).toEqual(kept);
+  });
+
+  it("lets one run at a time compact a chapter's versions", async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Contended' });
+    let run: Promise<unknown> | undefined;
+    let finished = false;
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await lockChapterVersions(trx, chapter.id);
+      run = compactRevisions(t.ctx.db, Date.now()).then(() => (finished = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(finished).toBe(false);
+    });
+    await run;
+    const unpacked = await t.ctx.db
+      .selectFrom('chapter_revisions')
+      .select('id')
+      .where('chapter_id', '=', chapter.id)
+      .where('content', 'is not', null)
+      .execute();
+    expect(unpacked).toEqual([]);
   });
 });
 

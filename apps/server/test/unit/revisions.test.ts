@@ -4,6 +4,7 @@ import {
   applyDelta,
   diffOnePlace,
   MAX_CHAIN,
+  packDelta,
   packVersion,
   unpackDelta,
   unpackWhole,
@@ -24,6 +25,34 @@ describe('the delta codec', () => {
           expect(isDelta ? applyDelta(base, unpackDelta(packed)) : unpackWhole(packed)).toBe(text);
         },
       ),
+    );
+  });
+
+  it('keeps emoji whole through a packed delta over long text', () => {
+    // packVersion takes the whole for short strings, so the delta itself is packed here.
+    const roundTrip = (base: string, text: string) =>
+      applyDelta(base, unpackDelta(packDelta(diffOnePlace(base, text))));
+    // The edit changes only the low half of an emoji: prefix and suffix meet inside the pair.
+    const prose = 'The quick brown fox jumps over the lazy dog. '.repeat(40);
+    expect(roundTrip(`${prose}\u{1F600}${prose}`, `${prose}\u{1F601}${prose}`)).toBe(
+      `${prose}\u{1F601}${prose}`,
+    );
+    const long = fc.string({ unit: 'grapheme', minLength: 200, maxLength: 600 });
+    const astral = fc.constantFrom(
+      '\u{1F600}',
+      '\u{1F601}',
+      '\u{1F9D1}\u200D\u{1F4BB}',
+      '\u{20000}',
+    );
+    fc.assert(
+      fc.property(long, astral, astral, long, (before, was, now, after) => {
+        // One emoji replaced by another, and one typed next to it.
+        const base = before + was + after;
+        for (const text of [before + now + after, before + was + now + after]) {
+          expect(roundTrip(base, text)).toBe(text);
+          expect(roundTrip(text, base)).toBe(base);
+        }
+      }),
     );
   });
 

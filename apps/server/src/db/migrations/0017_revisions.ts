@@ -23,7 +23,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     // autosave | save | publish | restore | import
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('words', 'integer', (c) => c.notNull())
-    // 1 when readers could read this version (the chapter was published): kept forever.
+    // 1 when readers were shown this version and it is kept forever: a save, publication,
+    // restore or import of a published chapter. Not its autosaves, which thin like a draft's, so
+    // a published chapter autosaved all day keeps bounded storage (docs/decisions/0033).
     .addColumn('published', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('title', 'text', (c) => c.notNull())
     // The content as saved, until the scheduled job packs it into `packed` (and clears this).
@@ -37,6 +39,13 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .createIndex('chapter_revisions_chapter_idx')
     .on('chapter_revisions')
     .columns(['chapter_id', 'id'])
+    .execute();
+  // The scheduled job's look for versions not packed yet: a few rows, never a scan of them all.
+  await db.schema
+    .createIndex('chapter_revisions_unpacked_idx')
+    .on('chapter_revisions')
+    .column('chapter_id')
+    .where(sql.ref('content'), 'is not', null)
     .execute();
   // The book's deletion finds them (PostgreSQL's foreign key check).
   await db.schema
@@ -79,11 +88,17 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   // The kind of version the chapter's last write of title or content kept; writes set it.
   await db.schema.alterTable('chapters').addColumn('save_kind', 'text').execute();
-  // Chapters saved before this migration get their first version at their next save.
+  // Every existing chapter starts with its current state as a version, so the first save after
+  // this migration does not take the text it replaces out of History.
+  await sql`insert into chapter_revisions
+      (chapter_id, book_id, created_at, kind, words, published, title, content)
+    select id, book_id, updated_at, 'save', word_count, is_published, title, content
+    from chapters`.execute(db);
   const keepNew = `insert into chapter_revisions
       (chapter_id, book_id, created_at, kind, words, published, title, content)
     values (new.id, new.book_id, new.updated_at, new.save_kind, new.word_count,
-      new.is_published, new.title, new.content)`;
+      case when new.is_published = 1 and new.save_kind <> 'autosave' then 1 else 0 end,
+      new.title, new.content)`;
   if (engine === 'postgres') {
     await sql
       .raw(

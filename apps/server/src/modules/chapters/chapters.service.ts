@@ -35,7 +35,6 @@ import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import { storeNotifications } from '../notifications/notifications.service.ts';
 import type { DomainEvent } from '../../realtime/events.ts';
 import { countTopLevelBlocks } from '../../html/blocks.ts';
-import { keepDeletedChapter, takeDeletedChapter } from '../revisions/revision-log.ts';
 import * as chapters from './chapters.repository.ts';
 import type { ContentColumns } from './chapters.repository.ts';
 
@@ -477,13 +476,10 @@ export async function deleteChapter(
   const chapter = await getVisibleChapter(ctx, viewer, chapterId);
   if (!isAuthorOf(chapter, viewer)) throw forbidden('Only the author may change this chapter');
   await writeChaptersOf(ctx, viewer, chapter.book_id, async (trx) => {
-    const row = await chapters.deleteChapterRow(trx, chapterId, chapter.book_id);
+    // Kept for DELETED_CHAPTER_DAYS with its versions, so "Recently deleted" can put it back
+    // (without its schedule: the author schedules it again; docs/decisions/0033).
+    const row = await chapters.moveChapterToDeleted(trx, chapterId, chapter.book_id, nowIso());
     if (row === undefined) throw notFound('Chapter not found');
-    // Kept for DELETED_CHAPTER_DAYS with its versions, so "Recently deleted" can put it back.
-    // Its schedule is not kept: a restored draft would otherwise publish itself at once if its
-    // time passed meanwhile, so the author schedules it again (docs/decisions/0033).
-    const { save_kind: _kind, publish_at: _publishAt, ...kept } = row;
-    await keepDeletedChapter(trx, { ...kept, deleted_at: nowIso() });
     await chapters.shiftChapters(trx, chapter.book_id, row.chapter_order + 1, -1);
   });
   announceBookChanged(ctx, chapter.book_id);
@@ -503,7 +499,7 @@ export async function restoreDeletedChapter(
   chapterId: number,
 ): Promise<Chapter> {
   await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
-    const row = await takeDeletedChapter(trx, bookId, chapterId);
+    const row = await chapters.takeDeletedChapter(trx, bookId, chapterId);
     if (!row) throw notFound('Deleted chapter not found');
     const outline = await chapters.chapterOutline(trx, bookId);
     if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
@@ -511,9 +507,8 @@ export async function restoreDeletedChapter(
     }
     const order = Math.min(row.chapter_order, outline.length + 1);
     await chapters.shiftChapters(trx, bookId, order, 1);
-    const { deleted_at: _deletedAt, ...chapter } = row;
     // No save_kind: putting the row back is not a new version (its versions come back with it).
-    await chapters.reinsertChapter(trx, { ...chapter, chapter_order: order });
+    await chapters.reinsertChapter(trx, { ...row, chapter_order: order });
   });
   announceBookChanged(ctx, bookId);
   return getChapter(ctx, viewer, chapterId);

@@ -39,15 +39,25 @@ export function versionsToKeep(versions: readonly RetainedFacts[], now: number):
   return keep;
 }
 
-/** The hour ("2026-11-25T19") or, past REVISIONS_HOURLY_DAYS, the day ("2026-11-25") of a version. */
+/** How much of an ISO timestamp names its hour ("2026-11-25T19") and its day ("2026-11-25"). */
+const HOUR_CHARS = 13;
+const DAY_CHARS = 10;
+
+/** The hour or, past REVISIONS_HOURLY_DAYS, the day of a version. */
 function bucketOf(createdAt: string, age: number): string {
-  return age <= HOURLY_MS ? createdAt.slice(0, 13) : createdAt.slice(0, 10);
+  return createdAt.slice(0, age <= HOURLY_MS ? HOUR_CHARS : DAY_CHARS);
 }
 
-/** The cut-offs the rule compares with, for the database's look at which chapters have work. */
+/**
+ * The rule's cut-offs and buckets, for the database's look at which chapters have work
+ * (revisions.repository's chaptersWithRevisionWork): `created_at >= hourlyAfter` there is
+ * `age <= HOURLY_MS` here, and `created_at < keepAllAfter` is `age > KEEP_ALL_MS`.
+ */
 export function retentionCutoffs(now: number) {
   return {
     keepAllAfter: new Date(now - KEEP_ALL_MS).toISOString(),
     hourlyAfter: new Date(now - HOURLY_MS).toISOString(),
+    hourChars: HOUR_CHARS,
+    dayChars: DAY_CHARS,
   };
 }

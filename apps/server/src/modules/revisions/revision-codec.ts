@@ -30,8 +30,16 @@ export function diffOnePlace(base: string, text: string): Delta {
     base.charCodeAt(base.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)
   )
     suffix++;
+  // The middle is stored as UTF-8, so neither end may split a surrogate pair (an emoji): a
+  // common prefix ending on a high surrogate, or a common suffix starting on a low one, gives
+  // that code unit back to the middle.
+  if (prefix > 0 && isHighSurrogate(text.charCodeAt(prefix - 1))) prefix--;
+  if (suffix > 0 && isLowSurrogate(text.charCodeAt(text.length - suffix))) suffix--;
   return { prefix, suffix, middle: text.slice(prefix, text.length - suffix) };
 }
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
 
 export function applyDelta(base: string, delta: Delta): string {
   return base.slice(0, delta.prefix) + delta.middle + base.slice(base.length - delta.suffix);

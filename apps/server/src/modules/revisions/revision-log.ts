@@ -1,20 +1,17 @@
-import { DELETED_CHAPTER_DAYS } from '@inkwell/contract';
+import { DELETED_CHAPTER_DAYS, REVISIONS_LIST_LIMIT } from '@inkwell/contract';
 import type { Db, DbHandle } from '../../db/kysely.ts';
-import type { DeletedChaptersTable } from '../../db/schema.ts';
 import { applyDelta, packVersion, unpackDelta, unpackWhole } from './revision-codec.ts';
 import { retentionCutoffs, versionsToKeep } from './retention.ts';
 import * as revisions from './revisions.repository.ts';
 
 /**
- * The revisions module's side that chapter writes call, inside their own transaction (keeping a
- * deleted chapter for a restore, taking it back), reading versions, and the scheduled job that
- * packs and thins versions and purges old deleted chapters. It imports no other module, so
- * chapters.service may call it (docs/decisions/0033-revisions.md). Versions themselves are
- * written by a trigger on `chapters` (migration 0017) in the save's own statement, when the save
- * names the kind of version it keeps (`save_kind`).
+ * Reading versions, and the scheduled job that packs and thins versions and purges old deleted
+ * chapters (docs/decisions/0033-revisions.md). Versions themselves are written by a trigger on
+ * `chapters` (migration 0017) in the save's own statement, when the save names the kind of
+ * version it keeps (`save_kind`); a deleted chapter's row is moved by the chapters repository.
  */
 
-type Body = Awaited<ReturnType<typeof revisions.revisionBodies>>[number];
+type Body = Awaited<ReturnType<typeof revisions.revisionBodiesFrom>>[number];
 
 /** Decodes versions from their stored bodies: each one's content, following delta chains. */
 function decoder(bodies: readonly Body[]) {
@@ -56,42 +53,49 @@ export async function versionContent(
   return decoder(chain)(id);
 }
 
-export const listVersions = revisions.listRevisions;
 export const findVersion = revisions.findRevision;
 
 /**
  * Packs and thins one chapter's versions at `now`: drops what the retention rule lets go, and
  * stores every kept version that is not packed yet, or whose base was dropped, as a delta
  * against the version kept before it (or whole). Versions saved meanwhile are left for the next
- * run. Answers how many versions were dropped.
+ * run. Only the versions from the last kept whole one before the first needing work are decoded:
+ * the ones before it stay as they are. Answers how many versions were dropped.
  */
 async function compactChapter(trx: DbHandle, chapterId: number, now: number): Promise<number> {
+  await revisions.lockChapterVersions(trx, chapterId);
   const links = await revisions.revisionLinks(trx, chapterId);
   const keep = versionsToKeep(
     links.map((l) => ({ id: l.id, created_at: l.created_at, published: l.published === 1 })),
     now,
   );
+  const rebase = (l: (typeof links)[number]) =>
+    !l.packed_already || (l.base_id !== null && !keep.has(l.base_id));
+  const first = links.findIndex((l) => !keep.has(l.id) || rebase(l));
+  if (first === -1) return 0;
+  // Every chain from here on starts at or after a kept version that stands alone, packed whole.
+  let start = first;
+  while (
+    start > 0 &&
+    !(keep.has(links[start]!.id) && links[start]!.packed_already && links[start]!.base_id === null)
+  )
+    start--;
   const dropped = links.filter((l) => !keep.has(l.id)).map((l) => l.id);
-  const contentOf = decoder(
-    await revisions.revisionBodies(
-      trx,
-      links.map((l) => l.id),
-    ),
-  );
+  const contentOf = decoder(await revisions.revisionBodiesFrom(trx, chapterId, links[start]!.id));
   const depth = new Map<number, number>();
-  let previous: { id: number; content: string; depth: number } | undefined;
-  for (const link of links) {
+  // Decoded only where a version is packed against it (the decoder remembers what it decoded).
+  let previous: { id: number; depth: number } | undefined;
+  for (const link of links.slice(start)) {
     if (!keep.has(link.id)) continue;
-    const content = contentOf(link.id);
-    const rebase = !link.packed_already || (link.base_id !== null && !keep.has(link.base_id));
-    if (rebase) {
-      const { packed, delta } = packVersion(content, previous);
+    if (rebase(link)) {
+      const base = previous && { content: contentOf(previous.id), depth: previous.depth };
+      const { packed, delta } = packVersion(contentOf(link.id), base);
       await revisions.setPacked(trx, link.id, packed, delta ? previous!.id : null);
       depth.set(link.id, delta ? previous!.depth + 1 : 0);
     } else {
       depth.set(link.id, link.base_id === null ? 0 : (depth.get(link.base_id) ?? 0) + 1);
     }
-    previous = { id: link.id, content, depth: depth.get(link.id)! };
+    previous = { id: link.id, depth: depth.get(link.id)! };
   }
   await revisions.deleteRevisions(trx, dropped);
   return dropped.length;
@@ -99,33 +103,45 @@ async function compactChapter(trx: DbHandle, chapterId: number, now: number): Pr
 
 const DAY_MS = 86_400_000;
 
+/** How long one run starts chapters for: well inside the job's lease (periodic-jobs.ts, 10 min). */
+export const COMPACTION_RUN_MS = 120_000;
+
 /**
  * The scheduled job (modules/jobs/schedule.ts): purges the chapters deleted DELETED_CHAPTER_DAYS
  * ago or more with their versions, then packs and thins every chapter's versions, one chapter
- * per transaction. `now` is a parameter so a test with a fake clock can drive it.
+ * per transaction, until `budgetMs` has passed (the rest waits for the next run). `now` is a
+ * parameter so a test with a fake clock can drive it.
  */
 export async function compactRevisions(
   db: Db,
   now: number,
+  budgetMs = COMPACTION_RUN_MS,
 ): Promise<{ purged: number; dropped: number; chapters: number }> {
-  const purged = await revisions.purgeDeletedChapters(
-    db,
-    new Date(now - DELETED_CHAPTER_DAYS * DAY_MS).toISOString(),
-  );
+  const until = Date.now() + budgetMs;
+  const purged = await db
+    .transaction()
+    .execute((trx) =>
+      revisions.purgeDeletedChapters(
+        trx,
+        new Date(now - DELETED_CHAPTER_DAYS * DAY_MS).toISOString(),
+      ),
+    );
   const chapters = await revisions.chaptersWithRevisionWork(db, retentionCutoffs(now));
   let dropped = 0;
-  for (const chapterId of chapters)
+  let done = 0;
+  for (const chapterId of chapters) {
+    if (done > 0 && Date.now() >= until) break;
     dropped += await db.transaction().execute((trx) => compactChapter(trx, chapterId, now));
-  return { purged, dropped, chapters: chapters.length };
+    done++;
+  }
+  return { purged, dropped, chapters: done };
 }
 
-/** Keeps a chapter being deleted, in the deletion's transaction, for DELETED_CHAPTER_DAYS. */
-export async function keepDeletedChapter(trx: DbHandle, row: DeletedChaptersTable) {
-  await revisions.insertDeletedChapter(trx, row);
-}
+/** A chapter's versions for its History, newest first: the newest REVISIONS_LIST_LIMIT before `before`. */
+export const listVersions = (db: DbHandle, chapterId: number, before?: number) =>
+  revisions.listRevisions(db, chapterId, { limit: REVISIONS_LIST_LIMIT, before });
 
 export const listDeletedChapters = revisions.listDeletedChapters;
-export const takeDeletedChapter = revisions.takeDeletedChapter;
 
 /** When a chapter deleted at `deletedAt` is purged. */
 export const purgeTime = (deletedAt: string) =>

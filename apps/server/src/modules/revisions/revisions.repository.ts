@@ -1,15 +1,18 @@
 import { sql } from 'kysely';
-import type { DbHandle } from '../../db/kysely.ts';
-import type { DeletedChaptersTable } from '../../db/schema.ts';
+import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 
-/** A chapter's versions, newest first, without their content. */
-export async function listRevisions(db: DbHandle, chapterId: number) {
-  return db
+/** A chapter's versions, newest first, without their content: at most `limit`, older than `before`. */
+export async function listRevisions(
+  db: DbHandle,
+  chapterId: number,
+  { limit, before }: { limit: number; before?: number },
+) {
+  let query = db
     .selectFrom('chapter_revisions')
     .select(['id', 'created_at', 'words', 'kind'])
-    .where('chapter_id', '=', chapterId)
-    .orderBy('id', 'desc')
-    .execute();
+    .where('chapter_id', '=', chapterId);
+  if (before !== undefined) query = query.where('id', '<', before);
+  return query.orderBy('id', 'desc').limit(limit).execute();
 }
 
 export async function findRevision(db: DbHandle, chapterId: number, id: number) {
@@ -55,14 +58,34 @@ export async function revisionChain(db: DbHandle, chapterId: number, id: number)
     .execute();
 }
 
-/** The stored content of the given versions: as saved, or packed. */
-export async function revisionBodies(db: DbHandle, ids: readonly number[]) {
-  if (ids.length === 0) return [];
+/** The stored content of a chapter's versions from `fromId` on: as saved, or packed. */
+export async function revisionBodiesFrom(db: DbHandle, chapterId: number, fromId: number) {
   return db
     .selectFrom('chapter_revisions')
     .select(['id', 'base_id', 'content', 'packed'])
-    .where('id', 'in', ids)
+    .where('chapter_id', '=', chapterId)
+    .where('id', '>=', fromId)
     .execute();
+}
+
+/** Far from the search indexer's key (a single bigint): 2020 in the high half, the chapter below. */
+const COMPACTION_LOCK_SPACE = 2020n << 32n;
+
+/**
+ * Gives one compaction at a time a chapter's versions, to the end of the caller's transaction,
+ * so two overlapping runs (a lapsed lease) never pack or drop from the same reading. PostgreSQL:
+ * an advisory lock (a deleted chapter has no row to lock). SQLite: a write statement takes the
+ * database's write lock now, instead of at the first write after the reads.
+ */
+export async function lockChapterVersions(db: DbHandle, chapterId: number) {
+  if (isPostgres(db))
+    await sql`select pg_advisory_xact_lock(${String(COMPACTION_LOCK_SPACE + BigInt(chapterId))}::bigint)`.execute(
+      db,
+    );
+  else
+    await sql`update chapter_revisions set base_id = base_id where chapter_id = ${chapterId} and 0 = 1`.execute(
+      db,
+    );
 }
 
 /** Stores a version packed (whole when baseId is null, else a delta against it). */
@@ -84,13 +107,15 @@ export async function deleteRevisions(db: DbHandle, ids: readonly number[]) {
 }
 
 /**
- * Chapters whose versions the retention rule would thin, or that have versions not yet packed.
- * Past `keepAllAfter` an unpublished version shares its hour (or, before `hourlyAfter`, its day)
- * with another: that hour or day keeps one of them.
+ * Chapters whose versions the retention rule would thin, or that have versions not yet packed
+ * (the partial index of migration 0017 finds those), lowest id first. Past `keepAllAfter` an
+ * unpublished version shares its bucket with another: that bucket keeps one of them. A bucket is
+ * the first `hourChars` characters of created_at (its hour) from `hourlyAfter` on, else the first
+ * `dayChars` (its day): retention.ts's bucketOf, from the same constants.
  */
 export async function chaptersWithRevisionWork(
   db: DbHandle,
-  cut: { keepAllAfter: string; hourlyAfter: string },
+  cut: { keepAllAfter: string; hourlyAfter: string; hourChars: number; dayChars: number },
 ): Promise<number[]> {
   const unpacked = await db
     .selectFrom('chapter_revisions')
@@ -98,8 +123,8 @@ export async function chaptersWithRevisionWork(
     .distinct()
     .where('content', 'is not', null)
     .execute();
-  const bucket = sql`case when created_at >= ${cut.hourlyAfter} then substr(created_at, 1, 13)
-    else substr(created_at, 1, 10) end`;
+  const bucket = sql`case when created_at >= ${cut.hourlyAfter}
+    then substr(created_at, 1, ${cut.hourChars}) else substr(created_at, 1, ${cut.dayChars}) end`;
   const crowded = await db
     .selectFrom('chapter_revisions')
     .select('chapter_id')
@@ -109,11 +134,6 @@ export async function chaptersWithRevisionWork(
     .having((eb) => eb.fn.countAll(), '>', 1)
     .execute();
   return [...new Set([...unpacked, ...crowded].map((r) => r.chapter_id))].sort((a, b) => a - b);
-}
-
-/** Keeps a chapter's row, as it was, for a restore; its id stays taken. */
-export async function insertDeletedChapter(db: DbHandle, row: DeletedChaptersTable) {
-  await db.insertInto('deleted_chapters').values(row).execute();
 }
 
 /** A book's deleted chapters, most recently deleted first, without their content. */
@@ -127,27 +147,23 @@ export async function listDeletedChapters(db: DbHandle, bookId: number) {
     .execute();
 }
 
-/** Takes a deleted chapter out of the list (to put it back): answers its row, or undefined. */
-export async function takeDeletedChapter(db: DbHandle, bookId: number, id: number) {
-  return db
-    .deleteFrom('deleted_chapters')
-    .where('id', '=', id)
-    .where('book_id', '=', bookId)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** Deletes the chapters deleted at or before `before`, and their versions; answers how many. */
+/**
+ * Deletes the chapters deleted at or before `before`, then the versions of exactly those; answers
+ * how many. The caller runs it in one transaction: a restore that took a chapter back first keeps
+ * its versions, and one that comes later finds no chapter to take.
+ */
 export async function purgeDeletedChapters(db: DbHandle, before: string): Promise<number> {
-  await db
-    .deleteFrom('chapter_revisions')
-    .where('chapter_id', 'in', (eb) =>
-      eb.selectFrom('deleted_chapters').select('id').where('deleted_at', '<=', before),
-    )
-    .execute();
-  const result = await db
+  const purged = await db
     .deleteFrom('deleted_chapters')
     .where('deleted_at', '<=', before)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning('id')
+    .execute();
+  const ids = purged.map((row) => row.id);
+  // Bounded batches: SQLite limits the variables of one statement.
+  for (let i = 0; i < ids.length; i += 500)
+    await db
+      .deleteFrom('chapter_revisions')
+      .where('chapter_id', 'in', ids.slice(i, i + 500))
+      .execute();
+  return ids.length;
 }

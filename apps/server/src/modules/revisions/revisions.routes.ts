@@ -6,7 +6,9 @@ import {
   IdParams,
   Revision,
   RevisionParams,
+  RevisionsQuery,
   RevisionsResponse,
+  DELETED_CHAPTER_DAYS,
 } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
@@ -25,13 +27,20 @@ export const revisionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       schema: {
         ...TAG,
         ...auth,
-        summary: "A chapter's kept versions, newest first (its author only; 404 otherwise)",
+        summary:
+          "A chapter's kept versions, newest first, at most REVISIONS_LIST_LIMIT (`before` pages back; its author only)",
         params: IdParams,
+        querystring: RevisionsQuery,
         response: { 200: RevisionsResponse, ...errors },
       },
     },
     async (request) => ({
-      revisions: await service.listRevisions(ctx, requireViewer(request), request.params.id),
+      revisions: await service.listRevisions(
+        ctx,
+        requireViewer(request),
+        request.params.id,
+        request.query.before,
+      ),
     }),
   );
 
@@ -82,7 +91,7 @@ export const revisionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       schema: {
         ...TAG,
         ...auth,
-        summary: "A book's chapters deleted in the last 30 days (its author only)",
+        summary: `A book's chapters deleted in the last ${DELETED_CHAPTER_DAYS} days (its author only)`,
         params: IdParams,
         response: { 200: DeletedChaptersResponse, ...errors },
       },

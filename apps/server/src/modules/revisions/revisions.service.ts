@@ -42,9 +42,14 @@ const summary = (row: {
   kind: row.kind as RevisionKind,
 });
 
-export async function listRevisions(ctx: AppContext, viewer: Viewer, chapterId: number) {
+export async function listRevisions(
+  ctx: AppContext,
+  viewer: Viewer,
+  chapterId: number,
+  before?: number,
+) {
   await ownedChapter(ctx, viewer, chapterId);
-  return (await log.listVersions(ctx.db, chapterId)).map(summary);
+  return (await log.listVersions(ctx.db, chapterId, before)).map(summary);
 }
 
 async function readRevision(ctx: AppContext, chapterId: number, revisionId: number) {

@@ -1,3 +1,4 @@
+import { DELETED_CHAPTER_DAYS } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
@@ -10,7 +11,7 @@ export const TEXTS = {
 };
 
 /**
- * The book's chapters deleted in the last 30 days (issue 20), each with Restore, which puts it
+ * The book's chapters deleted in the last DELETED_CHAPTER_DAYS (issue 20), each with Restore, which puts it
  * back at its place in the order with its text and versions.
  */
 export function RecentlyDeleted({ bookId }: { bookId: number }) {
@@ -25,7 +26,9 @@ export function RecentlyDeleted({ bookId }: { bookId: number }) {
   return (
     <section className="workspace-panel" aria-labelledby="recently-deleted-title">
       <h2 id="recently-deleted-title">Recently deleted</h2>
-      <p className="muted">Deleted chapters can be restored, with their versions, for 30 days.</p>
+      <p className="muted">
+        Deleted chapters can be restored, with their versions, for {DELETED_CHAPTER_DAYS} days.
+      </p>
       {deleted.isPending && <Loading />}
       {deleted.isError && <Status kind="error">Could not load the deleted chapters.</Status>}
       {deleted.data && deleted.data.chapters.length === 0 && (

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createDb } from '../../src/db/kysely.ts';
+import { migrateTo } from '../../src/db/migrate.ts';
+import { versionContent } from '../../src/modules/revisions/revision-log.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { insertChapter, userRow } from '../helpers/rows.ts';
+
+// A library written before versions were kept (migration 0017): each chapter starts with its
+// state at the upgrade as a version, so the first save after it leaves the old text in History.
+let database: TestDatabase;
+let t: TestApp;
+const chapterIds: number[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const old = createDb(database.url);
+  await migrateTo(old, '0016_releases');
+  const at = new Date().toISOString();
+  const { id: userId } = await old
+    .insertInto('users')
+    .values(userRow('keeper', at))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const { id: bookId } = await old
+    .insertInto('books')
+    .values({
+      author_id: userId,
+      title: 'Before versions',
+      summary: '',
+      is_published: 1,
+      published_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  chapterIds.push(
+    await insertChapter(old, bookId, { title: 'Out already', order: 1, published: true }),
+    await insertChapter(old, bookId, { title: 'A draft', order: 2, published: false }),
+  );
+  await old.destroy();
+  t = await createTestApp({}, { database });
+});
+afterAll(async () => {
+  await t.close();
+  await database.drop();
+});
+
+it('keeps every existing chapter as it was as its first version, published when it was', async () => {
+  const rows = await t.ctx.db
+    .selectFrom('chapter_revisions')
+    .select(['chapter_id', 'kind', 'published', 'title'])
+    .orderBy('chapter_id')
+    .execute();
+  expect(rows).toEqual([
+    { chapter_id: chapterIds[0], kind: 'save', published: 1, title: 'Out already' },
+    { chapter_id: chapterIds[1], kind: 'save', published: 0, title: 'A draft' },
+  ]);
+  // The first save after the upgrade: the text it replaced can still be read back.
+  await t.ctx.db
+    .updateTable('chapters')
+    .set({ content: '<p>Rewritten</p>', save_kind: 'save' })
+    .where('id', '=', chapterIds[1]!)
+    .execute();
+  const versions = await t.ctx.db
+    .selectFrom('chapter_revisions')
+    .select('id')
+    .where('chapter_id', '=', chapterIds[1]!)
+    .orderBy('id')
+    .execute();
+  expect(versions).toHaveLength(2);
+  expect(await versionContent(t.ctx.db, chapterIds[1]!, versions[0]!.id)).toBe('<p>A draft</p>');
+});
