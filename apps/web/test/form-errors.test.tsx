@@ -158,6 +158,8 @@ describe('book details', () => {
       (url) => {
         if (url.pathname === '/api/genres') return Response.json({ genres: [] });
         if (url.pathname === '/api/books/3/genres') return Response.json({ genres: [] });
+        if (url.pathname === '/api/books/3/deleted-chapters')
+          return Response.json({ chapters: [] });
         return answer(url);
       },
       SIGNED_IN,

@@ -29,8 +29,9 @@ function answerFor(url: string): unknown {
 /** Records the URLs the app's API client asks for, answering each as the API would. */
 function recordFetches() {
   const urls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    urls.push(String(input));
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    // Preloads are reads: a write the page sends (a visitor's view beacon) is not one of them.
+    if ((init?.method ?? 'GET') === 'GET') urls.push(String(input));
     return Response.json(answerFor(String(input)));
   });
   return urls;
