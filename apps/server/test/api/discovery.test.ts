@@ -325,6 +325,48 @@ describe('saved exclusions', () => {
   });
 });
 
+describe('the hidden count of a capped list', () => {
+  it("counts the excluded books among the list's unfiltered top N, not the whole library", async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const banned = unique('Banned');
+    const old = await publishedBook(author, { tags: [banned] });
+    await as(t.app, reader).put('/api/my/filters', { exclude_tags: [banned] });
+    const hidden = async (url: string) => (await get(url, reader)).headers[FILTERED_HIDDEN_HEADER];
+    // Two newer books fill recent's top two: the older excluded one was never among them.
+    const newer = [await publishedBook(author), await publishedBook(author)];
+    expect(await hidden('/api/recent/books?limit=2')).toBeUndefined();
+    await publishedBook(author, { tags: [banned] });
+    expect(await hidden('/api/recent/books?limit=2')).toBe('1');
+    expect(await hidden('/api/recent/books?limit=3')).toBe('1');
+    // Popular's top one is a book read by many; the excluded book read by one is below it.
+    const readers = async (id: number, n: number) =>
+      t.ctx.db.updateTable('books').set({ reader_count: n }).where('id', '=', id).execute();
+    await readers(newer[0]!.id, 1_000_000);
+    await readers(old.id, 1);
+    expect(await hidden('/api/popular/books?limit=1')).toBeUndefined();
+    await readers(old.id, 2_000_000);
+    expect(await hidden('/api/popular/books?limit=1')).toBe('1');
+    await readers(old.id, 0);
+    await readers(newer[0]!.id, 0);
+  });
+
+  it('is said on the first page of a paged list only (the web reads that one)', async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const tag = unique('Paged');
+    for (let i = 0; i < 3; i++) await publishedBook(author, { tags: [tag] });
+    await publishedBook(author, { tags: [tag], rating: 'explicit' });
+    await as(t.app, reader).put('/api/my/filters', { exclude_ratings: ['explicit'] });
+    const hidden = async (offset: number) =>
+      (await get(`/api/books?tags=${tag}&limit=1&offset=${offset}`, reader)).headers[
+        FILTERED_HIDDEN_HEADER
+      ];
+    expect(await hidden(0)).toBe('1');
+    expect(await hidden(1)).toBeUndefined();
+  });
+});
+
 describe("saved exclusions in the reader's private feed", () => {
   it('leave out the chapters of excluded books', async () => {
     const reader = await signup(t.app);

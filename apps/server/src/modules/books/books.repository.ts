@@ -1,8 +1,10 @@
 import type { BookRating, BookSort, BookStatus } from '@inkwell/contract';
-import type { ContentWarningId } from '@inkwell/contract/constants';
+import { HIDDEN_COUNT_MAX, type ContentWarningId } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import {
+  bookMatchesFilter,
+  excludedBy,
   hiddenAmong,
   listCondition,
   NO_FILTER,
@@ -118,9 +120,6 @@ async function pageOfPublishedBooks(
     .execute();
 }
 
-/** How many books a hidden count says at most: counting further would cost every request more. */
-export const HIDDEN_COUNT_MAX = 1000;
-
 /**
  * How many published books meeting `where` and the request's filters the saved exclusions took
  * out of the list (all its pages), up to HIDDEN_COUNT_MAX.
@@ -140,6 +139,38 @@ export async function countHiddenBooks(
   const row = await db
     .selectFrom(hidden.as('h'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The hidden count of a capped list (recent, a genre page, popular): how many of the `top` books
+ * the list would show without the saved exclusions (its request's filters only, in `sort`'s
+ * order) the exclusions removed. Books below the cap were never going to be shown, so "show
+ * anyway" would not bring them back; counting them would tell a reader hiding one rating that a
+ * thousand books are hidden above six covers.
+ */
+export async function countHiddenInTop(
+  db: DbHandle,
+  where: Expression<SqlBool>[],
+  list: ListFilter,
+  sort: BookSort,
+  top: number,
+): Promise<number> {
+  const topIds = db
+    .selectFrom('books')
+    .select('books.id')
+    .where(published('books'))
+    .where(bookMatchesFilter(list.filter))
+    .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
+    .orderBy(sortColumn(sort), 'desc')
+    .orderBy('books.id', 'desc')
+    .limit(top);
+  const row = await db
+    .selectFrom('books')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('books.id', 'in', topIds)
+    .where(excludedBy(list.exclusions))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
