@@ -85,6 +85,32 @@ describe('what a book carries', () => {
     expect(later.tags).toEqual([spelled]);
   });
 
+  it('lets a spelling go once no book uses it, so a typo can be corrected', async () => {
+    const author = await signup(t.app);
+    const other = await signup(t.app);
+    const spelled = unique('Sci fi');
+    const book = await publishedBook(author, { tags: [spelled] });
+    // Another book using the tag keeps its spelling.
+    const theirs = await publishedBook(other, { tags: [spelled] });
+    const corrected = spelled.replace('Sci fi', 'Sci Fi');
+    expect((await put(author, book.id, { tags: [corrected] })).json().tags).toEqual([spelled]);
+    // Once the author's book is the only one, correcting it there takes.
+    expect((await put(other, theirs.id, { tags: [] })).statusCode).toBe(200);
+    expect((await put(author, book.id, { tags: [corrected] })).json().tags).toEqual([corrected]);
+    // A deleted book lets its tags go too.
+    expect((await as(t.app, author).delete(`/api/books/${book.id}`, {})).statusCode).toBeLessThan(
+      300,
+    );
+    const again = await publishedBook(other, { tags: [spelled.toUpperCase()] });
+    expect(again.tags).toEqual([spelled.toUpperCase()]);
+    const unused = await t.ctx.db
+      .selectFrom('tags')
+      .select('name')
+      .where('key', '=', spelled.toLowerCase())
+      .execute();
+    expect(unused).toEqual([{ name: spelled.toUpperCase() }]);
+  });
+
   it('refuses bad tags, warnings, ratings and statuses with 400 naming the field', async () => {
     const author = await signup(t.app);
     const book = await publishedBook(author);

@@ -245,7 +245,8 @@ export async function updateBook(
 
 export async function deleteBook(ctx: AppContext, viewer: Viewer, bookId: number) {
   await getOwnedBook(ctx, viewer, bookId);
-  await books.deleteBook(ctx.db, bookId);
+  // One transaction: the tags it lets go are deleted under their locks (books.deleteBook).
+  await ctx.db.transaction().execute((trx) => books.deleteBook(trx, bookId));
   announceBookChanged(ctx, bookId);
 }
 
