@@ -203,6 +203,14 @@ describe('warnings and tag suggestions', () => {
       { name: `${prefix} rare`, books: 1 },
     ]);
   });
+
+  it('suggests by a prefix holding an emoji (characters, not UTF-16 units)', async () => {
+    const author = await signup(t.app);
+    const prefix = `🐉${unique('wyrm').toLowerCase()}`;
+    await publishedBook(author, { tags: [`${prefix} riders`] });
+    const res = await get(`/api/tags?q=${encodeURIComponent(prefix)}`);
+    expect(res.json().tags).toEqual([{ name: `${prefix} riders`, books: 1 }]);
+  });
 });
 
 describe('filters on GET /api/books', () => {

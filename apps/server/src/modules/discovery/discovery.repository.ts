@@ -60,9 +60,12 @@ export async function tagSuggestions(db: DbHandle, prefix: string, limit: number
     .innerJoin('books', 'books.id', 'book_tags.book_id')
     .select(['tags.name', (eb) => eb.fn.countAll<number>().as('books')])
     .where(published('books'));
-  if (prefix.length > 0)
+  // substr counts characters (code points) on both engines; JS's length counts UTF-16 units,
+  // two for an emoji.
+  const characters = [...prefix].length;
+  if (characters > 0)
     query = query.where((eb) =>
-      eb(eb.fn('substr', ['tags.key', eb.val(1), eb.val(prefix.length)]), '=', prefix),
+      eb(eb.fn('substr', ['tags.key', eb.val(1), eb.val(characters)]), '=', prefix),
     );
   const rows = await query
     .groupBy(['tags.id', 'tags.name'])
