@@ -72,6 +72,13 @@ function excludedConditions(ex: Exclusions, books: string): Expression<SqlBool>[
   return conditions;
 }
 
+/**
+ * Whether the exclusions leave an author in where authors themselves are listed (home's author
+ * picks): the muted-author part of `excludedConditions`, for rows that are not books.
+ */
+export const authorShown = (ex: Exclusions, authorId: number): boolean =>
+  !ex.authorIds.includes(authorId);
+
 /** The books a reader's saved exclusions leave in a list. */
 export function notExcluded(ex: Exclusions, books = 'books'): Expression<SqlBool> {
   const excluded = excludedConditions(ex, books);
