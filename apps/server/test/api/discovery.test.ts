@@ -8,6 +8,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers/app.ts';
+import { releaseDueChapters } from '../../src/modules/releases/releases.service.ts';
 import { createChapter } from '../helpers/chapters.ts';
 
 /** Issue 21: tags, warnings, rating, status and words on books; filters; saved exclusions. */
@@ -170,6 +171,22 @@ describe('what a book carries', () => {
     expect(await words()).toBe(2);
     expect((await as(t.app, author).delete(`/api/chapters/${two.id}`, {})).statusCode).toBe(200);
     expect(await words()).toBe(0);
+  });
+  it('counts the words of a chapter its scheduled release publishes', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const chapter = await createChapter(t.app, author, book.id, {
+      title: 'Later',
+      content: '<p>one two three four</p>',
+    });
+    const inAMinute = new Date(Date.now() + 60_000).toISOString();
+    const scheduled = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
+      publish_at: inAMinute,
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect((await get(`/api/books/${book.id}`, author)).json().words).toBe(0);
+    await releaseDueChapters(t.ctx, new Date(Date.now() + 120_000).toISOString());
+    expect((await get(`/api/books/${book.id}`, author)).json().words).toBe(4);
   });
 });
 
