@@ -94,12 +94,13 @@ async function load(engine: 'sqlite' | 'postgres'): Promise<Engine> {
   const draft = await createBook(t.app, authors[0]!, `${COMMON} draft`);
   await as(t.app, authors[0]!).put(`/api/books/${draft.id}`, { tags: TAG_POOL.slice(0, 3) });
   await createChapter(t.app, authors[0]!, draft.id, { title: 'd', content: `<p>${COMMON}</p>` });
-  const first = (await as(t.app, authors[0]!).get('/api/my/books')).json() as {
+  const firstAuthor = authors[generated[0]!.author]!;
+  const mine = (await as(t.app, firstAuthor).get('/api/my/books')).json() as {
     id: number;
     title: string;
   }[];
-  const firstId = first.find((b) => b.title === `${COMMON} 0`)!.id;
-  await createChapter(t.app, authors[generated[0]!.author]!, firstId, {
+  const firstId = mine.find((b) => b.title === `${COMMON} 0`)!.id;
+  await createChapter(t.app, firstAuthor, firstId, {
     title: 'unpublished',
     content: `<p>${Array.from({ length: 50 }, () => 'x').join(' ')}</p>`,
   });

@@ -8,6 +8,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers/app.ts';
+import { listFilterFor } from '../../src/modules/discovery/discovery.service.ts';
 import { releaseDueChapters } from '../../src/modules/releases/releases.service.ts';
 import { createChapter } from '../helpers/chapters.ts';
 
@@ -292,6 +293,21 @@ describe('filters on GET /api/books', () => {
     expect(await order('popular')).toEqual([newer.id, older.id]);
     await as(t.app, fan).delete(`/api/books/${older.id}/follow`);
     expect(await order('followers')).toEqual([newer.id, older.id]);
+  });
+
+  it('answers [] for a tag the site does not know without walking the list', async () => {
+    const author = await signup(t.app);
+    const known = unique('Known');
+    await publishedBook(author, { tags: [known] });
+    const res = await get(`/api/books?tags=${known},${unique('nosuch')}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    // The tag is looked up first: the list's condition is then a constant false, which both
+    // engines answer without reading a book (PostgreSQL's one-time filter, SQLite's constant term).
+    expect((await listFilterFor(t.ctx, null, { tags: [unique('nosuch')] })).noSuchTag).toBe(true);
+    expect((await listFilterFor(t.ctx, null, { tags: [known.toUpperCase()] })).noSuchTag).toBe(
+      false,
+    );
   });
 
   it('answers 400 naming the parameter for bad values', async () => {

@@ -3,12 +3,12 @@ import { HIDDEN_COUNT_MAX, type ContentWarningId } from '@inkwell/contract/const
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import {
-  bookMatchesFilter,
   excludedBy,
   hiddenAmong,
   listCondition,
   NO_FILTER,
   notExcluded,
+  requestCondition,
   sortColumn,
   type Exclusions,
   type ListFilter,
@@ -161,7 +161,7 @@ export async function countHiddenInTop(
     .selectFrom('books')
     .select('books.id')
     .where(published('books'))
-    .where(bookMatchesFilter(list.filter))
+    .where(requestCondition(list))
     .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
     .orderBy(sortColumn(sort), 'desc')
     .orderBy('books.id', 'desc')

@@ -49,6 +49,12 @@ export async function usersByUsernames(db: DbHandle, usernames: readonly string[
     .execute();
 }
 
+/** Which of `keys` some tag on the site has (a list asking for another can match nothing). */
+export async function knownTagKeys(db: DbHandle, keys: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom('tags').select('key').where('key', 'in', keys).execute();
+  return rows.map((r) => r.key);
+}
+
 /**
  * Tags whose key starts with `prefix` (lower case), with how many published books carry each,
  * most used first.
