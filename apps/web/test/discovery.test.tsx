@@ -10,6 +10,7 @@ import { purifySnippet, Snippet } from '../src/components/SafeHtml.tsx';
 import { addTag, TagInput } from '../src/components/TagInput.tsx';
 import { ToastProvider } from '../src/components/toasts.tsx';
 import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
+import { HomePage } from '../src/features/home/components/HomePage.tsx';
 import { MatchPassage, SearchPage } from '../src/features/books/components/SearchPage.tsx';
 import {
   apiFilterQuery,
@@ -343,6 +344,43 @@ describe('the hidden line', () => {
     renderAt([booksRoute], '/books', answerHiding, SIGNED_OUT);
     await screen.findByRole('link', { name: 'Book 1' });
     expect(screen.queryByText(/Filtered:/)).toBeNull();
+  });
+});
+
+describe('show anyway on home', () => {
+  it("brings back the muted author among home's author picks too", async () => {
+    const muted = {
+      id: 9,
+      username: 'muted-author',
+      first_name: '',
+      last_name: '',
+      biography: '',
+      avatar: null,
+      twitter_link: '',
+      facebook_link: '',
+      instagram_link: '',
+    };
+    const { router, calls } = renderAt(
+      [{ path: '/', element: <HomePage /> }],
+      '/',
+      (url) => {
+        const off = url.searchParams.get('filters') === 'off';
+        if (url.pathname === '/api/home/authors')
+          return Response.json({
+            author_of_the_month: null,
+            rising_author: null,
+            featured_authors: off ? [muted] : [],
+          });
+        if (url.pathname === '/api/popular/books') return Response.json({ popular: [] });
+        return Response.json([], { headers: { [FILTERED_HIDDEN_HEADER]: off ? '0' : '2' } });
+      },
+      SIGNED_IN,
+    );
+    await waitFor(() => expect(calls('/api/home/authors')).toHaveLength(1));
+    expect(screen.queryByRole('link', { name: 'muted-author' })).toBeNull();
+    await act(() => router.navigate('/?filters=off'));
+    await screen.findByRole('link', { name: 'muted-author' });
+    expect(calls('/api/home/authors').at(-1)!.searchParams.get('filters')).toBe('off');
   });
 });
 

@@ -97,6 +97,8 @@ export const FILTER_LIST_MAX = 200;
  * spec's lists are JSON arrays, so the count travels beside the body rather than in it.
  */
 export const FILTERED_HIDDEN_HEADER = 'x-filtered-hidden';
+/** How many books a hidden count says at most: counting further would cost every request more. */
+export const HIDDEN_COUNT_MAX = 1000;
 
 // Issue 20: who keeps reading (docs/decisions/0034-reader-stats.md).
 /** A chapter or paragraph figure computed from fewer readers than this is not shown (null). */

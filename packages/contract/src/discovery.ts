@@ -9,7 +9,7 @@ import {
   SEARCH_SORTS,
   TAG_MAX_LENGTH,
 } from './constants.ts';
-import { normalizeTag, tagProblem } from './tags.ts';
+import { normalizeTag, tagKey, tagProblem } from './tags.ts';
 
 /*
  * Issue 21: tags, warnings, rating and status on books; filters on lists and search; a reader's
@@ -36,7 +36,7 @@ export const TagName = z
 export const BookTags = z
   .array(TagName)
   .max(BOOK_TAGS_MAX, `a book has at most ${BOOK_TAGS_MAX} tags`)
-  .refine((tags) => new Set(tags.map((t) => t.toLowerCase())).size === tags.length, {
+  .refine((tags) => new Set(tags.map(tagKey)).size === tags.length, {
     message: 'tags must be unique (case does not count)',
   });
 

@@ -23,6 +23,7 @@ export const hasExclusions = (ex: Exclusions): boolean =>
   ex.tagKeys.length + ex.warnings.length + ex.ratings.length + ex.authorIds.length > 0;
 
 const TRUE = sql<SqlBool>`1 = 1`;
+const FALSE = sql<SqlBool>`1 = 0`;
 const ref = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
 const inList = (values: readonly (string | number)[]) => sql.join(values.map((v) => sql`${v}`));
 
@@ -72,6 +73,13 @@ function excludedConditions(ex: Exclusions, books: string): Expression<SqlBool>[
   return conditions;
 }
 
+/**
+ * Whether the exclusions leave an author in where authors themselves are listed (home's author
+ * picks): the muted-author part of `excludedConditions`, for rows that are not books.
+ */
+export const authorShown = (ex: Exclusions, authorId: number): boolean =>
+  !ex.authorIds.includes(authorId);
+
 /** The books a reader's saved exclusions leave in a list. */
 export function notExcluded(ex: Exclusions, books = 'books'): Expression<SqlBool> {
   const excluded = excludedConditions(ex, books);
@@ -105,17 +113,28 @@ export const sortColumn = (sort: BookSort, books = 'books') =>
 export interface ListFilter {
   filter: BookFilter;
   exclusions: Exclusions;
+  /**
+   * The request asks for a tag (`tags=`) no book on the site has: nothing can match, and the
+   * condition says so as a constant, which both engines answer without reading a book (rather
+   * than walking the sort's index checking each book for a tag that is nowhere).
+   */
+  noSuchTag?: boolean;
 }
 
 export const NO_FILTER: ListFilter = { filter: {}, exclusions: NO_EXCLUSIONS };
 
+/** The request's own filters of a list (`bookMatchesFilter`, false at once for an unknown tag). */
+export function requestCondition(list: ListFilter, books = 'books'): Expression<SqlBool> {
+  return list.noSuchTag ? FALSE : bookMatchesFilter(list.filter, books);
+}
+
 export function listCondition(list: ListFilter, books = 'books'): Expression<SqlBool> {
-  return all([bookMatchesFilter(list.filter, books), notExcluded(list.exclusions, books)]);
+  return all([requestCondition(list, books), notExcluded(list.exclusions, books)]);
 }
 
 /** What the hidden count counts: books the request's filters keep and the exclusions remove. */
 export function hiddenCondition(list: ListFilter, books = 'books'): Expression<SqlBool> {
-  return all([bookMatchesFilter(list.filter, books), excludedBy(list.exclusions, books)]);
+  return all([requestCondition(list, books), excludedBy(list.exclusions, books)]);
 }
 
 /**
@@ -140,6 +159,6 @@ export function hiddenAmong(list: ListFilter, books = 'books'): Expression<SqlBo
   if (parts.length === 0) return sql<SqlBool>`1 = 0`;
   return all([
     sql<SqlBool>`${ref(books, 'id')} in (${sql.join(parts, sql` union `)})`,
-    bookMatchesFilter(list.filter, books),
+    requestCondition(list, books),
   ]);
 }

@@ -8,6 +8,8 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers/app.ts';
+import { listFilterFor } from '../../src/modules/discovery/discovery.service.ts';
+import { releaseDueChapters } from '../../src/modules/releases/releases.service.ts';
 import { createChapter } from '../helpers/chapters.ts';
 
 /** Issue 21: tags, warnings, rating, status and words on books; filters; saved exclusions. */
@@ -85,6 +87,32 @@ describe('what a book carries', () => {
     expect(later.tags).toEqual([spelled]);
   });
 
+  it('lets a spelling go once no book uses it, so a typo can be corrected', async () => {
+    const author = await signup(t.app);
+    const other = await signup(t.app);
+    const spelled = unique('Sci fi');
+    const book = await publishedBook(author, { tags: [spelled] });
+    // Another book using the tag keeps its spelling.
+    const theirs = await publishedBook(other, { tags: [spelled] });
+    const corrected = spelled.replace('Sci fi', 'Sci Fi');
+    expect((await put(author, book.id, { tags: [corrected] })).json().tags).toEqual([spelled]);
+    // Once the author's book is the only one, correcting it there takes.
+    expect((await put(other, theirs.id, { tags: [] })).statusCode).toBe(200);
+    expect((await put(author, book.id, { tags: [corrected] })).json().tags).toEqual([corrected]);
+    // A deleted book lets its tags go too.
+    expect((await as(t.app, author).delete(`/api/books/${book.id}`, {})).statusCode).toBeLessThan(
+      300,
+    );
+    const again = await publishedBook(other, { tags: [spelled.toUpperCase()] });
+    expect(again.tags).toEqual([spelled.toUpperCase()]);
+    const unused = await t.ctx.db
+      .selectFrom('tags')
+      .select('name')
+      .where('key', '=', spelled.toLowerCase())
+      .execute();
+    expect(unused).toEqual([{ name: spelled.toUpperCase() }]);
+  });
+
   it('refuses bad tags, warnings, ratings and statuses with 400 naming the field', async () => {
     const author = await signup(t.app);
     const book = await publishedBook(author);
@@ -93,6 +121,8 @@ describe('what a book carries', () => {
       [{ tags: ['x'.repeat(51)] }, 'tags'],
       [{ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags'],
       [{ tags: ['Same', ' same '] }, 'tags'],
+      // Every filter's list splits on commas, so a tag holding one could never be asked for.
+      [{ tags: ['slow, burn'] }, 'comma'],
       [{ warnings: ['spoilers'] }, 'warnings'],
       [{ rating: 'adult' }, 'rating'],
       [{ status: 'paused' }, 'status'],
@@ -143,6 +173,22 @@ describe('what a book carries', () => {
     expect((await as(t.app, author).delete(`/api/chapters/${two.id}`, {})).statusCode).toBe(200);
     expect(await words()).toBe(0);
   });
+  it('counts the words of a chapter its scheduled release publishes', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const chapter = await createChapter(t.app, author, book.id, {
+      title: 'Later',
+      content: '<p>one two three four</p>',
+    });
+    const inAMinute = new Date(Date.now() + 60_000).toISOString();
+    const scheduled = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
+      publish_at: inAMinute,
+    });
+    expect(scheduled.statusCode, scheduled.body).toBe(200);
+    expect((await get(`/api/books/${book.id}`, author)).json().words).toBe(0);
+    await releaseDueChapters(t.ctx, new Date(Date.now() + 120_000).toISOString());
+    expect((await get(`/api/books/${book.id}`, author)).json().words).toBe(4);
+  });
 });
 
 describe('warnings and tag suggestions', () => {
@@ -174,6 +220,14 @@ describe('warnings and tag suggestions', () => {
       { name: `${prefix} common`, books: 2 },
       { name: `${prefix} rare`, books: 1 },
     ]);
+  });
+
+  it('suggests by a prefix holding an emoji (characters, not UTF-16 units)', async () => {
+    const author = await signup(t.app);
+    const prefix = `🐉${unique('wyrm').toLowerCase()}`;
+    await publishedBook(author, { tags: [`${prefix} riders`] });
+    const res = await get(`/api/tags?q=${encodeURIComponent(prefix)}`);
+    expect(res.json().tags).toEqual([{ name: `${prefix} riders`, books: 1 }]);
   });
 });
 
@@ -239,6 +293,21 @@ describe('filters on GET /api/books', () => {
     expect(await order('popular')).toEqual([newer.id, older.id]);
     await as(t.app, fan).delete(`/api/books/${older.id}/follow`);
     expect(await order('followers')).toEqual([newer.id, older.id]);
+  });
+
+  it('answers [] for a tag the site does not know without walking the list', async () => {
+    const author = await signup(t.app);
+    const known = unique('Known');
+    await publishedBook(author, { tags: [known] });
+    const res = await get(`/api/books?tags=${known},${unique('nosuch')}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    // The tag is looked up first: the list's condition is then a constant false, which both
+    // engines answer without reading a book (PostgreSQL's one-time filter, SQLite's constant term).
+    expect((await listFilterFor(t.ctx, null, { tags: [unique('nosuch')] })).noSuchTag).toBe(true);
+    expect((await listFilterFor(t.ctx, null, { tags: [known.toUpperCase()] })).noSuchTag).toBe(
+      false,
+    );
   });
 
   it('answers 400 naming the parameter for bad values', async () => {
@@ -320,6 +389,48 @@ describe('saved exclusions', () => {
     const off = await get(`${url}&filters=off`, reader);
     expect(ids(off)).toHaveLength(3);
     expect(off.headers[FILTERED_HIDDEN_HEADER]).toBeUndefined();
+  });
+});
+
+describe('the hidden count of a capped list', () => {
+  it("counts the excluded books among the list's unfiltered top N, not the whole library", async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const banned = unique('Banned');
+    const old = await publishedBook(author, { tags: [banned] });
+    await as(t.app, reader).put('/api/my/filters', { exclude_tags: [banned] });
+    const hidden = async (url: string) => (await get(url, reader)).headers[FILTERED_HIDDEN_HEADER];
+    // Two newer books fill recent's top two: the older excluded one was never among them.
+    const newer = [await publishedBook(author), await publishedBook(author)];
+    expect(await hidden('/api/recent/books?limit=2')).toBeUndefined();
+    await publishedBook(author, { tags: [banned] });
+    expect(await hidden('/api/recent/books?limit=2')).toBe('1');
+    expect(await hidden('/api/recent/books?limit=3')).toBe('1');
+    // Popular's top one is a book read by many; the excluded book read by one is below it.
+    const readers = async (id: number, n: number) =>
+      t.ctx.db.updateTable('books').set({ reader_count: n }).where('id', '=', id).execute();
+    await readers(newer[0]!.id, 1_000_000);
+    await readers(old.id, 1);
+    expect(await hidden('/api/popular/books?limit=1')).toBeUndefined();
+    await readers(old.id, 2_000_000);
+    expect(await hidden('/api/popular/books?limit=1')).toBe('1');
+    await readers(old.id, 0);
+    await readers(newer[0]!.id, 0);
+  });
+
+  it('is said on the first page of a paged list only (the web reads that one)', async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const tag = unique('Paged');
+    for (let i = 0; i < 3; i++) await publishedBook(author, { tags: [tag] });
+    await publishedBook(author, { tags: [tag], rating: 'explicit' });
+    await as(t.app, reader).put('/api/my/filters', { exclude_ratings: ['explicit'] });
+    const hidden = async (offset: number) =>
+      (await get(`/api/books?tags=${tag}&limit=1&offset=${offset}`, reader)).headers[
+        FILTERED_HIDDEN_HEADER
+      ];
+    expect(await hidden(0)).toBe('1');
+    expect(await hidden(1)).toBeUndefined();
   });
 });
 

@@ -198,7 +198,12 @@ describe('recently deleted chapters', () => {
     await save(book.id, two.id, { content: '<p>Second, edited.</p>', autosave: true });
     const kept = await versions(two.id);
 
+    // The book's words (issue 21) are of its published chapters: they leave and come back.
+    const bookWords = async () =>
+      (await as(t.app, author).get(`/api/books/${book.id}`)).json().words;
+    const wordsBefore = await bookWords();
     expect((await as(t.app, author).delete(`/api/chapters/${two.id}`)).statusCode).toBe(200);
+    expect(await bookWords()).toBe(wordsBefore - 2);
     expect(await chapterOrders(t.app, author, book.id)).toEqual([
       [one.id, 1],
       [three.id, 2],
@@ -225,6 +230,7 @@ describe('recently deleted chapters', () => {
       `/api/books/${book.id}/deleted-chapters/${two.id}/restore`,
     );
     expect(back.statusCode, back.body).toBe(200);
+    expect(await bookWords()).toBe(wordsBefore);
     expect(back.json()).toMatchObject({
       id: two.id,
       title: 'Two',

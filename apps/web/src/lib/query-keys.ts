@@ -40,7 +40,7 @@ export const keys = {
   home: ['home'] as const,
   homeRecent: (filtersOff: boolean) => ['home', 'recent', filtersOff] as const,
   homePopular: (filtersOff: boolean) => ['home', 'popular', filtersOff] as const,
-  homeAuthors: ['home', 'authors'] as const,
+  homeAuthors: (filtersOff: boolean) => ['home', 'authors', filtersOff] as const,
 
   // ---- the signed-in user's own ----
   history: ['my', 'history'] as const,

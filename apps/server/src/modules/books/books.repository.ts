@@ -1,12 +1,14 @@
 import type { BookRating, BookSort, BookStatus } from '@inkwell/contract';
-import type { ContentWarningId } from '@inkwell/contract/constants';
+import { HIDDEN_COUNT_MAX, type ContentWarningId } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import {
+  excludedBy,
   hiddenAmong,
   listCondition,
   NO_FILTER,
   notExcluded,
+  requestCondition,
   sortColumn,
   type Exclusions,
   type ListFilter,
@@ -118,9 +120,6 @@ async function pageOfPublishedBooks(
     .execute();
 }
 
-/** How many books a hidden count says at most: counting further would cost every request more. */
-export const HIDDEN_COUNT_MAX = 1000;
-
 /**
  * How many published books meeting `where` and the request's filters the saved exclusions took
  * out of the list (all its pages), up to HIDDEN_COUNT_MAX.
@@ -140,6 +139,38 @@ export async function countHiddenBooks(
   const row = await db
     .selectFrom(hidden.as('h'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The hidden count of a capped list (recent, a genre page, popular): how many of the `top` books
+ * the list would show without the saved exclusions (its request's filters only, in `sort`'s
+ * order) the exclusions removed. Books below the cap were never going to be shown, so "show
+ * anyway" would not bring them back; counting them would tell a reader hiding one rating that a
+ * thousand books are hidden above six covers.
+ */
+export async function countHiddenInTop(
+  db: DbHandle,
+  where: Expression<SqlBool>[],
+  list: ListFilter,
+  sort: BookSort,
+  top: number,
+): Promise<number> {
+  const topIds = db
+    .selectFrom('books')
+    .select('books.id')
+    .where(published('books'))
+    .where(requestCondition(list))
+    .$call((q) => where.reduce((acc, condition) => acc.where(condition), q))
+    .orderBy(sortColumn(sort), 'desc')
+    .orderBy('books.id', 'desc')
+    .limit(top);
+  const row = await db
+    .selectFrom('books')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('books.id', 'in', topIds)
+    .where(excludedBy(list.exclusions))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -298,8 +329,11 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
   return row?.next ?? null;
 }
 
+/** Deletes a book (its rows go by cascade) and the tags no other book uses (see setBookTags). */
 export async function deleteBook(db: DbHandle, id: number) {
+  const tagIds = await tagIdsOf(db, id);
   await db.deleteFrom('books').where('id', '=', id).execute();
+  await deleteUnusedTags(db, tagIds);
 }
 
 /**
@@ -321,16 +355,22 @@ export async function popularBooks(db: DbHandle, limit: number, list: ListFilter
 
 /**
  * Replaces a book's tags (issue 21), in the author's order. A tag new to the site is created in
- * this spelling; one the site knows under any case keeps its first spelling.
+ * this spelling; one the site knows under any case keeps its first spelling, as long as some
+ * book uses it: the tags this book was the last to use are deleted first, so an author who alone
+ * used a misspelling corrects it by sending the new spelling (decision 0031).
  */
 export async function setBookTags(db: DbHandle, bookId: number, tags: readonly string[]) {
+  const previous = await tagIdsOf(db, bookId);
   await db.deleteFrom('book_tags').where('book_id', '=', bookId).execute();
+  await deleteUnusedTags(db, previous);
   if (tags.length === 0) return;
   const keys = tags.map(tagKey);
   await db
     .insertInto('tags')
     .values(tags.map((name, i) => ({ name, key: keys[i]! })))
-    .onConflict((oc) => oc.column('key').doNothing())
+    // An update rather than nothing, so that on PostgreSQL the row is locked until this
+    // transaction ends: deleteUnusedTags elsewhere waits, then sees this book's use of it.
+    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
     .execute();
   const found = await db
     .selectFrom('tags')
@@ -341,6 +381,40 @@ export async function setBookTags(db: DbHandle, bookId: number, tags: readonly s
   await db
     .insertInto('book_tags')
     .values(keys.map((key, position) => ({ book_id: bookId, tag_id: idByKey.get(key)!, position })))
+    .execute();
+}
+
+async function tagIdsOf(db: DbHandle, bookId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('book_tags')
+    .select('tag_id')
+    .where('book_id', '=', bookId)
+    .execute();
+  return rows.map((r) => r.tag_id);
+}
+
+/**
+ * Deletes those of `tagIds` no book uses any more, so that the spelling kept for display is one
+ * some book uses. On PostgreSQL the rows are locked first and their use checked in a later
+ * statement, which sees a concurrent setBookTags that used one (it holds the row's lock until it
+ * commits); without that, the delete could take the tag from under that book.
+ */
+async function deleteUnusedTags(db: DbHandle, tagIds: readonly number[]): Promise<void> {
+  if (tagIds.length === 0) return;
+  if (isPostgres(db))
+    await db.selectFrom('tags').select('id').where('id', 'in', tagIds).forUpdate().execute();
+  await db
+    .deleteFrom('tags')
+    .where('id', 'in', tagIds)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('book_tags')
+            .select('book_tags.tag_id')
+            .whereRef('book_tags.tag_id', '=', 'tags.id'),
+        ),
+      ),
+    )
     .execute();
 }
 

@@ -89,13 +89,41 @@ export interface FilteredBooks<T = Book> {
 /** What a list's query takes besides its page: the request's filters and order. */
 export type ListRequest = BookFilter & { sort?: BookSort };
 
-/** The hidden count of a list of published books meeting `where` (none without exclusions). */
+/**
+ * The hidden count of a list of published books meeting `where` (none without exclusions): over
+ * the whole list, or, for a capped list (`top`), over the books the cap would show unfiltered.
+ */
 async function hiddenCount(
   ctx: AppContext,
   list: ListFilter,
   where: Parameters<typeof books.countHiddenBooks>[1] = [],
+  top?: { sort: BookSort; limit: number },
 ): Promise<number> {
-  return hasExclusions(list.exclusions) ? books.countHiddenBooks(ctx.db, where, list) : 0;
+  if (!hasExclusions(list.exclusions)) return 0;
+  return top
+    ? books.countHiddenInTop(ctx.db, where, list, top.sort, top.limit)
+    : books.countHiddenBooks(ctx.db, where, list);
+}
+
+/**
+ * Published books, filtered and sorted. A paged list's hidden count is said on its first page
+ * only: it is the whole list's, the web reads the first page's, and later pages would pay the
+ * same count again for nothing. A capped list (`capped`) counts among its cap (hiddenCount).
+ */
+async function listFilteredBooks(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  request: ListRequest & { limit: number; offset: number },
+  capped: boolean,
+): Promise<FilteredBooks> {
+  const list = await listFilterFor(ctx, viewer, request);
+  const sort = request.sort ?? 'new';
+  const rows = await books.listPublishedBooks(ctx.db, request, list, sort);
+  const hidden =
+    request.offset > 0
+      ? 0
+      : await hiddenCount(ctx, list, [], capped ? { sort, limit: request.limit } : undefined);
+  return { books: rows.map(toBook), hidden };
 }
 
 /** GET /api/books: published books, filtered and sorted (the spec's order by default: newest). */
@@ -104,9 +132,7 @@ export async function listBooks(
   viewer: Viewer | null,
   request: ListRequest & { limit: number; offset: number },
 ): Promise<FilteredBooks> {
-  const list = await listFilterFor(ctx, viewer, request);
-  const rows = await books.listPublishedBooks(ctx.db, request, list, request.sort ?? 'new');
-  return { books: rows.map(toBook), hidden: await hiddenCount(ctx, list) };
+  return listFilteredBooks(ctx, viewer, request, false);
 }
 
 /** The books of a genre page: the genre list route's cap, no paging (as the spec's route). */
@@ -118,7 +144,8 @@ export async function listBooksInGenre(
   genre: string,
   request: ListRequest,
 ): Promise<FilteredBooks> {
-  return listBooks(ctx, viewer, { ...request, genre, limit: GENRE_LIST_LIMIT, offset: 0 });
+  const page = { ...request, genre, limit: GENRE_LIST_LIMIT, offset: 0 };
+  return listFilteredBooks(ctx, viewer, page, true);
 }
 
 export async function listRecentBooks(
@@ -127,7 +154,7 @@ export async function listRecentBooks(
   limit: number,
   filters: BookFilter['filters'],
 ): Promise<FilteredBooks> {
-  return listBooks(ctx, viewer, { limit, offset: 0, filters });
+  return listFilteredBooks(ctx, viewer, { limit, offset: 0, filters }, true);
 }
 
 export async function listMyBooks(ctx: AppContext, viewer: Viewer) {
@@ -218,7 +245,8 @@ export async function updateBook(
 
 export async function deleteBook(ctx: AppContext, viewer: Viewer, bookId: number) {
   await getOwnedBook(ctx, viewer, bookId);
-  await books.deleteBook(ctx.db, bookId);
+  // One transaction: the tags it lets go are deleted under their locks (books.deleteBook).
+  await ctx.db.transaction().execute((trx) => books.deleteBook(trx, bookId));
   announceBookChanged(ctx, bookId);
 }
 
@@ -268,6 +296,6 @@ export async function popularBooks(
   const rows = await books.popularBooks(ctx.db, limit, list);
   return {
     popular: rows.map((r) => ({ ...r, readers: Number(r.readers) })),
-    hidden: await hiddenCount(ctx, list, [books.withReaders]),
+    hidden: await hiddenCount(ctx, list, [books.withReaders], { sort: 'popular', limit }),
   };
 }

@@ -49,6 +49,12 @@ export async function usersByUsernames(db: DbHandle, usernames: readonly string[
     .execute();
 }
 
+/** Which of `keys` some tag on the site has (a list asking for another can match nothing). */
+export async function knownTagKeys(db: DbHandle, keys: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom('tags').select('key').where('key', 'in', keys).execute();
+  return rows.map((r) => r.key);
+}
+
 /**
  * Tags whose key starts with `prefix` (lower case), with how many published books carry each,
  * most used first.
@@ -60,9 +66,12 @@ export async function tagSuggestions(db: DbHandle, prefix: string, limit: number
     .innerJoin('books', 'books.id', 'book_tags.book_id')
     .select(['tags.name', (eb) => eb.fn.countAll<number>().as('books')])
     .where(published('books'));
-  if (prefix.length > 0)
+  // substr counts characters (code points) on both engines; JS's length counts UTF-16 units,
+  // two for an emoji.
+  const characters = [...prefix].length;
+  if (characters > 0)
     query = query.where((eb) =>
-      eb(eb.fn('substr', ['tags.key', eb.val(1), eb.val(prefix.length)]), '=', prefix),
+      eb(eb.fn('substr', ['tags.key', eb.val(1), eb.val(characters)]), '=', prefix),
     );
   const rows = await query
     .groupBy(['tags.id', 'tags.name'])

@@ -123,8 +123,11 @@ export async function listFilterFor(
   ctx: AppContext,
   viewer: Viewer | null,
   request: BookFilter = {},
-): Promise<ListFilter & { personal: boolean }> {
+): Promise<ListFilter & { personal: boolean; noSuchTag: boolean }> {
   const exclusions =
     viewer && request.filters !== 'off' ? await savedExclusions(ctx, viewer.id) : NO_EXCLUSIONS;
-  return { filter: request, exclusions, personal: hasExclusions(exclusions) };
+  const keys = [...new Set((request.tags ?? []).map(tagKey))];
+  const noSuchTag =
+    keys.length > 0 && (await discovery.knownTagKeys(ctx.db, keys)).length < keys.length;
+  return { filter: request, exclusions, personal: hasExclusions(exclusions), noSuchTag };
 }

@@ -1,9 +1,10 @@
 import type { AuthorProfile, BookFilter, HomePicks } from '@inkwell/contract';
+import { authorShown } from '../../access/book-filters.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { daysAgoIso } from '../../lib/convert.ts';
 import { profilesByIds, profilesByUsernames } from '../authors/authors.service.ts';
-import { savedExclusions } from '../discovery/discovery.service.ts';
+import { listFilterFor } from '../discovery/discovery.service.ts';
 import * as home from './home.repository.ts';
 
 export const NEW_FOLLOWERS_DAYS = 30;
@@ -32,10 +33,9 @@ export async function homePicks(
   viewer: Viewer | null,
   filters: BookFilter['filters'],
 ): Promise<HomePicks> {
-  const muted = new Set(
-    viewer && filters !== 'off' ? (await savedExclusions(ctx, viewer.id)).authorIds : [],
-  );
-  const shown = (profiles: AuthorProfile[]) => profiles.filter((p) => !muted.has(p.id));
+  const { exclusions } = await listFilterFor(ctx, viewer, { filters });
+  const shown = (profiles: AuthorProfile[]) =>
+    profiles.filter((p) => authorShown(exclusions, p.id));
   const { db, config } = ctx;
   const pinned = (username: string | undefined) => (username ? [username] : []);
   const [authorOfTheMonth, risingAuthor, featuredAuthors] = await Promise.all([

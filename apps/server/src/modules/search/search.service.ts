@@ -5,6 +5,7 @@ import type {
   SearchResponse,
   SearchSort,
 } from '@inkwell/contract';
+import { HIDDEN_COUNT_MAX } from '@inkwell/contract/constants';
 import {
   hasExclusions,
   hiddenCondition,
@@ -17,9 +18,6 @@ import { listVisibleBooks } from '../books/books.service.ts';
 import { listFilterFor } from '../discovery/discovery.service.ts';
 import { parseSearchQuery } from './search-query.ts';
 import { publishedChapterContents, type SearchPage } from './search.repository.ts';
-
-/** At most this many hidden books are counted (as the lists count them: books.repository.ts). */
-const HIDDEN_COUNT_MAX = 1000;
 
 /**
  * Ranked full-text search with the list filters; any input answers a (possibly empty) list,
@@ -43,7 +41,9 @@ export async function searchBooks(
     ...card,
     match: matches.get(card.id) ?? null,
   }));
-  return { books, hidden: await hiddenCount(ctx, query.q, list) };
+  // The whole search's count, said on the first page only (as the lists: books.service.ts).
+  const hidden = query.offset > 0 ? 0 : await hiddenCount(ctx, query.q, list);
+  return { books, hidden };
 }
 
 /** Books the saved exclusions removed from the whole search (not only this page). */

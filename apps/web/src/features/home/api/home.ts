@@ -36,8 +36,10 @@ export const popularBooksQuery = (filtersOff: boolean) =>
     }),
   });
 
-export const homePicksQuery = () =>
+/** The author picks, which leave muted authors out unless `filtersOff`, as the lists do. */
+export const homePicksQuery = (filtersOff: boolean) =>
   queryOptions({
-    queryKey: keys.homeAuthors,
-    queryFn: ({ signal }) => api.get<HomePicks>('/api/home/authors', signal),
+    queryKey: keys.homeAuthors(filtersOff),
+    queryFn: ({ signal }) =>
+      api.get<HomePicks>(withFiltersOff('/api/home/authors', filtersOff), signal),
   });

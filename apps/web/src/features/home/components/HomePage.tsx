@@ -45,7 +45,7 @@ export function HomePage() {
   const [filtersOff] = useFiltersOff();
   const recent = useQuery(recentBooksQuery(filtersOff));
   const popular = useQuery(popularBooksQuery(filtersOff));
-  const picks = useQuery(homePicksQuery());
+  const picks = useQuery(homePicksQuery(filtersOff));
 
   return (
     <div className="page home">
