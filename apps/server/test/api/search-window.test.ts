@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAPTER_WINDOW } from '../../src/modules/search/search.repository.ts';
-import { createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import {
+  as,
+  createBook,
+  createTestApp,
+  signup,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.ts';
 import { insertPublishedChapters } from '../helpers/rows.ts';
 import { searchIds as searchAppIds } from '../helpers/search.ts';
 
@@ -58,6 +65,34 @@ describe('the window of newest matching chapters', () => {
       expect(await searchIds(`${word} chapter`)).toEqual([most.id, edge.id]);
     },
   );
+
+  it("takes a hit's match from the window: its first chapter in reading order there", async () => {
+    // The split book's chapters all match, in id order; all but its newest two are pushed out of
+    // the window by a newer book's, so its match is the older of those two on both engines, not
+    // its first chapter (decision 0031).
+    const [split, crowd] = [await book('Split'), await book('Crowd')];
+    const id = (i: number) => 60_000_000 + i;
+    await insertPublishedChapters(
+      t.ctx.db,
+      split.id,
+      Array.from({ length: 10 }, (_, i) => ({ id: id(i), text: `the quillmarrow ${i}` })),
+    );
+    await insertPublishedChapters(
+      t.ctx.db,
+      crowd.id,
+      Array.from({ length: CHAPTER_WINDOW - 2 }, (_, i) => ({
+        id: id(10 + i),
+        text: 'a quillmarrow',
+      })),
+    );
+    await searchIds('quillmarrow');
+    const res = await as(t.app).get('/api/books/search?q=quillmarrow');
+    const hits = res.json<{ books: { id: number; match: { chapter_id: number } | null }[] }>();
+    expect(hits.books.map((b) => [b.id, b.match?.chapter_id])).toEqual([
+      [crowd.id, id(10)],
+      [split.id, id(8)],
+    ]);
+  });
 
   it('requires every word in the same chapter, however common each is alone', async () => {
     const [apart, together] = [await book('Apart'), await book('Together')];

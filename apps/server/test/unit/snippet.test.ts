@@ -39,6 +39,22 @@ describe('search snippets', () => {
     );
   });
 
+  it('ignores case and accents, in prose with and without characters beyond ASCII', () => {
+    // Curly quotes and dashes alone need no fold; an accent or an emoji anywhere sends the
+    // chapter down the folding path; both find the same words.
+    const quotes = '<p>“Plain” — text…</p><p>The CAFE opened.</p>';
+    expect(searchSnippet(quotes, ['café'])).toEqual({
+      paragraph: 1,
+      snippet: 'The <mark>CAFE</mark> opened.',
+    });
+    for (const odd of ['Déjà vu.', 'A 😀 smile.', 'Ÿ'])
+      expect(searchSnippet(`<p>${odd}</p>${quotes}`, ['cafe'])).toEqual({
+        paragraph: 2,
+        snippet: 'The <mark>CAFE</mark> opened.',
+      });
+    expect(searchSnippet('<p>Le Café.</p>', ['cafe'])?.snippet).toBe('Le <mark>Café</mark>.');
+  });
+
   it('finds a match however far into a long chapter, at the right block', () => {
     const blocks = Array.from({ length: 500 }, (_, i) => `<p>Block <em>number</em> ${i}.</p>`);
     blocks[431] = '<p>Here the <strong>lantern</strong> glows.</p>';

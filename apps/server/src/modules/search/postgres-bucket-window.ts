@@ -25,8 +25,15 @@ import type { SearchTerms } from './search-query.ts';
 export const CHAPTER_BUCKET_BITS = 9;
 export const WIDE_BUCKET_BITS = 14;
 
+/** A chapter of the window, with its book: the window's books rank hits, its chapters say why. */
+export interface WindowMatch {
+  chapter_id: number;
+  book_id: number;
+}
+
 /**
- * The newest published chapters matching a query, found through the bucketed keys.
+ * The newest published chapters matching a query, found through the bucketed keys, with their
+ * books.
  *
  * A probe asks the index for the chapters holding every word of the query within a range of
  * buckets (512 consecutive chapter ids each) and reads those matches only. The first probe takes
@@ -37,29 +44,29 @@ export const WIDE_BUCKET_BITS = 14;
  * rare query hold few matches each: a probe never costs more than its range, and the last step
  * never more than the wide buckets it needs.
  */
-export async function newestMatchingChapterBooks(
+export async function newestMatchingChapters(
   db: DbHandle,
   query: SearchTerms,
   window: number,
-): Promise<number[]> {
+): Promise<WindowMatch[]> {
   const first = await firstProbe(db, query, window);
   if (first === null) return [];
-  const { terms, books } = first;
+  const { terms, matches } = first;
   const topBucket = terms.maxChapterId >> CHAPTER_BUCKET_BITS;
   let low = Math.max(0, topBucket - FIRST_PROBE_BUCKETS + 1);
-  for (let probes = 1; books.length < window && low > 0; probes++) {
-    const perBucket = books.length / (topBucket - low + 1);
+  for (let probes = 1; matches.length < window && low > 0; probes++) {
+    const perBucket = matches.length / (topBucket - low + 1);
     // Infinite when nothing was found yet: the query is rare.
-    const wanted = Math.ceil(((window - books.length) / perBucket) * MARGIN);
+    const wanted = Math.ceil(((window - matches.length) / perBucket) * MARGIN);
     if (probes === MAX_PROBES || wanted > Math.min(low, MAX_PROBE_BUCKETS)) {
-      books.push(...(await olderMatches(db, terms, low, window - books.length)));
+      matches.push(...(await olderMatches(db, terms, low, window - matches.length)));
       break;
     }
     const high = low - 1;
     low -= wanted;
-    books.push(...(await probe(db, terms, low, high, window - books.length)));
+    matches.push(...(await probe(db, terms, low, high, window - matches.length)));
   }
-  return books;
+  return matches;
 }
 
 /** Two, because the newest bucket may have only just begun. */
@@ -99,7 +106,7 @@ async function firstProbe(
   db: DbHandle,
   query: SearchTerms,
   window: number,
-): Promise<{ terms: QueryTerms; books: number[] } | null> {
+): Promise<{ terms: QueryTerms; matches: WindowMatch[] } | null> {
   // Every key stands for itself in a chapter of the bucket, so a chapter of one of the two
   // buckets matches when it holds all keys hashed with its own bucket.
   const holdsAllKeysOf = (bucket: RawBuilder<unknown>) =>
@@ -116,7 +123,7 @@ async function firstProbe(
     triples: string[][];
     lexemes: string[];
     max_id: number | null;
-    books: number[];
+    matches: WindowMatch[];
   }>`
     with phrase as (
       select t.n, t.phrase, inkwell_phrase_gram_texts(to_tsvector('english', t.phrase)) as pairs,
@@ -137,7 +144,7 @@ async function firstProbe(
            coalesce((select json_agg(triples order by n) from phrase), '[]') as triples,
            terms.lexemes,
            terms.max_id,
-           array(${newestCandidates(
+           coalesce((select json_agg(w) from (${newestCandidates(
              window,
              [
                sql`exists (select 1 from query_key)`,
@@ -145,7 +152,7 @@ async function firstProbe(
                  or ${holdsAllKeysOf(sql`(terms.max_id >> ${CHAPTER_BUCKET_BITS}) - 1`)})`,
              ],
              checks,
-           )}) as books
+           )}) w), '[]') as matches
       from terms`.execute(db);
   const row = rows[0]!;
   if (row.max_id === null || (row.lexemes.length === 0 && row.pairs.flat().length === 0))
@@ -158,7 +165,7 @@ async function firstProbe(
       unpairedLexemes: row.lexemes,
       maxChapterId: row.max_id,
     },
-    books: row.books,
+    matches: row.matches,
   };
 }
 
@@ -188,7 +195,7 @@ function probe(db: DbHandle, terms: QueryTerms, low: number, high: number, limit
     (key) => sql`inkwell_search_keys(c.content_tsv, c.chapter_id) && array(
       select hashtextextended(${key}::text, b) from generate_series(${low}::int, ${high}::int) b)`,
   );
-  return bookIds(db, newestCandidates(limit, keys, positionChecks(terms, terms.pairs)));
+  return windowMatches(db, newestCandidates(limit, keys, positionChecks(terms, terms.pairs)));
 }
 
 /**
@@ -206,9 +213,9 @@ function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: numbe
   const checks = positionChecks(terms, phraseKeys);
   const inBucket = sql`inkwell_wide_search_keys(c.content_tsv, c.chapter_id) @> array(
     select hashtextextended(k, b) from unnest(${keys}::text[]) k)`;
-  return bookIds(
+  return windowMatches(
     db,
-    sql`select w.book_id
+    sql`select w.chapter_id, w.book_id
           from generate_series((${below}::int - 1) >> ${WIDE_BUCKET_BITS}, 0, -1) b
          cross join lateral (${newestCandidates(limit, [inBucket, sql`c.chapter_id + 0 < ${below}`], checks)}) w
          limit ${limit}`,
@@ -216,7 +223,7 @@ function olderMatches(db: DbHandle, terms: QueryTerms, low: number, limit: numbe
 }
 
 /**
- * The book ids of the newest `limit` chapters meeting every index condition and then every check.
+ * The newest `limit` chapters (with their books) meeting every index condition and then every check.
  * The index conditions order their candidates newest first in a subquery they alone enter
  * ("chapter_id + 0" hides the primary key's order, OFFSET 0 keeps the checks out), because computing the
  * indexed expressions row by row, which the planner could choose while walking the primary key,
@@ -228,9 +235,9 @@ function newestCandidates(
   conditions: RawBuilder<unknown>[],
   checks: RawBuilder<unknown>[],
 ) {
-  return sql<{ book_id: number }>`
-    select v.book_id
-      from (select c.book_id, c.content_tsv from chapter_search c
+  return sql<WindowMatch>`
+    select v.chapter_id, v.book_id
+      from (select c.chapter_id, c.book_id, c.content_tsv from chapter_search c
              where ${sql.join(conditions, sql` and `)}
              order by c.chapter_id + 0 desc
              ${checks.length === 0 ? sql`limit ${limit}` : sql``} offset 0) v
@@ -238,6 +245,6 @@ function newestCandidates(
      limit ${limit}`;
 }
 
-async function bookIds(db: DbHandle, select: RawBuilder<{ book_id: number }>) {
-  return (await select.execute(db)).rows.map((r) => r.book_id);
+async function windowMatches(db: DbHandle, select: RawBuilder<WindowMatch>) {
+  return (await select.execute(db)).rows;
 }

@@ -1,7 +1,11 @@
 import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
-import { newestMatchingChapterBooks, phraseTsQuery } from './postgres-bucket-window.ts';
+import {
+  newestMatchingChapters,
+  phraseTsQuery,
+  type WindowMatch,
+} from './postgres-bucket-window.ts';
 import type { SearchEngine } from './search-engine.ts';
 import { parseSearchQuery, type SearchTerms } from './search-query.ts';
 import {
@@ -11,6 +15,8 @@ import {
   oldestPendingChapters,
   rankedBookIds,
   refreshPendingBookDocuments,
+  type SearchOrder,
+  type SearchPage,
 } from './search.repository.ts';
 
 /**
@@ -27,34 +33,29 @@ export function postgresSearch(options: {
   close?: () => Promise<void>;
 }): SearchEngine {
   const { db, queryDb } = options;
-  const chapterWindow = options.bucketKeys ? newestMatchingChapterBooks : plainChapterWindow;
+  const chapterWindow = options.bucketKeys ? newestMatchingChapters : plainChapterWindow;
+  /** The page's books, and the chapter window they were ranked with (read once). */
+  async function ranked(
+    q: string,
+    page: SearchPage,
+    order?: SearchOrder,
+  ): Promise<{ bookIds: number[]; window: WindowMatch[] }> {
+    const query = parseSearchQuery(q);
+    if (query.loose.length === 0 && query.phrases.length === 0) return { bookIds: [], window: [] };
+    const window = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
+    const chapterBooks = window.map((w) => w.book_id);
+    return {
+      bookIds: await rankedBookIds(queryDb, hits(query, chapterBooks), page, order),
+      window,
+    };
+  }
   return {
     async searchBookIds(q, page, order) {
-      const query = parseSearchQuery(q);
-      if (query.loose.length === 0 && query.phrases.length === 0) return [];
-      const chapterBooks = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
-      return rankedBookIds(queryDb, hits(query, chapterBooks), page, order);
+      return (await ranked(q, page, order)).bookIds;
     },
-    async matchingChapters(q, bookIds) {
-      const query = parseSearchQuery(q);
-      const found = new Map<number, number>();
-      if (bookIds.length === 0 || (query.loose.length === 0 && query.phrases.length === 0))
-        return found;
-      // Only books with a match in the search's own chapter window: a book matched by its
-      // document alone would have every chapter's tsvector read to find none.
-      const inWindow = new Set(await chapterWindow(queryDb, query, CHAPTER_WINDOW));
-      const candidates = bookIds.filter((id) => inWindow.has(id));
-      if (candidates.length === 0) return found;
-      // A book's first match in reading order: its chapters' tsvectors, checked in that order.
-      const { rows } = await sql<{ book_id: number; id: number }>`
-        select b.id as book_id, m.id
-          from unnest(${candidates}::int[]) b(id)
-          cross join lateral (
-            select c.id from chapters c join chapter_search s on s.chapter_id = c.id
-             where c.book_id = b.id and ${published('c')} and s.content_tsv @@ (${wholeQuery(query)})
-             order by c.chapter_order, c.id limit 1) m`.execute(queryDb);
-      for (const row of rows) found.set(row.book_id, row.id);
-      return found;
+    async searchWithMatches(q, page, order) {
+      const { bookIds, window } = await ranked(q, page, order);
+      return { bookIds, matchingChapters: await firstInReadingOrder(queryDb, bookIds, window) };
     },
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,
@@ -62,6 +63,28 @@ export function postgresSearch(options: {
     countPending: () => countPendingChanges(db),
     close: options.close ?? (async () => {}),
   };
+}
+
+/**
+ * For each of `bookIds`, its first published chapter in reading order among the window's matches
+ * (decision 0031): the window's chapters of the page's books, looked up by id and sorted in
+ * reading order. No tsvector is read again.
+ */
+async function firstInReadingOrder(
+  db: DbHandle,
+  bookIds: readonly number[],
+  window: readonly WindowMatch[],
+): Promise<Map<number, number>> {
+  const onPage = new Set(bookIds);
+  const chapterIds = window.filter((w) => onPage.has(w.book_id)).map((w) => w.chapter_id);
+  const found = new Map<number, number>();
+  if (chapterIds.length === 0) return found;
+  const { rows } = await sql<{ book_id: number; id: number }>`
+    select distinct on (c.book_id) c.book_id, c.id from chapters c
+     where c.id = any(${chapterIds}::int[]) and ${published('c')}
+     order by c.book_id, c.chapter_order, c.id`.execute(db);
+  for (const row of rows) found.set(row.book_id, row.id);
+  return found;
 }
 
 /** Everything the query asks for, as one tsquery: its loose words and each phrase. */
@@ -97,17 +120,21 @@ function hits(query: SearchTerms, chapterBooks: number[]) {
 }
 
 /**
- * The books of the newest `window` chapters matching the whole query, from the tsvector index
+ * The newest `window` chapters matching the whole query, with their books, from the tsvector index
  * alone: the simple window, without the bucket keys. The planner chooses between the index's
  * matches and walking chapters newest first; either reads, for a common word, a number of chapters
  * that grows with the library (see postgres-bucket-window.ts).
  */
-async function plainChapterWindow(db: DbHandle, query: SearchTerms, window: number) {
-  const { rows } = await sql<{ book_id: number }>`
-    select c.book_id from chapter_search c
+async function plainChapterWindow(
+  db: DbHandle,
+  query: SearchTerms,
+  window: number,
+): Promise<WindowMatch[]> {
+  const { rows } = await sql<WindowMatch>`
+    select c.chapter_id, c.book_id from chapter_search c
      where c.content_tsv @@ (${wholeQuery(query)})
      order by c.chapter_id desc limit ${window}`.execute(db);
-  return rows.map((r) => r.book_id);
+  return rows;
 }
 
 /** Any fixed number: the key of the advisory lock that gives one indexer at a time the turn. */

@@ -4,6 +4,12 @@ import { postgresSearch } from './postgres-search.ts';
 import { sqliteSearch } from './sqlite-search.ts';
 import type { SearchOrder, SearchPage } from './search.repository.ts';
 
+/** A page of search: its books, best first, and each one's matching chapter, by book id. */
+export interface SearchHits {
+  bookIds: number[];
+  matchingChapters: Map<number, number>;
+}
+
 /**
  * What the rest of the server knows of search: a query, and the indexing of what changed. One
  * indexing path for books and chapters alike (decision 0024): triggers queue a chapter whose text
@@ -20,10 +26,11 @@ export interface SearchEngine {
    */
   searchBookIds(q: string, page: SearchPage, order?: SearchOrder): Promise<number[]>;
   /**
-   * For each of `bookIds`, its first published chapter in reading order whose text matches `q`
-   * (issue 21's "why it matched"); books whose chapters do not match are absent.
+   * The same books, and why they matched (issue 21): for each, its first published chapter in
+   * reading order among the matches of the search's chapter window (decision 0031); books with
+   * none there are absent from `matchingChapters`.
    */
-  matchingChapters(q: string, bookIds: readonly number[]): Promise<Map<number, number>>;
+  searchWithMatches(q: string, page: SearchPage, order?: SearchOrder): Promise<SearchHits>;
   /**
    * Rebuilds the documents of pending books and indexes the oldest pending chapters, `batch` of
    * each in one transaction: how many queued changes it took, 0 when none is pending, null when

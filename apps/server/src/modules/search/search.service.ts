@@ -30,13 +30,13 @@ export async function searchBooks(
   query: BookFilter & SearchPage & { q: string; sort: SearchSort },
 ): Promise<SearchResponse> {
   const list = await listFilterFor(ctx, viewer, query);
-  const ids = await ctx.search.searchBookIds(query.q, query, {
+  const { bookIds: ids, matchingChapters } = await ctx.search.searchWithMatches(query.q, query, {
     where: (books) => listCondition(list, books),
     sort: query.sort,
   });
   // The cards are the visitors' (published books only), whoever asks.
   const cards = await listVisibleBooks(ctx, null, ids);
-  const matches = await matchesOf(ctx, query.q, ids);
+  const matches = await matchesOf(ctx, query.q, matchingChapters);
   const books: SearchHit[] = cards.map((card) => ({
     ...card,
     match: matches.get(card.id) ?? null,
@@ -57,12 +57,12 @@ async function hiddenCount(ctx: AppContext, q: string, list: ListFilter): Promis
   return hidden.length;
 }
 
+/** Each book's match: its matching chapter's title and the snippet at the first matched word. */
 async function matchesOf(
   ctx: AppContext,
   q: string,
-  bookIds: readonly number[],
+  chapterOf: ReadonlyMap<number, number>,
 ): Promise<Map<number, SearchMatch>> {
-  const chapterOf = await ctx.search.matchingChapters(q, bookIds);
   const chapters = await publishedChapterContents(ctx.db, [...chapterOf.values()]);
   const byId = new Map(chapters.map((c) => [c.id, c]));
   const { loose, phrases } = parseSearchQuery(q);

@@ -21,36 +21,16 @@ import {
  * over the pairs, as cheap as its rarest pair (decision 0015).
  */
 export function sqliteSearch(db: Db): SearchEngine {
+  const searchBookIds: SearchEngine['searchBookIds'] = async (q, page, order) => {
+    const hits = sqliteHits(parseSearchQuery(q));
+    if (!hits) return [];
+    return rankedBookIds(db, hits, page, order);
+  };
   return {
-    async searchBookIds(q, page, order) {
-      const hits = sqliteHits(parseSearchQuery(q));
-      if (!hits) return [];
-      return rankedBookIds(db, hits, page, order);
-    },
-    async matchingChapters(q, bookIds) {
-      const chapters = chapterMatch(parseSearchQuery(q));
-      const found = new Map<number, number>();
-      if (!chapters || bookIds.length === 0) return found;
-      // The search's own chapter window (one FTS5 scan, newest matches first): each book's
-      // earliest chapter there, in reading order. Looking further, chapter by chapter, for books
-      // matched by their document only cost a search page tens of milliseconds (decision 0031).
-      const { rows: window } = await sql<{ id: number }>`
-        select c.id
-          from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
-                 order by rowid desc limit ${CHAPTER_WINDOW}) w
-          join chapters c indexed by chapters_id_book_published_idx
-            on c.id = w.id and ${published('c')}
-         where c.book_id in (${sql.join(bookIds)})`.execute(db);
-      if (window.length === 0) return found;
-      // Their reading order from the chapter list's covering index (the table row keeps its small
-      // columns after the long texts).
-      const { rows } = await sql<{ book_id: number; id: number }>`
-        select c.book_id, c.id from chapters c indexed by chapters_book_list_idx
-         where c.book_id in (${sql.join(bookIds)})
-           and c.id in (${sql.join(window.map((w) => w.id))})
-         order by c.book_id, c.chapter_order desc, c.id desc`.execute(db);
-      for (const row of rows) found.set(row.book_id, row.id);
-      return found;
+    searchBookIds,
+    async searchWithMatches(q, page, order) {
+      const bookIds = await searchBookIds(q, page, order);
+      return { bookIds, matchingChapters: await matchingChapters(db, q, bookIds) };
     },
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
@@ -60,6 +40,37 @@ export function sqliteSearch(db: Db): SearchEngine {
     countPending: () => countPendingChanges(db),
     async close() {},
   };
+}
+
+/**
+ * For each of `bookIds`, its first chapter in reading order among the search's chapter window.
+ * The ranking statement counts the window by book inside SQLite, so the window is read once more
+ * here: one FTS5 scan, newest matches first, that stops at its limit.
+ */
+async function matchingChapters(db: Db, q: string, bookIds: readonly number[]) {
+  const chapters = chapterMatch(parseSearchQuery(q));
+  const found = new Map<number, number>();
+  if (!chapters || bookIds.length === 0) return found;
+  // The search's own chapter window (one FTS5 scan, newest matches first): each book's
+  // earliest chapter there, in reading order. Looking further, chapter by chapter, for books
+  // matched by their document only cost a search page tens of milliseconds (decision 0031).
+  const { rows: window } = await sql<{ id: number }>`
+        select c.id
+          from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
+                 order by rowid desc limit ${CHAPTER_WINDOW}) w
+          join chapters c indexed by chapters_id_book_published_idx
+            on c.id = w.id and ${published('c')}
+         where c.book_id in (${sql.join(bookIds)})`.execute(db);
+  if (window.length === 0) return found;
+  // Their reading order from the chapter list's covering index (the table row keeps its small
+  // columns after the long texts).
+  const { rows } = await sql<{ book_id: number; id: number }>`
+        select c.book_id, c.id from chapters c indexed by chapters_book_list_idx
+         where c.book_id in (${sql.join(bookIds)})
+           and c.id in (${sql.join(window.map((w) => w.id))})
+         order by c.book_id, c.chapter_order desc, c.id desc`.execute(db);
+  for (const row of rows) found.set(row.book_id, row.id);
+  return found;
 }
 
 /**
