@@ -129,13 +129,13 @@ export function TagInput({
     <div className="field tag-input">
       <label htmlFor={inputId}>{label}</label>
       {tags.length > 0 && (
-        <ul className="tag-chips" aria-label={label}>
+        <ul className="chips" aria-label={label}>
           {tags.map((tag) => (
-            <li key={tagKey(tag)} className="tag-chip">
+            <li key={tagKey(tag)} className="chip">
               <span>{tag}</span>
               <button
                 type="button"
-                className="tag-chip-remove"
+                className="chip-remove"
                 aria-label={`Remove ${tag}`}
                 title={`Remove ${tag}`}
                 onClick={() => remove(tag)}

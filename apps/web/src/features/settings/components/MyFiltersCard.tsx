@@ -56,13 +56,13 @@ function AuthorList({
     <div className="field">
       <label htmlFor={`${id}-author`}>Hide books by these authors</label>
       {names.length > 0 && (
-        <ul className="tag-chips" aria-label="Hidden authors">
+        <ul className="chips" aria-label="Hidden authors">
           {names.map((name) => (
-            <li key={name} className="tag-chip">
+            <li key={name} className="chip">
               <span>{name}</span>
               <button
                 type="button"
-                className="tag-chip-remove"
+                className="chip-remove"
                 aria-label={`Remove ${name}`}
                 title={`Remove ${name}`}
                 onClick={() => onChange(names.filter((n) => n !== name))}

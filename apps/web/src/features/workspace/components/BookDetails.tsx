@@ -366,13 +366,13 @@ function GenreEditor({ bookId }: { bookId: number }) {
       {attached.isError && <Status kind="error">Could not load the genres of this book.</Status>}
       {attached.data && attached.data.length === 0 && <p className="muted">No genres yet.</p>}
       {attached.data && attached.data.length > 0 && (
-        <ul className="genre-chips" aria-label="Genres of this book">
+        <ul className="chips genre-chips" aria-label="Genres of this book">
           {attached.data.map((genre) => (
-            <li key={genre.id} className="genre-chip">
+            <li key={genre.id} className="chip">
               <span>{genre.name}</span>
               <button
                 type="button"
-                className="genre-chip-remove"
+                className="chip-remove"
                 aria-label={`Remove ${genre.name}`}
                 title={`Remove ${genre.name}`}
                 onClick={() => remove.mutate(genre)}
