@@ -1,16 +1,11 @@
 import type { BookRating, BookStatus, WarningId } from '@inkwell/contract';
-import {
-  BOOK_RATINGS,
-  BOOK_STATUSES,
-  CONTENT_WARNINGS,
-  FILTER_LIST_MAX,
-} from '@inkwell/contract/constants';
+import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
-import { RATING_LABELS, STATUS_LABELS } from '../../../lib/book-labels.ts';
+import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
 import { genresQuery } from '../../../lib/query.ts';
 import {
   activeFilterCount,
@@ -32,9 +27,6 @@ const SORT_LABELS: Record<string, string> = {
 };
 
 const MIN_WORDS_PROBLEM = 'Enter a whole number of words, such as 10000.';
-
-const RATING_OPTIONS = BOOK_RATINGS.map((id) => ({ id, name: RATING_LABELS[id] }));
-const STATUS_OPTIONS = BOOK_STATUSES.map((id) => ({ id, name: STATUS_LABELS[id] }));
 
 function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilters }) {
   const [params, setParams] = useSearchParams();

@@ -1,12 +1,12 @@
 import type { BookRating, MyFilters, WarningId } from '@inkwell/contract';
-import { BOOK_RATINGS, CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
+import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { RATING_LABELS } from '../../../lib/book-labels.ts';
+import { RATING_OPTIONS } from '../../../lib/book-labels.ts';
 import { myFiltersQuery, useSaveMyFilters } from '../api/settings.ts';
 
 export const FILTER_TEXTS = {
@@ -24,8 +24,6 @@ function saveErrorText(error: unknown): string {
   if (isApiError(error, 0)) return 'Could not reach the server. Try again.';
   return FILTER_TEXTS.failed;
 }
-
-const RATING_OPTIONS = BOOK_RATINGS.map((id) => ({ id, name: RATING_LABELS[id] }));
 
 /** Muted authors by username: chips to remove, a field and a button to add. */
 function AuthorList({

@@ -1,7 +1,5 @@
 import type { Book, BookRating, BookStatus, WarningId } from '@inkwell/contract';
 import {
-  BOOK_RATINGS,
-  BOOK_STATUSES,
   BOOK_TAGS_MAX,
   CONTENT_WARNINGS,
   IMAGE_UPLOAD_MAX_BYTES,
@@ -26,7 +24,7 @@ import { Status } from '../../../components/Status.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { RATING_LABELS, STATUS_LABELS } from '../../../lib/book-labels.ts';
+import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
 import { useFormError } from '../../../lib/formError.ts';
 import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
 import { megabytes } from '../../../lib/format.ts';
@@ -197,9 +195,9 @@ function DetailsForm({ book }: { book: Book }) {
               value={rating}
               onChange={(e) => setRating(e.target.value as BookRating)}
             >
-              {BOOK_RATINGS.map((r) => (
-                <option key={r} value={r}>
-                  {RATING_LABELS[r]}
+              {RATING_OPTIONS.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
                 </option>
               ))}
             </select>
@@ -211,9 +209,9 @@ function DetailsForm({ book }: { book: Book }) {
               value={status}
               onChange={(e) => setStatus(e.target.value as BookStatus)}
             >
-              {BOOK_STATUSES.map((st) => (
-                <option key={st} value={st}>
-                  {STATUS_LABELS[st]}
+              {STATUS_OPTIONS.map((st) => (
+                <option key={st.id} value={st.id}>
+                  {st.name}
                 </option>
               ))}
             </select>
