@@ -3,9 +3,9 @@ import { useFiltersOff } from '../lib/filtered.ts';
 import { useSession } from '../lib/session.tsx';
 
 /** The line's words: what the reader's saved exclusions removed, or that they are off here. */
-export const filteredText = (hidden: number) =>
+const filteredText = (hidden: number) =>
   `Filtered: ${plural(hidden, 'book', 'books')} hidden by your filters.`;
-export const FILTERS_OFF_TEXT = 'Your filters are off on this page: everything is shown.';
+const FILTERS_OFF_TEXT = 'Your filters are off on this page: everything is shown.';
 
 /**
  * "Filtered: 3 books hidden" with a "Show anyway" button, wherever a signed-in reader's saved

@@ -56,7 +56,7 @@ const listOf = (params: URLSearchParams, name: string): string[] =>
     .filter((v) => v !== '');
 
 /** Tags as the server keeps them: normalized, valid, one per spelling regardless of case. */
-export function uniqueTags(tags: readonly string[]): string[] {
+function uniqueTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of tags) {

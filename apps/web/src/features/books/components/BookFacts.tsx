@@ -4,7 +4,7 @@ import { RATING_LABELS, STATUS_LABELS, warningName, wordCount } from '../../../l
 import { paths } from '../../../lib/paths.ts';
 
 /** The author's tags, each a link to every book with it. */
-export function TagLinks({ tags }: { tags: readonly string[] }) {
+function TagLinks({ tags }: { tags: readonly string[] }) {
   if (tags.length === 0) return null;
   return (
     <ul className="tags free-tags" aria-label="Tags">

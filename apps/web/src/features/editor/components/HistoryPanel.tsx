@@ -7,7 +7,7 @@ import { formatDate, formatDateTime, plural } from '../../../lib/format.ts';
 import { revisionQuery, revisionsQuery } from '../api/revisions.ts';
 import { plainText, wordDiff } from '../textDiff.ts';
 
-export const KIND_LABELS: Record<RevisionKind, string> = {
+const KIND_LABELS: Record<RevisionKind, string> = {
   autosave: 'Autosave',
   save: 'Saved',
   publish: 'Published',

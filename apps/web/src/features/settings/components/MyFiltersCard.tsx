@@ -9,7 +9,7 @@ import { isApiError } from '../../../lib/api.ts';
 import { RATING_OPTIONS } from '../../../lib/book-labels.ts';
 import { myFiltersQuery, useSaveMyFilters } from '../api/settings.ts';
 
-export const FILTER_TEXTS = {
+const FILTER_TEXTS = {
   title: 'My filters',
   about:
     'Books with these tags, warnings or ratings, and books by these authors, are left out of every list and search you see. Each list says how many it hid, with a way to show them anyway.',

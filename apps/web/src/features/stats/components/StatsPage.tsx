@@ -13,7 +13,7 @@ import { followersChart, readersChart, retentionChart } from './charts.ts';
 import '../stats.css';
 
 /** What a figure under the privacy floor shows instead of a number. */
-export const UNDER_FLOOR = `fewer than ${STATS_PRIVACY_FLOOR} readers`;
+const UNDER_FLOOR = `fewer than ${STATS_PRIVACY_FLOOR} readers`;
 
 const figure = (value: number | null) => (value === null ? UNDER_FLOOR : String(value));
 const percent = (share: number | null) =>
