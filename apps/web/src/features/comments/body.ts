@@ -1,4 +1,5 @@
 import { COMMENT_ALLOWED_TAGS, SPOILER_CLASS, SPOILER_ELEMENT } from '@inkwell/contract/html';
+import { textToParagraphs } from '../../lib/plainText.ts';
 
 /*
  * The comment box is a plain textarea. What it holds is sent as HTML: a tag of the comment
@@ -12,21 +13,16 @@ const ALLOWED_TAG = new RegExp(
   'gi',
 );
 
-/** Escapes the text, then lets the allowlist's own tags through as markup. */
-function markupOf(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(ALLOWED_TAG, (_, tag: string) => `<${tag.replace(/&amp;/g, '&')}>`);
-}
-
-/** The textarea's text as the body sent: blank lines part paragraphs, a newline is a break. */
+/**
+ * The textarea's text as the body sent: blank lines part paragraphs, a newline is a break, all
+ * escaped as every plain-text field is (lib/plainText.ts), then the allowlist's own tags let
+ * through as markup.
+ */
 export function textToBody(text: string): string {
-  return markupOf(text.trim())
-    .split(/\n\s*\n/)
-    .map((part) => `<p>${part.trim().replace(/\n/g, '<br>')}</p>`)
-    .join('');
+  return textToParagraphs(text).replace(
+    ALLOWED_TAG,
+    (_, tag: string) => `<${tag.replace(/&amp;/g, '&')}>`,
+  );
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
