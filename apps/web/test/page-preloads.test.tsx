@@ -21,6 +21,7 @@ const CHAPTER = chapterFixture(345, 12);
 /** What the API would answer for the reader's and the book page's reads. */
 function answerFor(url: string): unknown {
   if (url.endsWith('/chapters')) return { chapters: [CHAPTER] };
+  if (url.endsWith('/announcements')) return { announcements: [] };
   if (url.includes('/api/chapters/')) return { ...CHAPTER, content: '<p>Hello there.</p>' };
   if (url.includes('/api/books/')) return BOOK;
   return {};
