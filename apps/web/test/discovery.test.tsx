@@ -10,6 +10,7 @@ import { purifySnippet, Snippet } from '../src/components/SafeHtml.tsx';
 import { addTag, TagInput } from '../src/components/TagInput.tsx';
 import { ToastProvider } from '../src/components/toasts.tsx';
 import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
+import { GenrePage } from '../src/features/books/components/GenrePage.tsx';
 import { HomePage } from '../src/features/home/components/HomePage.tsx';
 import { MatchPassage, SearchPage } from '../src/features/books/components/SearchPage.tsx';
 import {
@@ -344,6 +345,18 @@ describe('the hidden line', () => {
     renderAt([booksRoute], '/books', answerHiding, SIGNED_OUT);
     await screen.findByRole('link', { name: 'Book 1' });
     expect(screen.queryByText(/Filtered:/)).toBeNull();
+  });
+
+  it('says a genre page is empty because of the filters, not for want of books', async () => {
+    renderAt(
+      [{ path: '/genres/:genre', element: <GenrePage /> }],
+      '/genres/Fantasy',
+      () => Response.json([], { headers: { [FILTERED_HIDDEN_HEADER]: '2' } }),
+      SIGNED_IN,
+    );
+    await screen.findByText(/Filtered: 2 books hidden/);
+    expect(screen.getByText('Your filters hide every book here.')).toBeTruthy();
+    expect(screen.queryByText('No books in Fantasy yet.')).toBeNull();
   });
 });
 

@@ -6,6 +6,8 @@ import { useSession } from '../lib/session.tsx';
 const filteredText = (hidden: number) =>
   `Filtered: ${plural(hidden, 'book', 'books')} hidden by your filters.`;
 const FILTERS_OFF_TEXT = 'Your filters are off on this page: everything is shown.';
+/** A list's empty state when the saved exclusions, not a want of books, emptied it. */
+export const ALL_HIDDEN_TEXT = 'Your filters hide every book here.';
 
 /**
  * "Filtered: 3 books hidden" with a "Show anyway" button, wherever a signed-in reader's saved

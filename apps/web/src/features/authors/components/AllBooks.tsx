@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { CoverGrid } from '../../../components/CoverGrid.tsx';
-import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
+import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { useFiltersOff } from '../../../lib/filtered.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -22,7 +22,7 @@ export function AllBooks() {
       {books.data && <FilteredNotice hidden={books.data.hidden} />}
       {items?.length === 0 && (
         <Status kind="empty">
-          {books.data?.hidden ? 'Your filters hide every book here.' : 'No books published yet.'}
+          {books.data?.hidden ? ALL_HIDDEN_TEXT : 'No books published yet.'}
         </Status>
       )}
       {items && items.length > 0 && (

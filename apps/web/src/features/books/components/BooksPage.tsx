@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
+import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { InfiniteList } from '../../../components/InfiniteList.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -33,7 +33,7 @@ export function BooksPage() {
           {filter.narrowed
             ? 'No books match these filters.'
             : hidden > 0
-              ? 'Your filters hide every book here.'
+              ? ALL_HIDDEN_TEXT
               : 'No books have been published yet.'}
         </Status>
       )}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { CoverGrid } from '../../../components/CoverGrid.tsx';
-import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
+import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
@@ -31,7 +31,9 @@ export function GenrePage() {
         <Status kind="empty">
           {filter.narrowed
             ? `No books in ${genre} match these filters.`
-            : `No books in ${genre} yet.`}
+            : books.data?.hidden
+              ? ALL_HIDDEN_TEXT
+              : `No books in ${genre} yet.`}
         </Status>
       )}
       {items && items.length > 0 && (
