@@ -2,6 +2,7 @@ import { normalizeTag, tagKey, tagProblem } from '@inkwell/contract/tags';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { tagSuggestionsQuery } from '../lib/query.ts';
+import { Chips } from './Chips.tsx';
 
 /** Typing pauses this long before suggestions are asked for. */
 const SUGGEST_DELAY_MS = 200;
@@ -129,22 +130,7 @@ export function TagInput({
     <div className="field tag-input">
       <label htmlFor={inputId}>{label}</label>
       {tags.length > 0 && (
-        <ul className="chips" aria-label={label}>
-          {tags.map((tag) => (
-            <li key={tagKey(tag)} className="chip">
-              <span>{tag}</span>
-              <button
-                type="button"
-                className="chip-remove"
-                aria-label={`Remove ${tag}`}
-                title={`Remove ${tag}`}
-                onClick={() => remove(tag)}
-              >
-                <span aria-hidden="true">×</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Chips label={label} items={tags} name={(tag) => tag} itemKey={tagKey} onRemove={remove} />
       )}
       <div className="tag-input-box">
         <input

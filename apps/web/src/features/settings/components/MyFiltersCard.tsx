@@ -3,6 +3,7 @@ import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
+import { Chips } from '../../../components/Chips.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
 import { isApiError } from '../../../lib/api.ts';
@@ -54,22 +55,12 @@ function AuthorList({
     <div className="field">
       <label htmlFor={`${id}-author`}>Hide books by these authors</label>
       {names.length > 0 && (
-        <ul className="chips" aria-label="Hidden authors">
-          {names.map((name) => (
-            <li key={name} className="chip">
-              <span>{name}</span>
-              <button
-                type="button"
-                className="chip-remove"
-                aria-label={`Remove ${name}`}
-                title={`Remove ${name}`}
-                onClick={() => onChange(names.filter((n) => n !== name))}
-              >
-                <span aria-hidden="true">×</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Chips
+          label="Hidden authors"
+          items={names}
+          name={(name) => name}
+          onRemove={(name) => onChange(names.filter((n) => n !== name))}
+        />
       )}
       <div className="inline-add">
         <input

@@ -18,6 +18,7 @@ import {
   type TextareaHTMLAttributes,
 } from 'react';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
+import { Chips } from '../../../components/Chips.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
@@ -364,23 +365,15 @@ function GenreEditor({ bookId }: { bookId: number }) {
       {attached.isError && <Status kind="error">Could not load the genres of this book.</Status>}
       {attached.data && attached.data.length === 0 && <p className="muted">No genres yet.</p>}
       {attached.data && attached.data.length > 0 && (
-        <ul className="chips genre-chips" aria-label="Genres of this book">
-          {attached.data.map((genre) => (
-            <li key={genre.id} className="chip">
-              <span>{genre.name}</span>
-              <button
-                type="button"
-                className="chip-remove"
-                aria-label={`Remove ${genre.name}`}
-                title={`Remove ${genre.name}`}
-                onClick={() => remove.mutate(genre)}
-                disabled={remove.isPending && remove.variables?.id === genre.id}
-              >
-                <span aria-hidden="true">×</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+        <Chips
+          label="Genres of this book"
+          className="genre-chips"
+          items={attached.data}
+          name={(genre) => genre.name}
+          itemKey={(genre) => genre.id}
+          onRemove={(genre) => remove.mutate(genre)}
+          isRemoving={(genre) => remove.isPending && remove.variables?.id === genre.id}
+        />
       )}
       <form className="genre-add" onSubmit={submit}>
         <label htmlFor="genre-choice">Add a genre</label>
