@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { isApiError } from '../../lib/api.ts';
 import { useFiltersOff } from '../../lib/filtered.ts';
 import { activeFilterCount, apiFilterQuery, readFilters, type FilterScope } from './filters.ts';
 
@@ -12,3 +13,9 @@ export function useListFilter(scope: FilterScope) {
   const filters = readFilters(params, scope);
   return { query: apiFilterQuery(filters, filtersOff), narrowed: activeFilterCount(filters) > 0 };
 }
+
+/** What a refused list says: the server names the filter it could not take. */
+export const listErrorText = (error: unknown, what: string) =>
+  isApiError(error) && error.status === 400
+    ? `Could not load ${what}: ${error.detail}`
+    : `Could not load ${what}.`;

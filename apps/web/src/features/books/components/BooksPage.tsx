@@ -3,17 +3,10 @@ import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNot
 import { InfiniteList } from '../../../components/InfiniteList.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
-import { isApiError } from '../../../lib/api.ts';
 import { booksQuery, filteredPages } from '../api/books.ts';
-import { useListFilter } from '../useListFilter.ts';
+import { listErrorText, useListFilter } from '../useListFilter.ts';
 import { BookCard } from './BookCard.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
-
-/** What a refused list says: the server names the filter it could not take. */
-export const listErrorText = (error: unknown, what: string) =>
-  isApiError(error) && error.status === 400
-    ? `Could not load ${what}: ${error.detail}`
-    : `Could not load ${what}.`;
 
 export function BooksPage() {
   const filter = useListFilter('books');

@@ -6,8 +6,7 @@ import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { genreBooksQuery } from '../api/books.ts';
-import { useListFilter } from '../useListFilter.ts';
-import { listErrorText } from './BooksPage.tsx';
+import { listErrorText, useListFilter } from '../useListFilter.ts';
 import { FilterPanel } from './FilterPanel.tsx';
 
 export function GenrePage() {

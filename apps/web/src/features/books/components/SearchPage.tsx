@@ -10,9 +10,8 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { plural } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { filteredPages, searchQuery } from '../api/books.ts';
-import { useListFilter } from '../useListFilter.ts';
+import { listErrorText, useListFilter } from '../useListFilter.ts';
 import { BookCard } from './BookCard.tsx';
-import { listErrorText } from './BooksPage.tsx';
 import { FilterPanel } from './FilterPanel.tsx';
 
 export const noMatchSentence = (query: string) =>
