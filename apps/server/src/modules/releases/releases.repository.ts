@@ -56,8 +56,6 @@ export async function listAnnouncements(db: DbHandle, bookId: number, limit: num
     .execute();
 }
 
-export type AnnouncementRow = Awaited<ReturnType<typeof listAnnouncements>>[number];
-
 /** An announcement with what the access rules need of its book. */
 export async function findAnnouncement(db: DbHandle, id: number) {
   return db

@@ -104,7 +104,7 @@ async function compactChapter(trx: DbHandle, chapterId: number, now: number): Pr
 const DAY_MS = 86_400_000;
 
 /** How long one run starts chapters for: well inside the job's lease (periodic-jobs.ts, 10 min). */
-export const COMPACTION_RUN_MS = 120_000;
+const COMPACTION_RUN_MS = 120_000;
 
 /**
  * The scheduled job (modules/jobs/schedule.ts): purges the chapters deleted DELETED_CHAPTER_DAYS
