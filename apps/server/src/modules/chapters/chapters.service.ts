@@ -159,6 +159,18 @@ export function contentColumns(html: string): ContentColumns {
 }
 
 /**
+ * The book's chapters in order (read under the book's lock), when it has room for one more;
+ * 400 when it holds the most a book may. For every write that adds a chapter to a book.
+ */
+async function outlineWithRoom(trx: DbHandle, bookId: number) {
+  const outline = await chapters.chapterOutline(trx, bookId);
+  if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
+    throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
+  }
+  return outline;
+}
+
+/**
  * Appends chapters, already sanitized (`contentColumns`), as drafts at `firstOrder` onwards, in
  * one transaction under the book's write lock: an import's batch. False when the book is gone
  * (deleted while the import ran).
@@ -196,10 +208,7 @@ export async function createChapter(
   }
   const content = contentColumns(input.content ?? '');
   const id = await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
-    const outline = await chapters.chapterOutline(trx, bookId);
-    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
-      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
-    }
+    const outline = await outlineWithRoom(trx, bookId);
     const title =
       input.title ||
       uniqueTitle(
@@ -501,10 +510,7 @@ export async function restoreDeletedChapter(
   await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
     const row = await chapters.takeDeletedChapter(trx, bookId, chapterId);
     if (!row) throw notFound('Deleted chapter not found');
-    const outline = await chapters.chapterOutline(trx, bookId);
-    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
-      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
-    }
+    const outline = await outlineWithRoom(trx, bookId);
     const order = Math.min(row.chapter_order, outline.length + 1);
     await chapters.shiftChapters(trx, bookId, order, 1);
     // No save_kind: putting the row back is not a new version (its versions come back with it).
