@@ -294,30 +294,17 @@ async function refusedUpdate(
   return conflict('This chapter was changed elsewhere');
 }
 
+/** What a retried save is compared on: columns compared as stored, and flags compared as booleans. */
+const COMPARED_COLUMNS = ['content', 'title', 'publish_at', 'note_before', 'note_after'] as const;
+const COMPARED_FLAGS = ['is_published', 'comments_locked'] as const;
+
 /** Whether `changes` change something, and the chapter already holds every one of them. */
 function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterChanges): boolean {
-  const { content, title, is_published, comments_locked } = changes;
-  const same = <K extends 'publish_at' | 'note_before' | 'note_after'>(key: K) =>
-    changes[key] === undefined || changes[key] === current[key];
-  if (
-    content === undefined &&
-    title === undefined &&
-    is_published === undefined &&
-    comments_locked === undefined &&
-    changes.publish_at === undefined &&
-    changes.note_before === undefined &&
-    changes.note_after === undefined
-  )
-    return false;
+  const named = (key: keyof chapters.ChapterChanges) => changes[key] !== undefined;
+  if (![...COMPARED_COLUMNS, ...COMPARED_FLAGS].some(named)) return false;
   return (
-    (content === undefined || content === current.content) &&
-    (title === undefined || title === current.title) &&
-    (is_published === undefined || Boolean(is_published) === Boolean(current.is_published)) &&
-    (comments_locked === undefined ||
-      Boolean(comments_locked) === Boolean(current.comments_locked)) &&
-    same('publish_at') &&
-    same('note_before') &&
-    same('note_after')
+    COMPARED_COLUMNS.every((key) => !named(key) || changes[key] === current[key]) &&
+    COMPARED_FLAGS.every((key) => !named(key) || Boolean(changes[key]) === Boolean(current[key]))
   );
 }
 
