@@ -1,4 +1,4 @@
-import { DELETED_CHAPTER_DAYS, REVISIONS_LIST_LIMIT } from '@inkwell/contract';
+import { DELETED_CHAPTER_DAYS } from '@inkwell/contract';
 import type { Db, DbHandle } from '../../db/kysely.ts';
 import { applyDelta, packVersion, unpackDelta, unpackWhole } from './revision-codec.ts';
 import { retentionCutoffs, versionsToKeep } from './retention.ts';
@@ -52,8 +52,6 @@ export async function versionContent(
   if (!chain.some((body) => body.id === id)) return undefined;
   return decoder(chain)(id);
 }
-
-export const findVersion = revisions.findRevision;
 
 /**
  * Packs and thins one chapter's versions at `now`: drops what the retention rule lets go, and
@@ -136,12 +134,6 @@ export async function compactRevisions(
   }
   return { purged, dropped, chapters: done };
 }
-
-/** A chapter's versions for its History, newest first: the newest REVISIONS_LIST_LIMIT before `before`. */
-export const listVersions = (db: DbHandle, chapterId: number, before?: number) =>
-  revisions.listRevisions(db, chapterId, { limit: REVISIONS_LIST_LIMIT, before });
-
-export const listDeletedChapters = revisions.listDeletedChapters;
 
 /** When a chapter deleted at `deletedAt` is purged. */
 export const purgeTime = (deletedAt: string) =>
