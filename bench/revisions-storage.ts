@@ -18,6 +18,7 @@ import { createDb } from '../apps/server/src/db/kysely.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { compactRevisions } from '../apps/server/src/modules/revisions/revision-log.ts';
 import { packWhole } from '../apps/server/src/modules/revisions/revision-codec.ts';
+import { userRow } from '../apps/server/test/helpers/rows.ts';
 import { loadCorpus } from './lib/corpus.ts';
 import { intBetween, seededRandom } from './lib/random.ts';
 import { autosaveHtml } from './suites/writes.ts';
@@ -75,21 +76,7 @@ async function simulate(thin: boolean, published = false) {
   const now0 = new Date(START).toISOString();
   const { id: userId } = await db
     .insertInto('users')
-    .values({
-      username: 'bench',
-      username_lower: 'bench',
-      password_hash: 'x',
-      first_name: '',
-      last_name: '',
-      biography: '',
-      email: '',
-      twitter_link: '',
-      facebook_link: '',
-      instagram_link: '',
-      reader_settings: null,
-      created_at: now0,
-      updated_at: now0,
-    })
+    .values(userRow('bench', now0))
     .returning('id')
     .executeTakeFirstOrThrow();
   const { id: bookId } = await db

@@ -32,7 +32,10 @@ export function toAuthorProfile(row: ProfileRow): AuthorProfile {
   };
 }
 
-/** The signed-in user's own view of their account; `isOperator` comes from the ADMIN_USERNAMES setting (access/policy.ts). */
+/**
+ * The signed-in user's own view of their account; `isOperator` comes from the ADMIN_USERNAMES
+ * setting (access/policy.ts).
+ */
 export function toAccount(
   row: ProfileRow & Pick<UserRow, 'email' | 'created_at'>,
   isOperator: boolean,

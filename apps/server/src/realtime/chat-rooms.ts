@@ -5,8 +5,7 @@ import { sendFrame } from './sockets.ts';
 export interface RoomFrame {
   id?: string;
   payload: string;
-  /** The member who said it (a user id, which a rename does not change); absent for the room's
-   * own notes. */
+  /** The member who said it (a user id, which a rename does not change); absent for room notes. */
   from?: number;
 }
 

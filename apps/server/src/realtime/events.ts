@@ -67,8 +67,8 @@ export type DomainEvent =
     }
   /**
    * A chapter's comments changed (a comment written, edited or deleted): cached comment reads are
-   * out of date (a block drops them too, through `user.listed`). Likes publish nothing (their counts in visitors'
-   * cached answers are at most READ_CACHE_MAX_AGE_SECONDS old).
+   * out of date (a block drops them too, through `user.listed`). Likes publish nothing (their
+   * counts in visitors' cached answers are at most READ_CACHE_MAX_AGE_SECONDS old).
    */
   | { type: 'comments.changed'; chapterId: number }
   /**

@@ -436,6 +436,27 @@ describe('updating a chapter', () => {
     }
     const read = (await as(t.app, author).get(`/api/chapters/${chapter.id}`)).json();
     expect(read).toEqual(first.json());
+
+    // The same for a save that also sets the author's notes and the comment lock (issues 19, 20).
+    const notes = {
+      content: '<p>noted</p>',
+      note_before: '<p>Before</p>',
+      note_after: '<p>After</p>',
+      comments_locked: true,
+      version: read.version,
+    };
+    const noted = await as(t.app, author).put(chapterUrl(chapter), notes);
+    expect(noted.statusCode).toBe(200);
+    const noteAgain = await as(t.app, author).put(chapterUrl(chapter), notes);
+    expect(noteAgain.statusCode).toBe(200);
+    expect(noteAgain.json()).toEqual(noted.json());
+    for (const body of [
+      { ...notes, note_before: '<p>Other</p>' },
+      { ...notes, note_after: '' },
+      { ...notes, comments_locked: false },
+    ]) {
+      expect((await as(t.app, author).put(chapterUrl(chapter), body)).statusCode).toBe(409);
+    }
   });
 
   it('still refuses a stale save whose text happens to match, once someone else saved since', async () => {

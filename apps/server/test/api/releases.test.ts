@@ -48,6 +48,22 @@ const followAuthor = async (reader: TestUser, author: TestUser) =>
   );
 const followBook = async (reader: TestUser, bookId: number) =>
   expect((await as(t.app, reader).post(`/api/books/${bookId}/follow`)).statusCode).toBe(200);
+/**
+ * A new published book of the author's and three readers who hear of it: one follows the author,
+ * one the book, one both (who must hear once).
+ */
+async function followedBook(author: TestUser) {
+  const followers = [await signup(t.app), await signup(t.app), await signup(t.app)] as const;
+  const [byAuthor, byBook, byBoth] = followers;
+  const book = await publishedBook(author);
+  await followAuthor(byAuthor, author);
+  await followBook(byBook, book.id);
+  await followAuthor(byBoth, author);
+  await followBook(byBoth, book.id);
+  return { book, followers };
+}
+const liveSocket = (user: TestUser) =>
+  connect(`${base}/ws?token=${encodeURIComponent(user.token)}`);
 
 describe('scheduling a chapter', () => {
   it('stores publish_at in UTC, shows it to the author only, and null cancels it', async () => {
@@ -171,21 +187,9 @@ describe('scheduling a chapter', () => {
 describe('the release', () => {
   it('publishes a due chapter within 5 s by itself, and its followers hear of it once, live', async () => {
     const author = await signup(t.app);
-    const [byAuthor, byBook, byBoth] = [
-      await signup(t.app),
-      await signup(t.app),
-      await signup(t.app),
-    ];
-    const book = await publishedBook(author);
-    await followAuthor(byAuthor, author);
-    await followBook(byBook, book.id);
-    await followAuthor(byBoth, author);
-    await followBook(byBoth, book.id);
-    const sockets = await Promise.all(
-      [byAuthor, byBook, byBoth].map((u) =>
-        connect(`${base}/ws?token=${encodeURIComponent(u.token)}`),
-      ),
-    );
+    const { book, followers } = await followedBook(author);
+    const [byAuthor, byBook, byBoth] = followers;
+    const sockets = await Promise.all(followers.map(liveSocket));
     const chapter = await createChapter(t.app, author, book.id, { title: 'On Time' });
     const due = Date.now() + 1_500;
     const res = await put(author, book.id, chapter.id, { publish_at: new Date(due).toISOString() });
@@ -560,25 +564,12 @@ describe('announcements', () => {
 
   it('notify the followers of the book and of the author once each, live and in the inbox; not the blocked', async () => {
     const author = await signup(t.app);
-    const [byAuthor, byBook, byBoth, pest, stranger] = [
-      await signup(t.app),
-      await signup(t.app),
-      await signup(t.app),
-      await signup(t.app),
-      await signup(t.app),
-    ];
-    const book = await publishedBook(author);
-    await followAuthor(byAuthor, author);
-    await followBook(byBook, book.id);
-    await followAuthor(byBoth, author);
-    await followBook(byBoth, book.id);
+    const { book, followers } = await followedBook(author);
+    const [byAuthor, byBook, byBoth] = followers;
+    const [pest, stranger] = [await signup(t.app), await signup(t.app)];
     await followAuthor(pest, author);
     await as(t.app, author).post('/api/my/blocks', { username: pest.username });
-    const sockets = await Promise.all(
-      [byAuthor, byBook, byBoth, pest, stranger].map((u) =>
-        connect(`${base}/ws?token=${encodeURIComponent(u.token)}`),
-      ),
-    );
+    const sockets = await Promise.all([...followers, pest, stranger].map(liveSocket));
 
     const made = (await post(author, book.id, { title: 'Art contest', body: 'Draw them!' })).json();
     const expected = {

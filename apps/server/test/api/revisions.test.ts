@@ -1,3 +1,4 @@
+import { MAX_CHAPTERS_PER_BOOK } from '@inkwell/contract/constants';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -324,6 +325,40 @@ describe('recently deleted chapters', () => {
       [b.id, 2],
       [c.id, 3],
     ]);
+  });
+
+  it('answers 400 to a restore into a book that holds the most chapters, and keeps it deleted', async () => {
+    const book = await newBook(false);
+    const gone = await createChapter(t.app, author, book.id, { title: 'Waiting' });
+    await as(t.app, author).delete(`/api/chapters/${gone.id}`);
+    // A full book, written straight to the table (ten thousand API calls would be slow).
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: MAX_CHAPTERS_PER_BOOK }, (_, i) => ({
+      book_id: book.id,
+      title: `Filler ${i + 1}`,
+      content: '<p>x</p>',
+      content_text: 'x',
+      word_count: 1,
+      chapter_order: i + 1,
+      is_published: 0 as const,
+      created_at: at,
+      updated_at: at,
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await t.ctx.db
+        .insertInto('chapters')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    const refused = await as(t.app, author).post(
+      `/api/books/${book.id}/deleted-chapters/${gone.id}/restore`,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      detail: `A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`,
+    });
+    const listed = (await as(t.app, author).get(`/api/books/${book.id}/deleted-chapters`)).json()
+      .chapters;
+    expect(listed.map((x: { id: number }) => x.id)).toEqual([gone.id]);
   });
 });
 

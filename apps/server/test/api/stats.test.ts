@@ -454,6 +454,34 @@ describe('view counting', () => {
     await t.ctx.views.flush();
     expect((await okStats(author, book.id)).chapters[0]!.readers).toBe(9);
   });
+
+  it('answers 429 past RATE_LIMIT_VIEWS (600 a minute) from one address, not from the next', async () => {
+    expect(t.config.RATE_LIMIT_VIEWS).toEqual({ max: 600, windowMs: 60_000 });
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const one = await insertChapter(t.ctx.db, book.id, { order: 1, published: true });
+    let sent = 0;
+    const from = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/chapters/${one}/view`,
+        remoteAddress,
+        payload: { session: `rate-limited-${++sent}` },
+      });
+    const started = Date.now();
+    for (let i = 0; i < 600; i++) expect((await from('198.51.100.7')).statusCode).toBe(202);
+    // The bucket refills 10 a second: the next refusal comes within what refilled meanwhile.
+    const refill = Math.ceil(((Date.now() - started) / 1000) * 10) + 1;
+    let refused;
+    for (let i = 0; i <= refill && !refused; i++) {
+      const res = await from('198.51.100.7');
+      if (res.statusCode !== 202) refused = res;
+    }
+    expect(refused?.statusCode).toBe(429);
+    expect(refused?.json()).toMatchObject({ code: 'rate_limited' });
+    expect(refused?.json().detail).toMatch(/^Too many chapter views from your address\. /);
+    expect((await from('198.51.100.8')).statusCode).toBe(202);
+  });
 });
 
 /*

@@ -253,7 +253,6 @@ export async function markFirstPublished(db: DbHandle, id: number, now: string):
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Deletes a chapter of the given book; answers its row as it was, or undefined when it was not there. */
 /**
  * The columns a deleted chapter keeps for a restore (issue 20, "Recently deleted"), named in
  * this one place so a column added to `chapters` later is a choice here, not a failed delete.

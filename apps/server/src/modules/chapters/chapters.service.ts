@@ -159,6 +159,18 @@ export function contentColumns(html: string): ContentColumns {
 }
 
 /**
+ * The book's chapters in order (read under the book's lock), when it has room for one more;
+ * 400 when it holds the most a book may. For every write that adds a chapter to a book.
+ */
+async function outlineWithRoom(trx: DbHandle, bookId: number) {
+  const outline = await chapters.chapterOutline(trx, bookId);
+  if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
+    throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
+  }
+  return outline;
+}
+
+/**
  * Appends chapters, already sanitized (`contentColumns`), as drafts at `firstOrder` onwards, in
  * one transaction under the book's write lock: an import's batch. False when the book is gone
  * (deleted while the import ran).
@@ -196,10 +208,7 @@ export async function createChapter(
   }
   const content = contentColumns(input.content ?? '');
   const id = await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
-    const outline = await chapters.chapterOutline(trx, bookId);
-    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
-      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
-    }
+    const outline = await outlineWithRoom(trx, bookId);
     const title =
       input.title ||
       uniqueTitle(
@@ -285,30 +294,17 @@ async function refusedUpdate(
   return conflict('This chapter was changed elsewhere');
 }
 
+/** What a retried save is compared on: columns compared as stored, and flags compared as booleans. */
+const COMPARED_COLUMNS = ['content', 'title', 'publish_at', 'note_before', 'note_after'] as const;
+const COMPARED_FLAGS = ['is_published', 'comments_locked'] as const;
+
 /** Whether `changes` change something, and the chapter already holds every one of them. */
 function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterChanges): boolean {
-  const { content, title, is_published, comments_locked } = changes;
-  const same = <K extends 'publish_at' | 'note_before' | 'note_after'>(key: K) =>
-    changes[key] === undefined || changes[key] === current[key];
-  if (
-    content === undefined &&
-    title === undefined &&
-    is_published === undefined &&
-    comments_locked === undefined &&
-    changes.publish_at === undefined &&
-    changes.note_before === undefined &&
-    changes.note_after === undefined
-  )
-    return false;
+  const named = (key: keyof chapters.ChapterChanges) => changes[key] !== undefined;
+  if (![...COMPARED_COLUMNS, ...COMPARED_FLAGS].some(named)) return false;
   return (
-    (content === undefined || content === current.content) &&
-    (title === undefined || title === current.title) &&
-    (is_published === undefined || Boolean(is_published) === Boolean(current.is_published)) &&
-    (comments_locked === undefined ||
-      Boolean(comments_locked) === Boolean(current.comments_locked)) &&
-    same('publish_at') &&
-    same('note_before') &&
-    same('note_after')
+    COMPARED_COLUMNS.every((key) => !named(key) || changes[key] === current[key]) &&
+    COMPARED_FLAGS.every((key) => !named(key) || Boolean(changes[key]) === Boolean(current[key]))
   );
 }
 
@@ -501,10 +497,7 @@ export async function restoreDeletedChapter(
   await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
     const row = await chapters.takeDeletedChapter(trx, bookId, chapterId);
     if (!row) throw notFound('Deleted chapter not found');
-    const outline = await chapters.chapterOutline(trx, bookId);
-    if (outline.length >= MAX_CHAPTERS_PER_BOOK) {
-      throw badRequest(`A book holds at most ${MAX_CHAPTERS_PER_BOOK} chapters`);
-    }
+    const outline = await outlineWithRoom(trx, bookId);
     const order = Math.min(row.chapter_order, outline.length + 1);
     await chapters.shiftChapters(trx, bookId, order, 1);
     // No save_kind: putting the row back is not a new version (its versions come back with it).

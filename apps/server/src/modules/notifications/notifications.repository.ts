@@ -17,8 +17,9 @@ export interface NotificationContent {
  * single INSERT ... SELECT: the follower ids never travel to the application and back, however
  * many there are. A reader who follows both is selected once (UNION), and one who already has
  * this chapter's (or announcement's) notification is skipped (the unique indexes
- * notifications_chapter_uq and notifications_announcement_uq), so the news arrives once. Users the author blocked get nothing (issue 19: blocked users do not appear in the
- * author's notifications), even if a follow of theirs were left. Answers the users who got a row.
+ * notifications_chapter_uq and notifications_announcement_uq), so the news arrives once. Users
+ * the author blocked get nothing (issue 19: blocked users do not appear in the author's
+ * notifications), even if a follow of theirs were left. Answers the users who got a row.
  */
 export async function insertForFollowers(
   db: DbHandle,

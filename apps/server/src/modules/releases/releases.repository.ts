@@ -56,14 +56,12 @@ export async function listAnnouncements(db: DbHandle, bookId: number, limit: num
     .execute();
 }
 
-export type AnnouncementRow = Awaited<ReturnType<typeof listAnnouncements>>[number];
-
-/** An announcement with what the access rules need of its book. */
+/** An announcement with its book's author (only the author may delete it). */
 export async function findAnnouncement(db: DbHandle, id: number) {
   return db
     .selectFrom('announcements')
     .innerJoin('books', 'books.id', 'announcements.book_id')
-    .select(['announcements.id', 'announcements.book_id', 'books.author_id', 'books.is_published'])
+    .select(['announcements.id', 'announcements.book_id', 'books.author_id'])
     .where('announcements.id', '=', id)
     .executeTakeFirst();
 }

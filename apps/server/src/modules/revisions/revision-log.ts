@@ -1,4 +1,4 @@
-import { DELETED_CHAPTER_DAYS, REVISIONS_LIST_LIMIT } from '@inkwell/contract';
+import { DELETED_CHAPTER_DAYS } from '@inkwell/contract';
 import type { Db, DbHandle } from '../../db/kysely.ts';
 import { applyDelta, packVersion, unpackDelta, unpackWhole } from './revision-codec.ts';
 import { retentionCutoffs, versionsToKeep } from './retention.ts';
@@ -53,8 +53,6 @@ export async function versionContent(
   return decoder(chain)(id);
 }
 
-export const findVersion = revisions.findRevision;
-
 /**
  * Packs and thins one chapter's versions at `now`: drops what the retention rule lets go, and
  * stores every kept version that is not packed yet, or whose base was dropped, as a delta
@@ -104,7 +102,7 @@ async function compactChapter(trx: DbHandle, chapterId: number, now: number): Pr
 const DAY_MS = 86_400_000;
 
 /** How long one run starts chapters for: well inside the job's lease (periodic-jobs.ts, 10 min). */
-export const COMPACTION_RUN_MS = 120_000;
+const COMPACTION_RUN_MS = 120_000;
 
 /**
  * The scheduled job (modules/jobs/schedule.ts): purges the chapters deleted DELETED_CHAPTER_DAYS
@@ -136,12 +134,6 @@ export async function compactRevisions(
   }
   return { purged, dropped, chapters: done };
 }
-
-/** A chapter's versions for its History, newest first: the newest REVISIONS_LIST_LIMIT before `before`. */
-export const listVersions = (db: DbHandle, chapterId: number, before?: number) =>
-  revisions.listRevisions(db, chapterId, { limit: REVISIONS_LIST_LIMIT, before });
-
-export const listDeletedChapters = revisions.listDeletedChapters;
 
 /** When a chapter deleted at `deletedAt` is purged. */
 export const purgeTime = (deletedAt: string) =>

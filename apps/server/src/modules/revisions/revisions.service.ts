@@ -1,9 +1,10 @@
-import type {
-  Chapter,
-  DeletedChapter,
-  Revision,
-  RevisionKind,
-  RevisionSummary,
+import {
+  REVISIONS_LIST_LIMIT,
+  type Chapter,
+  type DeletedChapter,
+  type Revision,
+  type RevisionKind,
+  type RevisionSummary,
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import { assertOwnsQuietly } from '../../access/policy.ts';
@@ -16,6 +17,7 @@ import {
   updateChapter,
 } from '../chapters/chapters.service.ts';
 import * as log from './revision-log.ts';
+import * as revisions from './revisions.repository.ts';
 
 /**
  * Issue 20, "Every version kept": a chapter's versions and a book's recently deleted chapters,
@@ -49,12 +51,17 @@ export async function listRevisions(
   before?: number,
 ) {
   await ownedChapter(ctx, viewer, chapterId);
-  return (await log.listVersions(ctx.db, chapterId, before)).map(summary);
+  // The newest REVISIONS_LIST_LIMIT older than `before`, for History's older pages.
+  const rows = await revisions.listRevisions(ctx.db, chapterId, {
+    limit: REVISIONS_LIST_LIMIT,
+    before,
+  });
+  return rows.map(summary);
 }
 
 async function readRevision(ctx: AppContext, chapterId: number, revisionId: number) {
   const [row, content] = await Promise.all([
-    log.findVersion(ctx.db, chapterId, revisionId),
+    revisions.findRevision(ctx.db, chapterId, revisionId),
     log.versionContent(ctx.db, chapterId, revisionId),
   ]);
   if (!row || content === undefined) throw notFound('Version not found');
@@ -99,7 +106,7 @@ export async function listDeletedChapters(
   bookId: number,
 ): Promise<DeletedChapter[]> {
   await ownedBook(ctx, viewer, bookId);
-  return (await log.listDeletedChapters(ctx.db, bookId)).map((row) => ({
+  return (await revisions.listDeletedChapters(ctx.db, bookId)).map((row) => ({
     id: row.id,
     book_id: row.book_id,
     title: row.title,

@@ -36,7 +36,8 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
           "A visitor's browser session read the chapter (counted once per session; a signed-in reader's call changes nothing)",
         params: IdParams,
         body: ViewBody,
-        response: { 202: Ack, 400: ErrorBody, 404: ErrorBody, 429: ErrorBody },
+        // No 404: nothing is looked up (an unknown or private chapter's view is dropped later).
+        response: { 202: Ack, 400: ErrorBody, 429: ErrorBody },
       },
     },
     async (request, reply) => {
