@@ -6,8 +6,8 @@ import {
   excludedBy,
   hiddenAmong,
   listCondition,
+  NO_EXCLUSIONS,
   NO_FILTER,
-  notExcluded,
   requestCondition,
   sortColumn,
   type Exclusions,
@@ -204,18 +204,21 @@ export async function findBookAccess(db: DbHandle, id: number) {
     .executeTakeFirst();
 }
 
-/** The books among `ids` the viewer may see, as cards, in no particular order. */
+/**
+ * The books among `ids` the viewer may see, as cards, in no particular order; each says whether
+ * `exclusions` remove it, so that a list and its hidden count come from one query.
+ */
 export async function findVisibleBooksByIds(
   db: DbHandle,
   ids: readonly number[],
   visibility: Visibility,
-  exclusions?: Exclusions,
+  exclusions: Exclusions = NO_EXCLUSIONS,
 ) {
   if (ids.length === 0) return [];
   return (
     bookSelect(db, visibility)
+      .select(sql<SqlBool>`${excludedBy(exclusions)}`.as('excluded'))
       .where('books.id', 'in', ids)
-      .$if(exclusions !== undefined, (q) => q.where(notExcluded(exclusions!)))
       // Checked on each row the ids find, never an index to walk (see `publishedRowCheck`).
       .where(
         visibility.viewerId === null
