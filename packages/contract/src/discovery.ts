@@ -9,7 +9,7 @@ import {
   SEARCH_SORTS,
   TAG_MAX_LENGTH,
 } from './constants.ts';
-import { normalizeTag, tagKey, tagProblem } from './tags.ts';
+import { normalizeTag, tagKey, tagLength, tagProblem } from './tags.ts';
 
 /*
  * Issue 21: tags, warnings, rating and status on books; filters on lists and search; a reader's
@@ -48,7 +48,12 @@ export const WarningsResponse = z
 export type WarningsResponse = z.infer<typeof WarningsResponse>;
 
 /** GET /api/tags?q=prefix: tags of published books, most used first. */
-export const TagsQuery = z.object({ q: z.string().max(TAG_MAX_LENGTH).default('') });
+export const TagsQuery = z.object({
+  q: z
+    .string()
+    .refine((q) => tagLength(q) <= TAG_MAX_LENGTH, `at most ${TAG_MAX_LENGTH} characters`)
+    .default(''),
+});
 export const TagCount = z.object({ name: z.string(), books: z.number() }).meta({ id: 'TagCount' });
 export const TagsResponse = z.object({ tags: z.array(TagCount) }).meta({ id: 'TagsResponse' });
 export type TagsResponse = z.infer<typeof TagsResponse>;
