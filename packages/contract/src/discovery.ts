@@ -92,16 +92,7 @@ export const SearchSort = z.enum(SEARCH_SORTS);
 export type SearchSort = z.infer<typeof SearchSort>;
 
 /** What a filter narrows to, as the server reads it: the parsed BookFilterFields. */
-export interface BookFilter {
-  tags?: string[];
-  exclude_tags?: string[];
-  exclude_warnings?: WarningId[];
-  rating?: BookRating[];
-  status?: BookStatus[];
-  genre?: string;
-  min_words?: number;
-  filters?: 'on' | 'off';
-}
+export type BookFilter = z.output<z.ZodObject<typeof BookFilterFields>>;
 
 /** Why a search hit matched, when chapter text did (issue 21, "Search that shows why"). */
 export const SearchMatch = z
