@@ -86,6 +86,8 @@ export const BookFilterFields = {
   min_words: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   filters: z.enum(['on', 'off']).optional(),
 };
+/** The query of a list with no filters of its own: only `filters=off` (home, an author's books, followed books). */
+export const FiltersSwitchQuery = z.object({ filters: BookFilterFields.filters });
 export const BookSort = z.enum(BOOK_SORTS);
 export type BookSort = z.infer<typeof BookSort>;
 export const SearchSort = z.enum(SEARCH_SORTS);
