@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { BOOK_RATINGS, BOOK_STATUSES, CONTENT_WARNING_IDS } from '@inkwell/contract/constants';
+import { tagKey } from '@inkwell/contract/tags';
 import { createDb } from '../../apps/server/src/db/kysely.ts';
 import { migrateToLatest } from '../../apps/server/src/db/migrate.ts';
 import { hashPassword } from '../../apps/server/src/modules/accounts/passwords.ts';
@@ -54,16 +56,6 @@ const TAG_WORDS = [
   'vampires',
   'pirates',
   'detective',
-];
-const RATINGS = ['general', 'teen', 'mature', 'explicit'];
-const STATUSES = ['ongoing', 'completed', 'hiatus', 'dropped'];
-const WARNINGS = [
-  'graphic-violence',
-  'major-character-death',
-  'sexual-content',
-  'self-harm',
-  'abuse',
-  'no-warnings',
 ];
 /** The n-th tag's name: the plain words first (the popular ones), then numbered variants. */
 const tagName = (n: number) =>
@@ -394,8 +386,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       publishedAt,
       created,
       created,
-      RATINGS[skewedIndex(discoveryRandom, RATINGS.length)]!,
-      STATUSES[skewedIndex(discoveryRandom, STATUSES.length)]!,
+      BOOK_RATINGS[skewedIndex(discoveryRandom, BOOK_RATINGS.length)]!,
+      BOOK_STATUSES[skewedIndex(discoveryRandom, BOOK_STATUSES.length)]!,
     ]);
     const tagIds = new Set<number>();
     for (let k = intBetween(discoveryRandom, 0, 6); k > 0; k--)
@@ -403,7 +395,9 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     [...tagIds].forEach((tag, position) => bookTagRows.push([id, tag, position]));
     const warnings = new Set<string>();
     for (let k = intBetween(discoveryRandom, 0, 2); k > 0; k--)
-      warnings.add(WARNINGS[Math.floor(discoveryRandom() * WARNINGS.length)]!);
+      warnings.add(
+        CONTENT_WARNING_IDS[Math.floor(discoveryRandom() * CONTENT_WARNING_IDS.length)]!,
+      );
     for (const warning of warnings) bookWarningRows.push([id, warning]);
     const genres = shuffle(
       random,
@@ -434,7 +428,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
   await add(
     'tags',
     ['id', 'name', 'key'],
-    Array.from({ length: TAG_COUNT }, (_, i) => [i + 1, tagName(i), tagName(i).toLowerCase()]),
+    Array.from({ length: TAG_COUNT }, (_, i) => [i + 1, tagName(i), tagKey(tagName(i))]),
   );
   await add('book_tags', ['book_id', 'tag_id', 'position'], bookTagRows);
   await add('book_warnings', ['book_id', 'warning'], bookWarningRows);

@@ -9,7 +9,7 @@ import {
   SEARCH_SORTS,
   TAG_MAX_LENGTH,
 } from './constants.ts';
-import { normalizeTag, tagKey, tagProblem } from './tags.ts';
+import { normalizeTag, tagKey, tagLength, tagProblem } from './tags.ts';
 
 /*
  * Issue 21: tags, warnings, rating and status on books; filters on lists and search; a reader's
@@ -48,7 +48,12 @@ export const WarningsResponse = z
 export type WarningsResponse = z.infer<typeof WarningsResponse>;
 
 /** GET /api/tags?q=prefix: tags of published books, most used first. */
-export const TagsQuery = z.object({ q: z.string().max(TAG_MAX_LENGTH).default('') });
+export const TagsQuery = z.object({
+  q: z
+    .string()
+    .refine((q) => tagLength(q) <= TAG_MAX_LENGTH, `at most ${TAG_MAX_LENGTH} characters`)
+    .default(''),
+});
 export const TagCount = z.object({ name: z.string(), books: z.number() }).meta({ id: 'TagCount' });
 export const TagsResponse = z.object({ tags: z.array(TagCount) }).meta({ id: 'TagsResponse' });
 export type TagsResponse = z.infer<typeof TagsResponse>;
@@ -81,22 +86,15 @@ export const BookFilterFields = {
   min_words: z.coerce.number().int().min(0).max(1_000_000_000).optional(),
   filters: z.enum(['on', 'off']).optional(),
 };
+/** The query of a list with no filters of its own: only `filters=off` (home, an author's books, followed books). */
+export const FiltersSwitchQuery = z.object({ filters: BookFilterFields.filters });
 export const BookSort = z.enum(BOOK_SORTS);
 export type BookSort = z.infer<typeof BookSort>;
 export const SearchSort = z.enum(SEARCH_SORTS);
 export type SearchSort = z.infer<typeof SearchSort>;
 
 /** What a filter narrows to, as the server reads it: the parsed BookFilterFields. */
-export interface BookFilter {
-  tags?: string[];
-  exclude_tags?: string[];
-  exclude_warnings?: WarningId[];
-  rating?: BookRating[];
-  status?: BookStatus[];
-  genre?: string;
-  min_words?: number;
-  filters?: 'on' | 'off';
-}
+export type BookFilter = z.output<z.ZodObject<typeof BookFilterFields>>;
 
 /** Why a search hit matched, when chapter text did (issue 21, "Search that shows why"). */
 export const SearchMatch = z

@@ -17,8 +17,13 @@ export function tagKey(tag: string): string {
 export function tagProblem(tag: string): string | null {
   const normal = normalizeTag(tag);
   if (normal.length === 0) return 'a tag must not be empty';
-  if (normal.length > TAG_MAX_LENGTH) return `a tag is at most ${TAG_MAX_LENGTH} characters`;
+  if (tagLength(normal) > TAG_MAX_LENGTH) return `a tag is at most ${TAG_MAX_LENGTH} characters`;
   // Filters take tags as a comma-separated list (`tags=a,b`): a tag holding one could not be asked for.
   if (normal.includes(',')) return 'a tag must not contain a comma';
   return null;
+}
+
+/** A tag's length in characters (code points), as the issue counts it: an emoji is one, not two. */
+export function tagLength(tag: string): number {
+  return [...tag].length;
 }

@@ -42,7 +42,7 @@ function all(conditions: Expression<SqlBool>[]): Expression<SqlBool> {
 }
 
 /** The request's own filters: every listed tag, none of the excluded ones, and so on. */
-export function bookMatchesFilter(filter: BookFilter, books = 'books'): Expression<SqlBool> {
+function bookMatchesFilter(filter: BookFilter, books = 'books'): Expression<SqlBool> {
   const conditions: Expression<SqlBool>[] = [];
   for (const key of new Set((filter.tags ?? []).map(tagKey)))
     conditions.push(hasTagKey(key, books));
@@ -89,9 +89,7 @@ export function notExcluded(ex: Exclusions, books = 'books'): Expression<SqlBool
 /** The books they take out of it: what the hidden count counts. */
 export function excludedBy(ex: Exclusions, books = 'books'): Expression<SqlBool> {
   const excluded = excludedConditions(ex, books);
-  return excluded.length === 0
-    ? sql<SqlBool>`1 = 0`
-    : sql<SqlBool>`(${sql.join(excluded, sql` or `)})`;
+  return excluded.length === 0 ? FALSE : sql<SqlBool>`(${sql.join(excluded, sql` or `)})`;
 }
 
 /**
@@ -156,7 +154,7 @@ export function hiddenAmong(list: ListFilter, books = 'books'): Expression<SqlBo
     parts.push(sql`select r.id from books r where r.rating in (${inList(ex.ratings)})`);
   if (ex.authorIds.length)
     parts.push(sql`select a.id from books a where a.author_id in (${inList(ex.authorIds)})`);
-  if (parts.length === 0) return sql<SqlBool>`1 = 0`;
+  if (parts.length === 0) return FALSE;
   return all([
     sql<SqlBool>`${ref(books, 'id')} in (${sql.join(parts, sql` union `)})`,
     requestCondition(list, books),

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDb } from '../../src/db/kysely.ts';
-import { migrateTo } from '../../src/db/migrate.ts';
 import { as, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { userRow } from '../helpers/rows.ts';
+import { insertOldBook, insertOldUser, oldLibrary } from '../helpers/old-library.ts';
 
 // A library made before issue 21 (migration 0015): its books get the defaults, and the numbers
 // lists sort by are worked out from what is there.
@@ -14,33 +12,10 @@ const firstPublished = '2026-01-02T00:00:00.000Z';
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const old = createDb(database.url);
-  await migrateTo(old, '0014_community');
+  const old = await oldLibrary(database, '0014_community');
   const at = new Date().toISOString();
-  const users = [];
-  for (const name of ['elder', 'fan'])
-    users.push(
-      (
-        await old
-          .insertInto('users')
-          .values(userRow(name, at))
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-  ({ id: bookId } = await old
-    .insertInto('books')
-    .values({
-      author_id: users[0]!,
-      title: 'Old Library',
-      summary: '',
-      is_published: 1,
-      published_at: at,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow());
+  const users = [await insertOldUser(old, 'elder', at), await insertOldUser(old, 'fan', at)];
+  bookId = await insertOldBook(old, users[0]!, 'Old Library', at);
   await old
     .insertInto('chapters')
     .values(

@@ -138,6 +138,28 @@ describe('what a book carries', () => {
     expect((await put(author, book.id, { tags: most })).statusCode).toBe(200);
   });
 
+  it('counts a tag in characters, not UTF-16 units: fifty emoji are a tag, fifty-one are not', async () => {
+    const author = await signup(t.app);
+    const book = await publishedBook(author);
+    const fifty = '🐉'.repeat(50);
+    const res = await put(author, book.id, { tags: [fifty] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().tags).toEqual([fifty]);
+    const tooLong = await put(author, book.id, { tags: ['🐉'.repeat(51)] });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().detail).toContain('tags');
+    // The tag's whole name is a prefix autocomplete takes, and a filter.
+    const suggested = await get(`/api/tags?q=${encodeURIComponent(fifty)}`);
+    expect(suggested.statusCode, suggested.body).toBe(200);
+    expect(suggested.json().tags).toEqual([{ name: fifty, books: 1 }]);
+    const longer = await get(`/api/tags?q=${encodeURIComponent('🐉'.repeat(51))}`);
+    expect(longer.statusCode).toBe(400);
+    expect(longer.json().detail).toContain('q');
+    const listed = await get(`/api/books?tags=${encodeURIComponent(fifty)}`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json().map((b: { id: number }) => b.id)).toEqual([book.id]);
+  });
+
   it("never lets anyone else set a book's tags", async () => {
     const author = await signup(t.app);
     const other = await signup(t.app);

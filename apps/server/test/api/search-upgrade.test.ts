@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDb } from '../../src/db/kysely.ts';
-import { migrateTo } from '../../src/db/migrate.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { userRow } from '../helpers/rows.ts';
+import { insertOldBook, insertOldUser, oldLibrary } from '../helpers/old-library.ts';
 import { searchIds } from '../helpers/search.ts';
 
 // A library made before chapter text was indexed after the write (migrations 0006 to 0009): its
@@ -14,27 +12,9 @@ let bookId: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const old = createDb(database.url);
-  await migrateTo(old, '0005_search_lookup');
+  const old = await oldLibrary(database, '0005_search_lookup');
   const at = new Date().toISOString();
-  const { id: userId } = await old
-    .insertInto('users')
-    .values(userRow('elder', at))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  ({ id: bookId } = await old
-    .insertInto('books')
-    .values({
-      author_id: userId,
-      title: 'Old Library',
-      summary: '',
-      is_published: 1,
-      published_at: at,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow());
+  bookId = await insertOldBook(old, await insertOldUser(old, 'elder', at), 'Old Library', at);
   await old
     .insertInto('chapters')
     .values(

@@ -1,9 +1,9 @@
 import {
   Account,
-  BookFilterFields,
   AuthorListQuery,
   AuthorProfile,
   AuthorRefParams,
+  FiltersSwitchQuery,
   AuthorsResponse,
   BookList,
   ErrorBody,
@@ -14,7 +14,6 @@ import {
   UpdateAuthorBody,
   UpdateReaderSettingsBody,
 } from '@inkwell/contract';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
@@ -115,7 +114,7 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         ...TAG,
         summary: "An author's published books (less the signed-in reader's saved exclusions)",
         params: AuthorRefParams,
-        querystring: z.object({ filters: BookFilterFields.filters }),
+        querystring: FiltersSwitchQuery,
         response: { 200: BookList, ...notFound },
       },
     },

@@ -6,8 +6,8 @@ import {
   excludedBy,
   hiddenAmong,
   listCondition,
+  NO_EXCLUSIONS,
   NO_FILTER,
-  notExcluded,
   requestCondition,
   sortColumn,
   type Exclusions,
@@ -63,15 +63,28 @@ function bookSelect(db: DbHandle, visibility: Visibility) {
     .select(warningIds(db).as('warnings'));
 }
 
-/** A JSON array aggregate of a correlated subquery, as genreNames builds it, on either engine. */
+/**
+ * A JSON array of `item` over the rows of `from` (a correlated subquery), on either engine:
+ * parsed by the driver on PostgreSQL, text on SQLite (fromJsonList reads both). A column rather
+ * than a second query per page of books, which cost every list a round trip to the database.
+ */
 function jsonList(
   db: DbHandle,
   from: RawBuilder<unknown>,
-  item: { postgres: RawBuilder<unknown>; sqlite: RawBuilder<unknown> },
+  item: RawBuilder<unknown>,
 ): RawBuilder<string[] | string> {
   return isPostgres(db)
-    ? sql`coalesce((select json_agg(${item.postgres}) ${from}), '[]'::json)`
-    : sql`(select json_group_array(${item.sqlite}) ${from})`;
+    ? sql`coalesce((select json_agg(${item}) ${from}), '[]'::json)`
+    : sql`(select json_group_array(${item}) ${from})`;
+}
+
+/** The book's genre names in the genres' order. */
+function genreNames(db: DbHandle) {
+  return jsonList(
+    db,
+    sql`from book_genres bg join genres g on g.id = bg.genre_id where bg.book_id = books.id`,
+    sql`g.name order by g.id`,
+  );
 }
 
 /** The book's tags in their display spelling, in the author's order (issue 21). */
@@ -79,16 +92,17 @@ function tagNames(db: DbHandle) {
   return jsonList(
     db,
     sql`from book_tags bt join tags t on t.id = bt.tag_id where bt.book_id = books.id`,
-    { postgres: sql`t.name order by bt.position`, sqlite: sql`t.name order by bt.position` },
+    sql`t.name order by bt.position`,
   );
 }
 
 /** The book's warning ids (the presenter puts them in the fixed list's order). */
 function warningIds(db: DbHandle) {
-  return jsonList(db, sql`from book_warnings bw where bw.book_id = books.id`, {
-    postgres: sql`bw.warning order by bw.warning`,
-    sqlite: sql`bw.warning order by bw.warning`,
-  });
+  return jsonList(
+    db,
+    sql`from book_warnings bw where bw.book_id = books.id`,
+    sql`bw.warning order by bw.warning`,
+  );
 }
 
 /**
@@ -179,20 +193,6 @@ export async function countHiddenInTop(
 export const byAuthor = (authorId: number) => sql<SqlBool>`books.author_id = ${authorId}`;
 export const withReaders = sql<SqlBool>`books.reader_count > 0`;
 
-/**
- * The book's genre names in the genres' order, as a JSON array: parsed by the driver on
- * PostgreSQL, text on SQLite (fromJsonList reads both). A column rather than a second query
- * per page of books, which cost every list a round trip to the database.
- */
-function genreNames(db: DbHandle): RawBuilder<string[] | string> {
-  const names = (aggregate: RawBuilder<unknown>) => sql<string[] | string>`(select ${aggregate}
-      from book_genres bg join genres g on g.id = bg.genre_id
-     where bg.book_id = books.id)`;
-  return isPostgres(db)
-    ? sql`coalesce(${names(sql`json_agg(g.name order by g.id)`)}, '[]'::json)`
-    : names(sql`json_group_array(g.name order by g.id)`);
-}
-
 const PUBLIC: Visibility = { viewerId: null };
 
 /** What access rules need of a book: its author and whether it is published (no joins, no counts). */
@@ -204,18 +204,21 @@ export async function findBookAccess(db: DbHandle, id: number) {
     .executeTakeFirst();
 }
 
-/** The books among `ids` the viewer may see, as cards, in no particular order. */
+/**
+ * The books among `ids` the viewer may see, as cards, in no particular order; each says whether
+ * `exclusions` remove it, so that a list and its hidden count come from one query.
+ */
 export async function findVisibleBooksByIds(
   db: DbHandle,
   ids: readonly number[],
   visibility: Visibility,
-  exclusions?: Exclusions,
+  exclusions: Exclusions = NO_EXCLUSIONS,
 ) {
   if (ids.length === 0) return [];
   return (
     bookSelect(db, visibility)
+      .select(sql<SqlBool>`${excludedBy(exclusions)}`.as('excluded'))
       .where('books.id', 'in', ids)
-      .$if(exclusions !== undefined, (q) => q.where(notExcluded(exclusions!)))
       // Checked on each row the ids find, never an index to walk (see `publishedRowCheck`).
       .where(
         visibility.viewerId === null

@@ -1,5 +1,10 @@
 import type { Book, BookFilter, BookSort, UpdateBookBody } from '@inkwell/contract';
-import { hasExclusions, type Exclusions, type ListFilter } from '../../access/book-filters.ts';
+import {
+  hasExclusions,
+  NO_EXCLUSIONS,
+  type Exclusions,
+  type ListFilter,
+} from '../../access/book-filters.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
@@ -59,22 +64,25 @@ export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: nu
   };
 }
 
-/**
- * The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out,
- * and so are those `exclusions` remove).
- */
+/** The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out). */
 export async function listVisibleBooks(
   ctx: AppContext,
   viewer: Viewer | null,
   ids: readonly number[],
-  exclusions?: Exclusions,
 ): Promise<Book[]> {
+  return (await visibleRowsInOrder(ctx, viewer, ids, NO_EXCLUSIONS)).map(toBook);
+}
+
+/** The rows of `ids` the viewer may see, in the order of `ids`, each marked if `exclusions` remove it. */
+async function visibleRowsInOrder(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  ids: readonly number[],
+  exclusions: Exclusions,
+) {
   const rows = await books.findVisibleBooksByIds(ctx.db, ids, visibilityFor(viewer), exclusions);
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toBook(row)] : [];
-  });
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /**
@@ -187,11 +195,9 @@ export async function listVisibleBooksFor(
   filters: BookFilter['filters'],
 ): Promise<FilteredBooks> {
   const list = await listFilterFor(ctx, viewer, { filters });
-  const cards = await listVisibleBooks(ctx, viewer, ids, list.exclusions);
-  const hidden = hasExclusions(list.exclusions)
-    ? (await listVisibleBooks(ctx, viewer, ids)).length - cards.length
-    : 0;
-  return { books: cards, hidden };
+  const rows = await visibleRowsInOrder(ctx, viewer, ids, list.exclusions);
+  const shown = rows.filter((row) => !row.excluded);
+  return { books: shown.map(toBook), hidden: rows.length - shown.length };
 }
 
 export async function createBook(ctx: AppContext, viewer: Viewer, title: string) {

@@ -1,6 +1,5 @@
-import { BookFilterFields, HomePicks } from '@inkwell/contract';
+import { FiltersSwitchQuery, HomePicks } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { publicRead } from '../../plugins/public-read.ts';
 import * as service from './home.service.ts';
@@ -18,7 +17,7 @@ export const homeRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
           'Home page picks: author of the month (most new followers in 30 days), rising author ' +
           '(most new readers among authors whose first book is under 90 days old) and featured ' +
           'authors (most followed); each may be pinned by configuration',
-        querystring: z.object({ filters: BookFilterFields.filters }),
+        querystring: FiltersSwitchQuery,
         response: { 200: HomePicks },
       },
     },

@@ -52,9 +52,6 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
     .where('book_genres.book_id', 'in', bookIds)
     .orderBy('genres.id')
     .execute();
-  const genreNames = new Map<number, string[]>();
-  for (const { book_id, name } of genres)
-    genreNames.set(book_id, [...(genreNames.get(book_id) ?? []), name]);
   // Tags too (issue 21): searching a tag's name finds its books.
   const tags = await db
     .selectFrom('book_tags')
@@ -63,8 +60,10 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
     .where('book_tags.book_id', 'in', bookIds)
     .orderBy('book_tags.position')
     .execute();
-  for (const { book_id, name } of tags)
-    genreNames.set(book_id, [...(genreNames.get(book_id) ?? []), name]);
+  // Each book's genres, then its tags.
+  const labels = new Map<number, string[]>();
+  for (const { book_id, name } of [...genres, ...tags])
+    labels.set(book_id, [...(labels.get(book_id) ?? []), name]);
   const documents = books.map((book) => ({
     book_id: book.id,
     document: [
@@ -73,7 +72,7 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
       book.username,
       book.first_name,
       book.last_name,
-      ...(genreNames.get(book.id) ?? []),
+      ...(labels.get(book.id) ?? []),
     ]
       .filter(Boolean)
       .join('\n'),
