@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createDb } from '../../src/db/kysely.ts';
-import { migrateTo } from '../../src/db/migrate.ts';
 import { versionContent } from '../../src/modules/revisions/revision-log.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { insertChapter, userRow } from '../helpers/rows.ts';
+import { insertOldBook, insertOldUser, oldLibrary } from '../helpers/old-library.ts';
+import { insertChapter } from '../helpers/rows.ts';
 
 // A library written before versions were kept (migration 0017): each chapter starts with its
 // state at the upgrade as a version, so the first save after it leaves the old text in History.
@@ -14,27 +13,14 @@ const chapterIds: number[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const old = createDb(database.url);
-  await migrateTo(old, '0016_releases');
+  const old = await oldLibrary(database, '0016_releases');
   const at = new Date().toISOString();
-  const { id: userId } = await old
-    .insertInto('users')
-    .values(userRow('keeper', at))
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const { id: bookId } = await old
-    .insertInto('books')
-    .values({
-      author_id: userId,
-      title: 'Before versions',
-      summary: '',
-      is_published: 1,
-      published_at: at,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const bookId = await insertOldBook(
+    old,
+    await insertOldUser(old, 'keeper', at),
+    'Before versions',
+    at,
+  );
   chapterIds.push(
     await insertChapter(old, bookId, { title: 'Out already', order: 1, published: true }),
     await insertChapter(old, bookId, { title: 'A draft', order: 2, published: false }),

@@ -1,12 +1,11 @@
 import {
-  BookFilterFields,
   BookFollowState,
   ErrorBody,
+  FiltersSwitchQuery,
   FollowedBooks,
   IdParams,
 } from '@inkwell/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { sendHiddenCount } from '../../plugins/filtered-list.ts';
@@ -56,7 +55,7 @@ export const bookFollowsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         ...auth,
         summary:
           'The books you follow, most recently followed first, with published and unread chapter counts',
-        querystring: z.object({ filters: BookFilterFields.filters }),
+        querystring: FiltersSwitchQuery,
         response: { 200: FollowedBooks, 401: ErrorBody },
       },
     },
