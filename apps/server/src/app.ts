@@ -104,6 +104,7 @@ export async function buildApp(
     size: config.DB_POOL_SIZE,
     waitMs: config.DB_POOL_WAIT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    sqliteCommitSync: config.SQLITE_COMMIT_SYNC,
   });
   await migrate(db, config);
   const search = createSearchEngine(db, config);

@@ -181,6 +181,10 @@ const EnvSchema = z.object({
   /** Longest a statement on those connections may run before PostgreSQL cancels it (503): a
    * runaway query must not hold a connection. 0 for no limit. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  /** SQLite: where a batch of writes is fsynced before its writers hear back. `thread`: on
+   * libuv's thread pool after the COMMIT, so the event loop serves other requests meanwhile;
+   * `inline`: inside the COMMIT, on the event loop. Both are durable (decision 0036). */
+  SQLITE_COMMIT_SYNC: z.enum(['thread', 'inline']).default('thread'),
   /** Search's own PostgreSQL connections, so that searches never hold the other reads' ones,
    * and the longest a search statement may run before PostgreSQL cancels it (503). */
   SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),

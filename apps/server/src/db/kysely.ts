@@ -23,7 +23,18 @@ export type DbHandle = Kysely<Schema> | Transaction<Schema>;
 // PostgreSQL answers COUNT(*) and other int8 values as strings; our ids and counts fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
-/** A PostgreSQL connection pool's size and limits; SQLite has one connection and ignores them. */
+/**
+ * How a SQLite group commit reaches the disk (decision 0036). `thread`: its COMMIT skips the
+ * fsync and the WAL is fsynced on libuv's thread pool right after, off the event loop; `inline`:
+ * the fsync runs inside COMMIT on the event loop (synchronous=FULL). Either way a writer hears
+ * back only once its write is on disk.
+ */
+export type SqliteCommitSync = 'thread' | 'inline';
+
+/**
+ * A PostgreSQL connection pool's size and limits (SQLite has one connection and ignores them),
+ * and how SQLite's group commits sync (PostgreSQL ignores that).
+ */
 export interface PoolOptions {
   /** Connections at most. */
   size: number;
@@ -31,9 +42,13 @@ export interface PoolOptions {
   waitMs: number;
   /** Longest a statement may run before PostgreSQL cancels it; 0 for no limit. */
   statementTimeoutMs: number;
+  sqliteCommitSync?: SqliteCommitSync;
 }
 
 const DEFAULT_POOL: PoolOptions = { size: 10, waitMs: 5_000, statementTimeoutMs: 0 };
+
+/** The WAL file whose fsync a SQLite handle's group commits take off the event loop. */
+const walSyncedOffLoop = new WeakMap<Db, string>();
 
 /**
  * A database handle for `databaseUrl`. `log` sees every statement run (tests read search's
@@ -65,10 +80,14 @@ export function createDb(
     });
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
   }
-  return new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: withStatementCache(openSqlite(databaseUrl)) }),
+  const { database, walFile } = openSqlite(databaseUrl);
+  const db = new Kysely<Schema>({
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
     log,
   });
+  if (walFile && (poolOptions.sqliteCommitSync ?? 'thread') === 'thread')
+    walSyncedOffLoop.set(db, walFile);
+  return db;
 }
 
 /** Prepared statements kept per SQLite connection; queries with IN lists of many lengths rotate out. */
@@ -100,14 +119,15 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
-function openSqlite(file: string): SQLite.Database {
+/** The connection, and its WAL file when it has one (an in-memory database has none). */
+function openSqlite(file: string): { database: SQLite.Database; walFile?: string } {
   const filename = file.replace(/^sqlite:(\/\/)?/, '');
   if (filename !== ':memory:')
     fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   const database = new SQLite(filename);
   // WAL lets readers run beside the writer. synchronous=FULL makes every acknowledged commit
   // durable across power loss and SIGKILL (docs/decisions/0002-sqlite-durability.md).
-  database.pragma('journal_mode = WAL');
+  const journal = database.pragma('journal_mode = WAL', { simple: true });
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
@@ -119,7 +139,20 @@ function openSqlite(file: string): SQLite.Database {
   // (the "analysis limit"): SQLite's advice for long-lived connections, and what autovacuum's
   // ANALYZE is to PostgreSQL. Search plans do not depend on them (search-at-scale.test.ts).
   database.pragma('optimize = 0x10002');
-  return database;
+  return { database, ...(journal === 'wal' && { walFile: `${path.resolve(filename)}-wal` }) };
+}
+
+/**
+ * fsync (data only) of a file through a descriptor of its own, on libuv's thread pool: it flushes
+ * what any descriptor wrote to it. Opened for each sync, so it is always the file SQLite writes.
+ */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 export function isPostgres(db: DbHandle): boolean {
@@ -146,7 +179,11 @@ class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
 
-  constructor(private readonly db: Db) {}
+  /** walFile: the WAL to fsync after each COMMIT, off the event loop (SQLITE_COMMIT_SYNC=thread). */
+  constructor(
+    private readonly db: Db,
+    private readonly walFile: string | undefined,
+  ) {}
 
   run<T>(work: WriteWork<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -168,7 +205,7 @@ class GroupCommit {
     this.scheduled = false;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await this.durableTransaction(async (trx) => {
         if (batch.length === 1) {
           outcomes.push({ ok: true, value: await batch[0]!.work(trx) });
           return;
@@ -195,6 +232,25 @@ class GroupCommit {
       else item.reject(outcome.error);
     }
   }
+
+  /**
+   * One transaction, on disk when this resolves. With a WAL to sync off the loop, the COMMIT runs
+   * at synchronous=NORMAL (it writes the WAL without an fsync; the setting may only change outside
+   * a transaction, hence the connection held around it, so no other statement runs at NORMAL),
+   * and the WAL is fsynced once the connection is free for the next batch (decision 0036).
+   */
+  private async durableTransaction(work: WriteWork<void>): Promise<void> {
+    if (this.walFile === undefined) return this.db.transaction().execute(work);
+    await this.db.connection().execute(async (connection) => {
+      await sql`pragma synchronous = normal`.execute(connection);
+      try {
+        await connection.transaction().execute(work);
+      } finally {
+        await sql`pragma synchronous = full`.execute(connection);
+      }
+    });
+    await syncFile(this.walFile);
+  }
 }
 
 const groupCommits = new WeakMap<Db, GroupCommit>();
@@ -209,7 +265,7 @@ export function writeTransaction<T>(db: Db, work: WriteWork<T>): Promise<T> {
   if (isPostgres(db)) return db.transaction().execute(work);
   let group = groupCommits.get(db);
   if (!group) {
-    group = new GroupCommit(db);
+    group = new GroupCommit(db, walSyncedOffLoop.get(db));
     groupCommits.set(db, group);
   }
   return group.run(work);

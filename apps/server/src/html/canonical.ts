@@ -87,11 +87,6 @@ const TEXT_ENTITIES: ReadonlyArray<readonly [string, string]> = [
   ['&nbsp;', '\u00a0'],
 ];
 
-const LT = 0x3c;
-const GT = 0x3e;
-const AMP = 0x26;
-const NEWLINE = 0x0a;
-
 interface CanonicalContent {
   /** Exactly what sanitizeContent answers for the input. */
   html: string;
@@ -113,40 +108,46 @@ export function readCanonicalContent(html: string): CanonicalContent | null {
   // The answer is built only when the editor's spelling needs rewriting; otherwise it is `html`.
   let written = '';
   let writtenUpTo = 0;
-  let runStart = 0;
   const n = html.length;
+  // The next '<', '&' and '>' at or after i (n when there is none), each found by the engine's
+  // own search and looked for again only once passed: text runs are then taken whole.
+  let nextLt = indexOrEnd(html, '<', 0);
+  let nextAmp = indexOrEnd(html, '&', 0);
+  let nextGt = indexOrEnd(html, '>', 0);
   let i = 0;
   while (i < n) {
-    const unit = html.charCodeAt(i);
-    if (unit !== LT && unit !== AMP) {
-      if (unit === GT) return null;
-      words.push(unit);
-      i++;
-      continue;
+    const runEnd = Math.min(nextLt, nextAmp);
+    // A '>' in text.
+    if (nextGt < runEnd) return null;
+    if (runEnd > i) {
+      words.pushRange(html, i, runEnd);
+      text += html.slice(i, runEnd);
+      i = runEnd;
+      if (i === n) break;
     }
-    text += html.slice(runStart, i);
-    if (unit === AMP) {
+    if (i === nextAmp) {
       const entity = TEXT_ENTITIES.find(([name]) => html.startsWith(name, i));
       if (!entity) return null;
       const [name, character] = entity;
       text += character;
-      words.push(character.charCodeAt(0));
+      words.pushRange(character, 0, 1);
       if (name === '&nbsp;') {
         written += html.slice(writtenUpTo, i) + character;
         writtenUpTo = i + name.length;
       }
       i += name.length;
-      runStart = i;
+      nextAmp = indexOrEnd(html, '&', i);
       continue;
     }
-    const end = html.indexOf('>', i);
-    if (end === -1) return null;
+    // A tag, up to the first '>' after its '<'.
+    const end = nextGt;
+    if (end === n) return null;
     const tag = html.slice(i, end + 1);
     if (html.charCodeAt(i + 1) === 0x2f /* '/' */) {
       if (tag !== open.pop()) return null;
       if (LINE_ENDING.has(tag)) {
         text += '\n';
-        words.push(NEWLINE);
+        words.pushRange('\n', 0, 1);
       }
     } else if (tag.startsWith('<a ')) {
       LINK.lastIndex = i;
@@ -159,7 +160,7 @@ export function readCanonicalContent(html: string): CanonicalContent | null {
         open.push(rule.closedBy);
       } else {
         text += '\n';
-        words.push(NEWLINE);
+        words.pushRange('\n', 0, 1);
       }
       if (rule.written !== tag) {
         written += html.slice(writtenUpTo, i) + rule.written;
@@ -167,13 +168,20 @@ export function readCanonicalContent(html: string): CanonicalContent | null {
       }
     }
     i = end + 1;
-    runStart = i;
+    nextLt = indexOrEnd(html, '<', i);
+    nextGt = indexOrEnd(html, '>', i);
+    // A link's URL may hold '&amp;': an '&' inside the tag is not text.
+    if (nextAmp < i) nextAmp = indexOrEnd(html, '&', i);
   }
   if (open.length > 0) return null;
-  text += html.slice(runStart);
   return {
     html: writtenUpTo === 0 ? html : written + html.slice(writtenUpTo),
     rawText: text,
     words,
   };
+}
+
+function indexOrEnd(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
+  return at === -1 ? text.length : at;
 }

@@ -1,47 +1,76 @@
 /** Words as the whole product counts them (word_count, the editor's live count): see WORD. */
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 
-/** For each UTF-16 code unit outside the surrogates: 1 when WORD's [\p{L}\p{N}] matches it. */
-let wordUnits: Uint8Array | undefined;
-function wordUnitTable(): Uint8Array {
-  if (!wordUnits) {
+/** What a UTF-16 code unit is to WORD (0: nothing). Matched by WORD's [\p{L}\p{N}]: */
+const LETTER = 1;
+/** ' ’ -: joins two runs of letters into one word. */
+const JOINER = 2;
+/** Half of a surrogate pair: text with any is counted by the expression itself. */
+const SURROGATE = 3;
+
+let unitClasses: Uint8Array | undefined;
+function unitClassTable(): Uint8Array {
+  if (!unitClasses) {
     const letterOrDigit = /[\p{L}\p{N}]/u;
-    wordUnits = new Uint8Array(0x10000);
+    unitClasses = new Uint8Array(0x10000);
     for (let unit = 0; unit < 0x10000; unit++) {
-      if (unit < 0xd800 || unit > 0xdfff)
-        wordUnits[unit] = letterOrDigit.test(String.fromCharCode(unit)) ? 1 : 0;
+      if (unit >= 0xd800 && unit <= 0xdfff) unitClasses[unit] = SURROGATE;
+      else if (letterOrDigit.test(String.fromCharCode(unit))) unitClasses[unit] = LETTER;
+      else if (unit === 0x27 || unit === 0x2019 || unit === 0x2d) unitClasses[unit] = JOINER;
     }
   }
-  return wordUnits;
+  return unitClasses;
 }
 
+/** States: outside a word, in one, just after a joiner that follows one (a letter continues it). */
 const OUTSIDE = 0;
 const IN_WORD = 1;
-/** Just after an apostrophe or hyphen that follows a word: a letter or digit continues the word. */
 const AFTER_JOINER = 2;
+
+/** The next state, by `state << 2 | class`. */
+// prettier-ignore
+const NEXT_STATE = new Uint8Array([
+  /* OUTSIDE */      OUTSIDE, IN_WORD, OUTSIDE,      OUTSIDE,
+  /* IN_WORD */      OUTSIDE, IN_WORD, AFTER_JOINER, OUTSIDE,
+  /* AFTER_JOINER */ OUTSIDE, IN_WORD, OUTSIDE,      OUTSIDE,
+]);
+/** 1 where the unit starts a word, by `state << 2 | class`. */
+// prettier-ignore
+const STARTS_WORD = new Uint8Array([
+  0, 1, 0, 0,
+  0, 0, 0, 0,
+  0, 0, 0, 0,
+]);
 
 /**
  * Counts WORD matches one UTF-16 unit at a time, so that a pass that reads text for another
  * reason (the canonical HTML reader) counts its words on the way instead of scanning it again.
- * A scan over a lookup table is several times faster than the regular expression; text with
- * characters beyond the Basic Multilingual Plane (surrogate pairs) is counted by the expression.
+ * A state machine over lookup tables, without a branch per unit, is several times faster than
+ * the regular expression; text with characters beyond the Basic Multilingual Plane (surrogate
+ * pairs) is counted by the expression.
  */
 export class WordCounter {
-  private readonly isWord = wordUnitTable();
+  private readonly classes = unitClassTable();
   private state = OUTSIDE;
   private count = 0;
-  private sawSurrogate = false;
+  private sawSurrogate = 0;
 
-  push(unit: number): void {
-    if (this.isWord[unit] === 1) {
-      if (this.state === OUTSIDE) this.count++;
-      this.state = IN_WORD;
-    } else if (this.state === IN_WORD && (unit === 0x27 || unit === 0x2019 || unit === 0x2d)) {
-      this.state = AFTER_JOINER; // ' ’ -
-    } else {
-      this.state = OUTSIDE;
-      if (unit >= 0xd800 && unit <= 0xdfff) this.sawSurrogate = true;
+  /** Pushes text[start, end). The state lives in locals for the loop. */
+  pushRange(text: string, start: number, end: number): void {
+    const classes = this.classes;
+    let state = this.state;
+    let count = this.count;
+    let surrogate = 0;
+    for (let i = start; i < end; i++) {
+      const unitClass = classes[text.charCodeAt(i)]!;
+      const key = (state << 2) | unitClass;
+      count += STARTS_WORD[key]!;
+      state = NEXT_STATE[key]!;
+      surrogate |= unitClass & (unitClass >> 1); // 1 for SURROGATE only
     }
+    this.state = state;
+    this.count = count;
+    this.sawSurrogate |= surrogate;
   }
 
   /** The count for `text`, the whole text that was pushed (or text with the same words). */
@@ -52,6 +81,6 @@ export class WordCounter {
 
 export function countWords(text: string): number {
   const counter = new WordCounter();
-  for (let i = 0; i < text.length; i++) counter.push(text.charCodeAt(i));
+  counter.pushRange(text, 0, text.length);
   return counter.total(text);
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   countWords,
@@ -37,6 +38,21 @@ describe('fast paths of the sanitizer', () => {
         expect(countWords(text), JSON.stringify(text)).toBe(referenceWordCount(text));
       }
     }
+  });
+
+  it('countWords equals the word expression on any mix of letters, joiners, digits and spaces', () => {
+    // The pieces WORD tells apart: letters (accented, CJK), digits, each joiner, separators,
+    // and characters beyond the BMP (surrogate pairs, counted by the expression itself).
+    const piece = fc.constantFrom(
+      ...['a', 'Z', 'é', '語', '7', '٣', "'", '’', '-', ' ', '\n', '\u00a0', '.', '“', '📚', '𝔉'],
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join('');
+        expect(countWords(text), JSON.stringify(text)).toBe(referenceWordCount(text));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 
   it('isBlankHtml answers the same with and without the text given', () => {
