@@ -19,6 +19,7 @@ import * as discovery from './migrations/0015_discovery.ts';
 import * as releases from './migrations/0016_releases.ts';
 import * as revisions from './migrations/0017_revisions.ts';
 import * as stats from './migrations/0018_stats.ts';
+import * as lz4Text from './migrations/0019_lz4_text.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0016_releases': releases,
   '0017_revisions': revisions,
   '0018_stats': stats,
+  '0019_lz4_text': lz4Text,
 };
 
 class EngineAwareProvider implements MigrationProvider {
