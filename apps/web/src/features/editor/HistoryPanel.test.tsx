@@ -144,7 +144,7 @@ describe('History panel, older versions', () => {
     expect(versionButtons()).toHaveLength(REVISIONS_LIST_LIMIT);
     // Before the oldest shown: the first page is ids 503 down to 4.
     expect(listRequests).toEqual([null, 4]);
-    expect(olderButton()?.textContent).toBe('Loading older versions…');
+    expect(olderButton()?.textContent).toBe('Loading older versions...');
     expect(olderButton()).toHaveProperty('disabled', true);
 
     answer();

@@ -240,7 +240,7 @@ function OlderVersions({
     <div className="history-older">
       {failed && <Status kind="error">Could not load older versions. Try again.</Status>}
       <button type="button" className="button button-small" disabled={busy} onClick={onShow}>
-        {loading ? 'Loading older versions…' : 'Show older versions'}
+        {loading ? 'Loading older versions...' : 'Show older versions'}
       </button>
     </div>
   );
