@@ -1,3 +1,4 @@
+import { REVISIONS_LIST_LIMIT } from '@inkwell/contract/constants';
 import { apiAs, createBook, createUser } from './support/api.ts';
 import { app, expect, expectAccessible, logIn, test } from './support/app.ts';
 import { authorChapters, editorText, toast } from './support/workspace.ts';
@@ -83,6 +84,38 @@ test.describe('versions of a chapter', () => {
     await page.goto(app(`/books/${book.id}/chapters/${chapter.id}`));
     await expect(page.getByText('The old boats sailed at dawn.')).toBeVisible();
     await expect(page.getByText('never came back')).toHaveCount(0);
+  });
+
+  test('shows the versions older than the newest page on request', async ({ page }) => {
+    const author = await createUser('prolific');
+    const book = await createBook(author, { chapters: [{ title: 'The Long Draft' }] });
+    const chapter = book.chapters[0]!;
+    // Creation and publication kept two versions; a full page of autosaves pushes them to the next.
+    for (let i = 1; i <= REVISIONS_LIST_LIMIT; i++)
+      await apiAs(author, 'PUT', `/api/books/${book.id}/chapters/${chapter.id}`, {
+        content: `<p>Draft ${i}.</p>`,
+        autosave: true,
+      });
+
+    await logIn(page, author);
+    await page.goto(app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`));
+    await page.getByRole('button', { name: 'History', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'History' });
+    const versions = panel.locator('button.history-version');
+    await expect(versions).toHaveCount(REVISIONS_LIST_LIMIT);
+    await expect(versions.last()).toContainText('Autosave');
+
+    await panel.getByRole('button', { name: 'Show older versions' }).click();
+    await expect(versions).toHaveCount(REVISIONS_LIST_LIMIT + 2);
+    // That page came back short: nothing older, and focus is on the first version it brought.
+    await expect(panel.getByRole('button', { name: /older versions/ })).toHaveCount(0);
+    await expect(versions.nth(REVISIONS_LIST_LIMIT)).toBeFocused();
+    await expect(versions.nth(REVISIONS_LIST_LIMIT)).toContainText('Published');
+
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    const diff = panel.getByRole('region', { name: /Changes in Saved/ });
+    await expect(diff).toContainText('begins here');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { RevisionKind, RevisionSummary } from '@inkwell/contract';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Modal } from '../../../components/Modal.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -29,12 +29,16 @@ function byDay(versions: readonly RevisionSummary[]) {
   return days;
 }
 
+/** The version buttons under `list`, newest first, across days and pages. */
+const versionButtons = (list: Element | null) => [
+  ...(list?.querySelectorAll<HTMLButtonElement>('button.history-version') ?? []),
+];
+
 /** Up and down arrows (and Home, End) move between the version buttons, across days. */
 function moveFocus(event: KeyboardEvent<HTMLButtonElement>) {
   const steps: Record<string, number> = { ArrowDown: 1, ArrowUp: -1 };
   if (!(event.key in steps) && event.key !== 'Home' && event.key !== 'End') return;
-  const list = event.currentTarget.closest('.history-versions');
-  const buttons = [...(list?.querySelectorAll<HTMLButtonElement>('button.history-version') ?? [])];
+  const buttons = versionButtons(event.currentTarget.closest('.history-versions'));
   const at = buttons.indexOf(event.currentTarget);
   const next =
     event.key === 'Home'
@@ -58,18 +62,41 @@ export interface HistoryPanelProps {
 /**
  * The chapter's History (issue 20): kept versions grouped by day, a word diff of the chosen one
  * against the current text, and Restore after a confirmation. Focus goes to its heading when it
- * opens; the version list is one Tab stop per button, and the arrows move along it.
+ * opens; the version list is one Tab stop per button, and the arrows move along it. A chapter with
+ * more versions than one answer holds shows the older ones page by page, under the list.
  */
 export function HistoryPanel({ chapterId, currentHtml, onRestore, onClose }: HistoryPanelProps) {
-  const list = useQuery(revisionsQuery(chapterId));
+  const list = useInfiniteQuery(revisionsQuery(chapterId));
   const [selected, setSelected] = useState<number | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
-  const days = useMemo(() => byDay(list.data?.revisions ?? []), [list.data]);
-  const chosen = list.data?.revisions.find((v) => v.id === selected);
+  // Every page loaded so far, newest first: the one list the days, the choice and the focus use.
+  const loaded = useMemo(
+    () => list.data?.pages.flatMap((page) => page.revisions) ?? [],
+    [list.data],
+  );
+  const days = useMemo(() => byDay(loaded), [loaded]);
+  const chosen = loaded.find((v) => v.id === selected);
+
+  const versionList = useRef<HTMLDivElement>(null);
+  // The version button to focus once an older page is in (its index in `loaded`).
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusAt !== null) versionButtons(versionList.current)[focusAt]?.focus();
+  }, [focusAt]);
+
+  const showOlder = async () => {
+    const loadedBefore = loaded.length;
+    const answer = await list.fetchNextPage();
+    if (answer.isError || !answer.data) return;
+    // The first older version, or the oldest shown when none came: the button may be gone (a
+    // short page), and focus would otherwise fall back to the start of the page.
+    const total = answer.data.pages.reduce((sum, page) => sum + page.revisions.length, 0);
+    setFocusAt(Math.min(loadedBefore, total - 1));
+  };
 
   const restore = async () => {
     if (selected === null) return;
@@ -96,7 +123,7 @@ export function HistoryPanel({ chapterId, currentHtml, onRestore, onClose }: His
         </button>
       </div>
       {list.isPending && <Loading>Loading versions...</Loading>}
-      {list.isError && (
+      {list.isError && !list.isFetchNextPageError && (
         <Status kind="error">
           Could not load the versions of this chapter.{' '}
           <button type="button" className="button button-small" onClick={() => void list.refetch()}>
@@ -104,12 +131,12 @@ export function HistoryPanel({ chapterId, currentHtml, onRestore, onClose }: His
           </button>
         </Status>
       )}
-      {list.data && list.data.revisions.length === 0 && (
+      {list.data && loaded.length === 0 && (
         <Status kind="empty">No versions kept yet: the next save keeps one.</Status>
       )}
       {days.length > 0 && (
         <div className="history-layout">
-          <div className="history-versions">
+          <div className="history-versions" ref={versionList}>
             {days.map(({ day, versions }, i) => (
               <div key={day} role="group" aria-labelledby={`history-day-${i}`}>
                 <h3 id={`history-day-${i}`} className="history-day">
@@ -136,6 +163,15 @@ export function HistoryPanel({ chapterId, currentHtml, onRestore, onClose }: His
                 </ul>
               </div>
             ))}
+            {list.hasNextPage && (
+              <OlderVersions
+                // A click while the list is asked again would cancel that for the older page.
+                busy={list.isFetching}
+                loading={list.isFetchingNextPage}
+                failed={list.isFetchNextPageError && !list.isFetchingNextPage}
+                onShow={() => void showOlder()}
+              />
+            )}
           </div>
           <div className="history-preview">
             {chosen ? (
@@ -182,6 +218,31 @@ export function HistoryPanel({ chapterId, currentHtml, onRestore, onClose }: His
         </div>
       </Modal>
     </section>
+  );
+}
+
+/**
+ * Under the version list while older versions may remain: the button that asks for the next page,
+ * and what went wrong with the last try (the button stays, for another).
+ */
+function OlderVersions({
+  busy,
+  loading,
+  failed,
+  onShow,
+}: {
+  busy: boolean;
+  loading: boolean;
+  failed: boolean;
+  onShow(): void;
+}) {
+  return (
+    <div className="history-older">
+      {failed && <Status kind="error">Could not load older versions. Try again.</Status>}
+      <button type="button" className="button button-small" disabled={busy} onClick={onShow}>
+        {loading ? 'Loading older versions...' : 'Show older versions'}
+      </button>
+    </div>
   );
 }
 
