@@ -4,8 +4,8 @@ import type { Engine } from './columns.ts';
 /**
  * PostgreSQL: the long values (chapter HTML and text, kept versions, search documents) are
  * compressed with LZ4 instead of the default pglz (docs/decisions/0037). pglz spends about a
- * millisecond of the server's CPU on each 16 KB autosave's three long values; LZ4 several times
- * less, and it decompresses faster for every read and search too. Only values written from now
+ * millisecond of the server's CPU on each 16 KB autosave's three long values, LZ4 about half
+ * that, for values about 20 % larger. Only values written from now
  * on use it: nothing is rewritten, so the migration is instant on any library. A server built
  * without LZ4 support (or older than PostgreSQL 14) keeps pglz. SQLite does not compress.
  */
