@@ -247,21 +247,17 @@ export async function listPublishedBooks(
   return pageOfPublishedBooks(db, [], list, sort, page);
 }
 
-/** An author's published books as a reader's list shows them (their filter), newest first. */
-export async function listPublishedBooksByAuthor(db: DbHandle, authorId: number, list: ListFilter) {
-  return bookSelect(db, PUBLIC)
-    .where('books.author_id', '=', authorId)
-    .where(published('books'))
-    .where(listCondition(list))
-    .orderBy('books.created_at', 'desc')
-    .orderBy('books.id', 'desc')
-    .execute();
-}
-
-export async function listBooksByAuthor(db: DbHandle, authorId: number, visibility: Visibility) {
+/** An author's books that `visibility` may see, meeting a reader's list filter, newest first. */
+export async function listBooksByAuthor(
+  db: DbHandle,
+  authorId: number,
+  visibility: Visibility,
+  list: ListFilter = NO_FILTER,
+) {
   return bookSelect(db, visibility)
     .where('books.author_id', '=', authorId)
     .where(bookVisibleTo(visibility.viewerId))
+    .where(listCondition(list))
     .orderBy('books.created_at', 'desc')
     .orderBy('books.id', 'desc')
     .execute();

@@ -144,7 +144,7 @@ export async function listBooks(
 }
 
 /** The books of a genre page: the genre list route's cap, no paging (as the spec's route). */
-export const GENRE_LIST_LIMIT = 200;
+const GENRE_LIST_LIMIT = 200;
 
 export async function listBooksInGenre(
   ctx: AppContext,
@@ -177,7 +177,8 @@ export async function listAuthorBooks(
   filters: BookFilter['filters'],
 ): Promise<FilteredBooks> {
   const list = await listFilterFor(ctx, viewer, { filters });
-  const rows = await books.listPublishedBooksByAuthor(ctx.db, authorId, list);
+  // Published only, as a visitor sees them; the reader's filter applies.
+  const rows = await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null }, list);
   return {
     books: rows.map(toBook),
     hidden: await hiddenCount(ctx, list, [books.byAuthor(authorId)]),

@@ -6,7 +6,6 @@ import {
 } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
 import {
-  hasExclusions,
   NO_EXCLUSIONS,
   type Exclusions,
   type ListFilter,
@@ -117,17 +116,17 @@ export async function savedExclusions(ctx: AppContext, userId: number): Promise<
 
 /**
  * What a list shows this viewer: the request's filters and, for a signed-in reader who did not
- * send `filters=off`, their saved exclusions. `personal` says the answer depends on who asks.
+ * send `filters=off`, their saved exclusions.
  */
 export async function listFilterFor(
   ctx: AppContext,
   viewer: Viewer | null,
   request: BookFilter = {},
-): Promise<ListFilter & { personal: boolean; noSuchTag: boolean }> {
+): Promise<ListFilter & { noSuchTag: boolean }> {
   const exclusions =
     viewer && request.filters !== 'off' ? await savedExclusions(ctx, viewer.id) : NO_EXCLUSIONS;
   const keys = [...new Set((request.tags ?? []).map(tagKey))];
   const noSuchTag =
     keys.length > 0 && (await discovery.knownTagKeys(ctx.db, keys)).length < keys.length;
-  return { filter: request, exclusions, personal: hasExclusions(exclusions), noSuchTag };
+  return { filter: request, exclusions, noSuchTag };
 }
