@@ -72,13 +72,22 @@ const known = <T extends string>(allowed: readonly T[], values: string[]): T[] =
   [...new Set(values)].filter((v): v is T => (allowed as readonly string[]).includes(v));
 
 /**
+ * An "at least N words" field as typed or as an address has it: null when empty or 0 (no
+ * minimum), undefined when it is not a whole count the API takes.
+ */
+export function parseMinWords(text: string): number | null | undefined {
+  const words = text.trim();
+  if (words === '') return null;
+  if (!/^\d{1,9}$/.test(words)) return undefined;
+  return Number(words) || null;
+}
+
+/**
  * The filters an address names. What the app would never write (an unknown rating, a sort the
  * list has not, a negative word count) is left out rather than sent on to fail: a hand-edited
  * or stale link still shows a list.
  */
 export function readFilters(params: URLSearchParams, scope: FilterScope): BookFilters {
-  const minWords = params.get('min_words');
-  const words = minWords !== null && /^\d{1,9}$/.test(minWords.trim()) ? Number(minWords) : null;
   const sort = params.get('sort') ?? '';
   return {
     tags: uniqueTags(listOf(params, 'tags')),
@@ -87,7 +96,7 @@ export function readFilters(params: URLSearchParams, scope: FilterScope): BookFi
     rating: known(BOOK_RATINGS, listOf(params, 'rating')),
     status: known(BOOK_STATUSES, listOf(params, 'status')),
     genre: scope === 'genre' ? '' : (params.get('genre')?.trim() ?? ''),
-    min_words: words && words > 0 ? words : null,
+    min_words: parseMinWords(params.get('min_words') ?? '') ?? null,
     sort: sortsOf(scope).includes(sort) ? sort : '',
   };
 }

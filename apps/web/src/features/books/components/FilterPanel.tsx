@@ -9,7 +9,9 @@ import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
 import { genresQuery } from '../../../lib/query.ts';
 import {
   activeFilterCount,
+  apiFilterQuery,
   NO_FILTERS,
+  parseMinWords,
   readFilters,
   sortsOf,
   writeFilters,
@@ -40,13 +42,13 @@ function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilte
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    const words = minWords.trim();
-    if (words !== '' && !/^\d{1,9}$/.test(words)) {
+    const words = parseMinWords(minWords);
+    if (words === undefined) {
       setProblem(MIN_WORDS_PROBLEM);
       return;
     }
     setProblem(null);
-    setParams(writeFilters(params, { ...draft, min_words: words ? Number(words) || null : null }));
+    setParams(writeFilters(params, { ...draft, min_words: words }));
   };
 
   const clear = () => {
@@ -175,7 +177,7 @@ export function FilterPanel({ scope }: { scope: FilterScope }) {
   const count = activeFilterCount(filters);
   const [open, setOpen] = useState(count > 0);
   // A new address (a tag chip, the back button) starts the form over from what it names.
-  const formKey = writeFilters(new URLSearchParams(), filters).toString();
+  const formKey = apiFilterQuery(filters, false);
   return (
     <details
       className="filter-panel"

@@ -25,13 +25,6 @@ export interface AuthorNotesProps {
   onUnsavedChange(unsaved: boolean): void;
 }
 
-/** A note as the server has it, and its text as the box shows it. */
-interface SavedNote {
-  html: string;
-  text: string;
-}
-const savedNote = (html: string): SavedNote => ({ html, text: paragraphsToText(html) });
-
 const FIELDS: { key: NoteKey; label: string }[] = [
   { key: 'note_before', label: 'Note before the chapter' },
   { key: 'note_after', label: 'Note after the chapter' },
@@ -51,21 +44,19 @@ export function AuthorNotes({
   onUnsavedChange,
 }: AuthorNotesProps) {
   const id = useId();
-  const [saved, setSaved] = useState(() => ({
-    note_before: savedNote(noteBefore),
-    note_after: savedNote(noteAfter),
+  // Each saved note's text as the box shows it: what the typed text is compared with.
+  const [saved, setSaved] = useState<Record<NoteKey, string>>(() => ({
+    note_before: paragraphsToText(noteBefore),
+    note_after: paragraphsToText(noteAfter),
   }));
-  const [typed, setTyped] = useState(() => ({
-    note_before: saved.note_before.text,
-    note_after: saved.note_after.text,
-  }));
+  const [typed, setTyped] = useState(saved);
   const [state, setState] = useState<{ busy: boolean; error: string | null; saved: boolean }>({
     busy: false,
     error: null,
     saved: false,
   });
 
-  const changed = FIELDS.map((f) => f.key).filter((key) => typed[key] !== saved[key].text);
+  const changed = FIELDS.map((f) => f.key).filter((key) => typed[key] !== saved[key]);
   const over = (key: NoteKey) => overLimit(typed[key], AUTHOR_NOTE_MAX_LENGTH);
   const unsaved = changed.length > 0;
   useEffect(() => onUnsavedChange(unsaved), [unsaved, onUnsavedChange]);
@@ -84,12 +75,11 @@ export function AuthorNotes({
     for (const key of changed) notes[key] = textToParagraphs(typed[key]);
     setState({ busy: true, error: null, saved: false });
     try {
-      const chapter = await onSave(notes);
+      await onSave(notes);
       setSaved((current) => {
         const next = { ...current };
         // What was sent is what is saved now, whatever was typed meanwhile.
-        for (const key of changed)
-          next[key] = { html: chapter[key] ?? notes[key]!, text: typed[key] };
+        for (const key of changed) next[key] = typed[key];
         return next;
       });
       setState({ busy: false, error: null, saved: true });

@@ -200,10 +200,8 @@ export function useDeleteChapter(bookId: number) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (chapterId: number) => api.delete(`/api/chapters/${chapterId}`),
-    onSuccess: () => {
-      refreshChapters(client, bookId);
-      void client.invalidateQueries({ queryKey: keys.deletedChapters(bookId) });
-    },
+    // keys.myBooks, which refreshChapters asks again, holds the recently deleted list too.
+    onSuccess: () => refreshChapters(client, bookId),
   });
 }
 
@@ -222,9 +220,7 @@ export function useRestoreDeletedChapter(bookId: number) {
   return useMutation({
     mutationFn: (chapterId: number) =>
       api.post<Chapter>(`/api/books/${bookId}/deleted-chapters/${chapterId}/restore`),
-    onSuccess: () => {
-      refreshChapters(client, bookId);
-      void client.invalidateQueries({ queryKey: keys.deletedChapters(bookId) });
-    },
+    // keys.myBooks, which refreshChapters asks again, holds the recently deleted list too.
+    onSuccess: () => refreshChapters(client, bookId),
   });
 }
