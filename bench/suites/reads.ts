@@ -1,3 +1,4 @@
+import { BOOK_SORTS } from '@inkwell/contract/constants';
 import { averageBytes, recordResponses, type RecordedResponse } from '../lib/capture.ts';
 import type { DatasetInfo } from '../lib/dataset.ts';
 import { interleaved, type LoadSettings } from '../lib/load.ts';
@@ -10,7 +11,6 @@ import { encodeCursor } from '../../apps/server/src/modules/comments/comments.se
 export const FILTERED_LIST_CASE = 'filtered list';
 export const FILTERED_SEARCH_CASE = 'filtered search';
 
-const SORTS = ['updated', 'new', 'popular', 'words', 'followers'];
 const WARNINGS = ['graphic-violence', 'sexual-content', 'self-harm', 'abuse'];
 
 /** A filter as a reader sets one: often a tag, usually an excluded warning, sometimes ratings. */
@@ -33,7 +33,7 @@ function filteredList(
 ) {
   // Early pages mostly, as readers page: a filtered list is shorter than the library.
   const offset = Math.floor(random() ** 3 * Math.max(1, books / 20)) * 10;
-  return `/api/books?limit=10&offset=${offset}&sort=${pick(SORTS)}&${filters(tags, pick, random)}`;
+  return `/api/books?limit=10&offset=${offset}&sort=${pick(BOOK_SORTS)}&${filters(tags, pick, random)}`;
 }
 
 export interface ReadCase {

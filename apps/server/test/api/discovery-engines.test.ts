@@ -5,6 +5,7 @@ import {
   BOOK_STATUSES,
   CONTENT_WARNING_IDS,
 } from '@inkwell/contract/constants';
+import { tagKey } from '@inkwell/contract/tags';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -181,11 +182,9 @@ const filtersArb: fc.Arbitrary<Filters> = fc.record({
   }),
 });
 
-const key = (tag: string) => tag.trim().replace(/\s+/g, ' ').toLowerCase();
-
 /** The filters, as plain code over the cards. */
 function model(all: Card[], f: Filters, authorIds: number[]): Card[] {
-  const has = (card: Card, tag: string) => card.tags.some((t) => key(t) === key(tag));
+  const has = (card: Card, tag: string) => card.tags.some((t) => tagKey(t) === tagKey(tag));
   const kept = all.filter(
     (c) =>
       f.tags.every((tag) => has(c, tag)) &&

@@ -13,7 +13,7 @@ import {
   type TestApp,
   type TestUser,
 } from '../helpers/app.ts';
-import { daysAgo, userRow } from '../helpers/rows.ts';
+import { daysAgo, insertRead, userRow } from '../helpers/rows.ts';
 
 /** Issue 20, "Who keeps reading": GET /api/my/books/{id}/stats and the visitors' view beacon. */
 let t: TestApp;
@@ -135,10 +135,7 @@ describe('the privacy floor', () => {
     const readers = await insertUsers(db, STATS_PRIVACY_FLOOR);
     // Everyone read chapter 1; one fewer than the floor went on to chapter 2.
     for (const [i, user] of readers.entries()) {
-      await db
-        .insertInto('read_history')
-        .values({ user_id: user, book_id: book.id, chapter_id: one, read_at: nowIso() })
-        .execute();
+      await insertRead(db, { userId: user, bookId: book.id, chapterId: one });
       await db
         .insertInto('chapter_likes')
         .values({ user_id: user, chapter_id: i === 0 ? two : one, created_at: nowIso() })
@@ -216,10 +213,7 @@ describe('the privacy floor against made-up sessions', () => {
     for (const [i, user] of readers.entries()) {
       const chapters = i < 2 ? [one, two] : [one];
       for (const chapter of chapters)
-        await db
-          .insertInto('read_history')
-          .values({ user_id: user, book_id: book.id, chapter_id: chapter, read_at: nowIso() })
-          .execute();
+        await insertRead(db, { userId: user, bookId: book.id, chapterId: chapter });
       if (i < 2)
         await db
           .insertInto('chapter_likes')
@@ -251,10 +245,7 @@ describe('comments counted', () => {
     const one = await insertChapter(db, book.id, { order: 1, published: true });
     const readers = await insertUsers(db, STATS_PRIVACY_FLOOR);
     for (const user of readers)
-      await db
-        .insertInto('read_history')
-        .values({ user_id: user, book_id: book.id, chapter_id: one, read_at: nowIso() })
-        .execute();
+      await insertRead(db, { userId: user, bookId: book.id, chapterId: one });
     const [blocked, replier] = readers as [number, number];
     const comment = (user: number, parent: number | null, deleted: 0 | 1 = 0) =>
       db
@@ -548,10 +539,7 @@ describe('stats against generated history', () => {
       const depth = 1 + pick(shape.length);
       const history = chapters.slice(0, depth).filter(() => rand() < 0.8);
       for (const chapter of history) {
-        await db
-          .insertInto('read_history')
-          .values({ user_id: user, book_id: book.id, chapter_id: chapter.id, read_at: nowIso() })
-          .execute();
+        await insertRead(db, { userId: user, bookId: book.id, chapterId: chapter.id });
         if (chapter.published) reached(`u${user}`, chapter.order);
       }
       if (rand() < 0.7) {
