@@ -5,11 +5,7 @@ import {
   type ContentWarningId,
 } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
-import {
-  NO_EXCLUSIONS,
-  type Exclusions,
-  type ListFilter,
-} from '../../access/book-filters.ts';
+import { NO_EXCLUSIONS, type Exclusions, type ListFilter } from '../../access/book-filters.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { badRequest } from '../../lib/errors.ts';
