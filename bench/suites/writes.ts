@@ -2,6 +2,7 @@ import { BENCH_PASSWORD, tokenFor, type DatasetInfo } from '../lib/dataset.ts';
 import { api } from '../lib/api.ts';
 import { recordResponses, type RecordRequest } from '../lib/capture.ts';
 import type { Corpus } from '../lib/corpus.ts';
+import { runFixedRate } from '../lib/fixed-rate.ts';
 import { interleaved, type LoadResult, type LoadSettings } from '../lib/load.ts';
 import type { Row } from '../lib/report.ts';
 import { startCeiling, type RunningProcess } from '../lib/server.ts';
@@ -12,10 +13,16 @@ const AUTOSAVE_BYTES = 16 * 1024;
 /** Authors autosaving at once, each on their own chapter. */
 const AUTOSAVE_CONNECTIONS = 50;
 
-/** Issue 17's autosave targets, for drafts and published chapters alike. */
+/**
+ * Issue 17's autosave targets, for drafts and published chapters alike: 50 authors' connections
+ * carry `rps` saves a second with p99 ≤ `p99` ms. Judged in two runs: the closed loop (each
+ * author sends the next save as soon as the last is answered) shows the capacity, and the
+ * fixed-rate run offers exactly `rps` and shows the latency at that load (lib/fixed-rate.ts says
+ * why a closed loop's p99 cannot). Both figures are printed; bench/README.md reports both.
+ */
 const AUTOSAVE_TARGETS = {
-  sqlite: { rps: 1_000, p99: 50, label: '≥ 1,000/s, p99 ≤ 50 ms' },
-  postgres: { rps: 700, p99: 50, label: '≥ 700/s, p99 ≤ 50 ms' },
+  sqlite: { rps: 1_000, p99: 50 },
+  postgres: { rps: 700, p99: 50 },
 };
 
 /** About 16 KB of the editor's HTML, made of corpus paragraphs. */
@@ -170,6 +177,7 @@ export async function measureWrites(options: {
     connections,
   );
   const goal = AUTOSAVE_TARGETS[label.engine === 'sqlite' ? 'sqlite' : 'postgres'];
+  const rate = goal.rps.toLocaleString('en-US');
   for (const [kind, targets] of [
     ['draft', drafts],
     ['published', published],
@@ -183,10 +191,32 @@ export async function measureWrites(options: {
       record: targets.map((_, slot) => request(0, slot)),
       request,
     });
-    const pass = result.measured.rps >= goal.rps && result.measured.p99 <= goal.p99;
-    rows.push(row(name, label, result, goal.label, pass));
+    rows.push(row(name, label, result, `≥ ${rate}/s`, result.measured.rps >= goal.rps));
     log(
       `  ${name}: ${result.measured.rps} saves/s, p50 ${result.measured.p50} ms, p99 ${result.measured.p99} ms, errors ${result.measured.errors}`,
+    );
+    // The same authors offering exactly the target rate: the latency the target speaks of.
+    const offered = await runFixedRate(
+      server.url,
+      { connections, rate: goal.rps, duration: settings.duration },
+      request,
+    );
+    const fixedName = `${name}, ${rate}/s offered`;
+    rows.push({
+      suite: 'write',
+      name: fixedName,
+      ...label,
+      rps: offered.rps,
+      p50: offered.p50,
+      p99: offered.p99,
+      max: offered.max,
+      errors: offered.errors,
+      target: `p99 ≤ ${goal.p99} ms at ${rate}/s`,
+      // Fewer answers a second than offered means the server fell behind.
+      pass: offered.p99 <= goal.p99 && offered.rps >= goal.rps * 0.98 && offered.errors === 0,
+    });
+    log(
+      `  ${fixedName}: ${offered.rps} saves/s answered, p50 ${offered.p50} ms, p99 ${offered.p99} ms, errors ${offered.errors}`,
     );
   }
 
