@@ -105,6 +105,7 @@ export async function buildApp(
     waitMs: config.DB_POOL_WAIT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
     sqliteCommitSync: config.SQLITE_COMMIT_SYNC,
+    sqliteCheckpoint: config.SQLITE_CHECKPOINT,
   });
   await migrate(db, config);
   const search = createSearchEngine(db, config);

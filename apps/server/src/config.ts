@@ -185,6 +185,10 @@ const EnvSchema = z.object({
    * libuv's thread pool after the COMMIT, so the event loop serves other requests meanwhile;
    * `inline`: inside the COMMIT, on the event loop. Both are durable (decision 0036). */
   SQLITE_COMMIT_SYNC: z.enum(['thread', 'inline']).default('thread'),
+  /** SQLite: where the WAL is copied back into the database file. `thread`: a worker thread
+   * with its own connection, after each group commit; `inline`: inside a COMMIT on the event
+   * loop, every 1,000 pages, as SQLite does by default (decision 0038). */
+  SQLITE_CHECKPOINT: z.enum(['thread', 'inline']).default('thread'),
   /** Search's own PostgreSQL connections, so that searches never hold the other reads' ones,
    * and the longest a search statement may run before PostgreSQL cancels it (503). */
   SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),

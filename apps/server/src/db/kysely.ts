@@ -14,6 +14,11 @@ import {
 import pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
 import { prepareRepeatedStatements } from './postgres-prepared-statements.ts';
+import {
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  startCheckpointer,
+  type Checkpointer,
+} from './sqlite-checkpointer.ts';
 import type { Schema } from './schema.ts';
 
 export type Db = Kysely<Schema>;
@@ -32,6 +37,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 export type SqliteCommitSync = 'thread' | 'inline';
 
 /**
+ * Where SQLite copies its WAL back into the database file (decision 0038). `thread`: a worker
+ * thread with its own connection, after each group commit; `inline`: SQLite's default, inside
+ * the COMMIT that passes 1,000 pages of WAL, on the event loop.
+ */
+export type SqliteCheckpoint = 'thread' | 'inline';
+
+/**
  * A PostgreSQL connection pool's size and limits (SQLite has one connection and ignores them),
  * and how SQLite's group commits sync (PostgreSQL ignores that).
  */
@@ -43,12 +55,16 @@ export interface PoolOptions {
   /** Longest a statement may run before PostgreSQL cancels it; 0 for no limit. */
   statementTimeoutMs: number;
   sqliteCommitSync?: SqliteCommitSync;
+  sqliteCheckpoint?: SqliteCheckpoint;
 }
 
 const DEFAULT_POOL: PoolOptions = { size: 10, waitMs: 5_000, statementTimeoutMs: 0 };
 
-/** The WAL file whose fsync a SQLite handle's group commits take off the event loop. */
-const walSyncedOffLoop = new WeakMap<Db, string>();
+/**
+ * What a SQLite handle's group commits do after COMMIT, off the event loop: the WAL file they
+ * fsync (SQLITE_COMMIT_SYNC=thread), and the checkpointer they tell (SQLITE_CHECKPOINT=thread).
+ */
+const afterCommit = new WeakMap<Db, { walFile?: string; checkpointer?: Checkpointer }>();
 
 /**
  * A database handle for `databaseUrl`. `log` sees every statement run (tests read search's
@@ -80,13 +96,22 @@ export function createDb(
     });
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
   }
-  const { database, walFile } = openSqlite(databaseUrl);
+  const { database, filename, walFile } = openSqlite(databaseUrl);
+  let checkpointer: Checkpointer | undefined;
+  if (walFile && (poolOptions.sqliteCheckpoint ?? 'thread') === 'thread') {
+    database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
+    checkpointer = startCheckpointer(filename);
+  }
   const db = new Kysely<Schema>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new SqliteDialect({
+      database: withStatementCache(database, () => checkpointer?.close()),
+    }),
     log,
   });
-  if (walFile && (poolOptions.sqliteCommitSync ?? 'thread') === 'thread')
-    walSyncedOffLoop.set(db, walFile);
+  afterCommit.set(db, {
+    ...(walFile && (poolOptions.sqliteCommitSync ?? 'thread') === 'thread' && { walFile }),
+    ...(checkpointer && { checkpointer }),
+  });
   return db;
 }
 
@@ -98,10 +123,13 @@ const STATEMENT_CACHE_SIZE = 500;
  * Statements are kept by their SQL text (least recently used out first). A statement that is
  * still being iterated (a streamed query) is busy, so a second use gets its own fresh statement.
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
+function withStatementCache(database: SQLite.Database, onClose: () => void): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => database.close(),
+    close: () => {
+      database.close();
+      onClose();
+    },
     prepare(text: string) {
       const cached = cache.get(text);
       if (cached && !cached.busy) {
@@ -119,8 +147,12 @@ function withStatementCache(database: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** The connection, and its WAL file when it has one (an in-memory database has none). */
-function openSqlite(file: string): { database: SQLite.Database; walFile?: string } {
+/** The connection, its file, and its WAL file when it has one (an in-memory database has none). */
+function openSqlite(file: string): {
+  database: SQLite.Database;
+  filename: string;
+  walFile?: string;
+} {
   const filename = file.replace(/^sqlite:(\/\/)?/, '');
   if (filename !== ':memory:')
     fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
@@ -139,7 +171,11 @@ function openSqlite(file: string): { database: SQLite.Database; walFile?: string
   // (the "analysis limit"): SQLite's advice for long-lived connections, and what autovacuum's
   // ANALYZE is to PostgreSQL. Search plans do not depend on them (search-at-scale.test.ts).
   database.pragma('optimize = 0x10002');
-  return { database, ...(journal === 'wal' && { walFile: `${path.resolve(filename)}-wal` }) };
+  return {
+    database,
+    filename,
+    ...(journal === 'wal' && { walFile: `${path.resolve(filename)}-wal` }),
+  };
 }
 
 /**
@@ -179,10 +215,13 @@ class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
 
-  /** walFile: the WAL to fsync after each COMMIT, off the event loop (SQLITE_COMMIT_SYNC=thread). */
+  /**
+   * walFile: the WAL to fsync after each COMMIT, off the event loop (SQLITE_COMMIT_SYNC=thread);
+   * checkpointer: told after each COMMIT (SQLITE_CHECKPOINT=thread).
+   */
   constructor(
     private readonly db: Db,
-    private readonly walFile: string | undefined,
+    private readonly after: { walFile?: string; checkpointer?: Checkpointer },
   ) {}
 
   run<T>(work: WriteWork<T>): Promise<T> {
@@ -240,7 +279,12 @@ class GroupCommit {
    * and the WAL is fsynced once the connection is free for the next batch (decision 0036).
    */
   private async durableTransaction(work: WriteWork<void>): Promise<void> {
-    if (this.walFile === undefined) return this.db.transaction().execute(work);
+    const { walFile, checkpointer } = this.after;
+    if (walFile === undefined) {
+      await this.db.transaction().execute(work);
+      checkpointer?.committed();
+      return;
+    }
     await this.db.connection().execute(async (connection) => {
       await sql`pragma synchronous = normal`.execute(connection);
       try {
@@ -249,7 +293,9 @@ class GroupCommit {
         await sql`pragma synchronous = full`.execute(connection);
       }
     });
-    await syncFile(this.walFile);
+    await syncFile(walFile);
+    // After the sync: the checkpoint copies only what is on disk in the WAL (it syncs it anyway).
+    checkpointer?.committed();
   }
 }
 
@@ -265,8 +311,18 @@ export function writeTransaction<T>(db: Db, work: WriteWork<T>): Promise<T> {
   if (isPostgres(db)) return db.transaction().execute(work);
   let group = groupCommits.get(db);
   if (!group) {
-    group = new GroupCommit(db, walSyncedOffLoop.get(db));
+    group = new GroupCommit(db, afterCommit.get(db) ?? {});
     groupCommits.set(db, group);
   }
   return group.run(work);
+}
+
+/**
+ * Runs `work`, which writes with one statement (reading more only when that write matched
+ * nothing, to say why), as a write of its own. PostgreSQL: straight on the pool, without BEGIN
+ * and COMMIT, two more round trips for what one statement already does atomically. SQLite: in
+ * the group commit, as writeTransaction.
+ */
+export function writeStatement<T>(db: Db, work: (handle: DbHandle) => Promise<T>): Promise<T> {
+  return isPostgres(db) ? work(db) : writeTransaction(db, work);
 }
