@@ -100,7 +100,6 @@ async function simulate(thin: boolean, published = false) {
       book_id: bookId,
       title: 'Chapter',
       content: html,
-      content_text: html,
       word_count: 0,
       chapter_order: 1,
       // A published chapter's autosaves thin like a draft's (decision 0033).

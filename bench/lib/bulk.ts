@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { textOfSanitized } from '../../apps/server/src/html/sanitize.ts';
 import { registerPhraseGrams } from '../../apps/server/src/modules/search/phrase-grams.ts';
 import { inBatches } from './api.ts';
 
@@ -64,8 +65,12 @@ export function openSqliteWriter(file: string): BulkWriter {
   db.pragma('synchronous = OFF');
   db.pragma('foreign_keys = ON');
   db.pragma('cache_size = -262144');
-  // The chapter search index's triggers call it, as on the server's own connections.
+  // The chapter index is filled in SQL below, with the text and word pairs the server's search
+  // indexer would compute (decision 0039: the text is read from the HTML).
   registerPhraseGrams(db);
+  db.function('inkwell_text_of', { deterministic: true }, (html: unknown) =>
+    textOfSanitized(String(html)),
+  );
   const statements = new Map<string, SQLite.Statement>();
   const statement = (table: string, columns: readonly string[], count: number) => {
     const key = `${table}:${count}`;
@@ -96,8 +101,9 @@ export function openSqliteWriter(file: string): BulkWriter {
     },
     async indexChapterText() {
       db.exec(`insert into chapter_fts (rowid, content_text, phrase_grams)
-                 select id, content_text, inkwell_phrase_grams(content_text) from chapters
-                  where is_published = 1 order by id;
+                 select id, text, inkwell_phrase_grams(text)
+                   from (select id, inkwell_text_of(content) as text from chapters
+                          where is_published = 1 order by id);
                delete from search_pending;
                delete from search_pending_books;`);
     },
@@ -110,6 +116,14 @@ export function openSqliteWriter(file: string): BulkWriter {
     },
   };
 }
+
+/**
+ * The plain text of a generated chapter's HTML (paragraphs of escaped text, dataset.ts), in SQL:
+ * what the server's textOfSanitized reads from it, up to whitespace, which no tsvector keeps.
+ * Tokenizing in PostgreSQL keeps both of its cores at the work, as the server's indexer would.
+ */
+const GENERATED_TEXT_OF_CONTENT = `replace(replace(replace(regexp_replace(content, '<[^>]*>', E'\\n', 'g'),
+  '&lt;', '<'), '&gt;', '>'), '&amp;', '&')`;
 
 /**
  * Two connections for chapters, so PostgreSQL computes the tsvector of one batch while the next
@@ -199,7 +213,7 @@ export async function openPostgresWriter(url: string): Promise<BulkWriter> {
         const client = idle.pop()!;
         await client.query(
           `insert into chapter_search (chapter_id, book_id, content_tsv)
-           select id, book_id, to_tsvector('english', content_text) from chapters
+           select id, book_id, to_tsvector('english', ${GENERATED_TEXT_OF_CONTENT}) from chapters
             where is_published = 1 and id > $1 and id <= $2`,
           [range * step, (range + 1) * step],
         );

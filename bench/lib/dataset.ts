@@ -219,7 +219,7 @@ function bookTitle(random: () => number): string {
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** A run of consecutive corpus paragraphs of about `words` words, as the editor's HTML and as plain text. */
+/** A run of consecutive corpus paragraphs of about `words` words, as the editor's HTML. */
 function chapterText(corpus: Corpus, random: () => number, words: number) {
   const book = corpus.books[Math.floor(random() * corpus.books.length)]!;
   let index = Math.floor(random() * book.length);
@@ -233,7 +233,6 @@ function chapterText(corpus: Corpus, random: () => number, words: number) {
   }
   return {
     content: picked.map((p) => `<p>${escapeHtml(p.text)}</p>`).join(''),
-    content_text: picked.map((p) => p.text).join('\n'),
     word_count: count,
   };
 }
@@ -443,7 +442,6 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
     'book_id',
     'title',
     'content',
-    'content_text',
     'word_count',
     'chapter_order',
     'is_published',
@@ -483,7 +481,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
         random,
         Math.max(800, Math.round(normalish(random, WORDS_PER_CHAPTER, 500))),
       );
-      textBytes += text.content.length + text.content_text.length;
+      textBytes += text.content.length;
       const isPublished = order <= publishedCount;
       const created = isoDaysAgo(now, book.created - order);
       rows.push([
@@ -491,7 +489,6 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
         book.id,
         `Chapter ${order}`,
         text.content,
-        text.content_text,
         text.word_count,
         order,
         isPublished ? 1 : 0,

@@ -20,6 +20,7 @@ import * as releases from './migrations/0016_releases.ts';
 import * as revisions from './migrations/0017_revisions.ts';
 import * as stats from './migrations/0018_stats.ts';
 import * as lz4Text from './migrations/0019_lz4_text.ts';
+import * as textFromContent from './migrations/0020_text_from_content.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0017_revisions': revisions,
   '0018_stats': stats,
   '0019_lz4_text': lz4Text,
+  '0020_text_from_content': textFromContent,
 };
 
 class EngineAwareProvider implements MigrationProvider {

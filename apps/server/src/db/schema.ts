@@ -81,9 +81,8 @@ export interface ChaptersTable {
   id: Generated<number>;
   book_id: number;
   title: string;
+  /** Sanitized HTML; its plain text is derived from it where needed (decision 0039). */
   content: string;
-  /** Plain text of `content`, for search and word count. */
-  content_text: string;
   word_count: number;
   chapter_order: number;
   is_published: Flag;
@@ -359,7 +358,6 @@ export interface DeletedChaptersTable {
   book_id: number;
   title: string;
   content: string;
-  content_text: string;
   word_count: number;
   chapter_order: number;
   is_published: Flag;

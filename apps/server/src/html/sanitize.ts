@@ -60,23 +60,28 @@ export function sanitizeWithParser(html: string): string {
 }
 
 /**
- * sanitizeContent with the text of its answer (textOfSanitized) and that text's word count
- * (countWords), for writes that store the three. HTML already in the allowlisted form, as the
- * editor saves it, takes a single pass for all of them.
+ * sanitizeContent with what a chapter stores beside it: the word count of its text
+ * (textOfSanitized, countWords) and whether it shows no text at all (isBlankHtml). HTML already in
+ * the allowlisted form, as the editor saves it, takes a single pass for all three.
  */
-export function sanitizeContentWithText(html: string): {
+export function sanitizeContentWithWords(html: string): {
   html: string;
-  text: string;
   words: number;
+  blank: boolean;
 } {
   const canonical = readCanonicalContent(html);
   if (canonical) {
-    const text = tidyText(canonical.rawText);
-    return { html: canonical.html, text, words: canonical.words.total(text) };
+    // Its text before tidying: tidying changes only whitespace, so neither a word nor blankness.
+    const text = canonical.rawText;
+    return {
+      html: canonical.html,
+      words: canonical.words.total(text),
+      blank: isBlankHtml(canonical.html, text),
+    };
   }
   const sanitized = sanitizeWithParser(html);
   const text = textOfSanitized(sanitized);
-  return { html: sanitized, text, words: countWords(text) };
+  return { html: sanitized, words: countWords(text), blank: isBlankHtml(sanitized, text) };
 }
 
 const TEXT_OPTIONS: sanitizeHtml.IOptions = {
@@ -106,6 +111,16 @@ export function textOfSanitized(html: string): string {
   return tidyText(
     decodeEntities(html.replace(BLOCK_BOUNDARY, (m) => `${m}\n`).replace(/<[^>]*>/g, '')),
   );
+}
+
+/**
+ * textOfSanitized for the first characters of sanitized HTML only (a summary needs no more than
+ * its start): a tag or an entity cut off at the end is left out.
+ */
+export function textOfSanitizedStart(start: string): string {
+  const open = start.lastIndexOf('<');
+  const whole = open > start.lastIndexOf('>') ? start.slice(0, open) : start;
+  return textOfSanitized(whole.replace(/&[#\w]*$/, ''));
 }
 
 const SPACE_RUN = /[ \t]+/g;

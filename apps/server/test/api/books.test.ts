@@ -322,7 +322,6 @@ describe('popular books', () => {
               book_id: bookId,
               title: 'c',
               content: '',
-              content_text: '',
               word_count: 0,
               chapter_order: 1,
               is_published: 1,

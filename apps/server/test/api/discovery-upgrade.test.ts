@@ -23,7 +23,6 @@ beforeAll(async () => {
         book_id: bookId,
         title: `Chapter ${i + 1}`,
         content: '<p>x</p>',
-        content_text: 'x',
         word_count: words,
         chapter_order: i + 1,
         is_published: i < 2 ? 1 : 0,

@@ -337,7 +337,6 @@ describe('recently deleted chapters', () => {
       book_id: book.id,
       title: `Filler ${i + 1}`,
       content: '<p>x</p>',
-      content_text: 'x',
       word_count: 1,
       chapter_order: i + 1,
       is_published: 0 as const,

@@ -46,8 +46,10 @@ beforeAll(async () => {
     for (let c = 0; c < CHAPTERS_PER_BOOK; c++) {
       const chapter = text.chapter(WORDS_PER_CHAPTER);
       let plain = chapter.text;
+      let html = chapter.html;
       if ((b === 3 || b === 41) && c === 5) {
         plain = `${plain}\n${rare} arrived`;
+        html = `${html}<p>${rare} arrived</p>`;
         rareBooks.push(book.id);
       }
       if (b === 60 && c === 2) {
@@ -60,8 +62,7 @@ beforeAll(async () => {
       rows.push({
         book_id: book.id,
         title: `Chapter ${c + 1}`,
-        content: chapter.html,
-        content_text: plain,
+        content: html,
         word_count: WORDS_PER_CHAPTER,
         chapter_order: c + 1,
         is_published: 1 as const,

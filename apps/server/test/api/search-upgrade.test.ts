@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -15,22 +16,13 @@ beforeAll(async () => {
   const old = await oldLibrary(database, '0005_search_lookup');
   const at = new Date().toISOString();
   bookId = await insertOldBook(old, await insertOldUser(old, 'elder', at), 'Old Library', at);
-  await old
-    .insertInto('chapters')
-    .values(
-      ['the ancient lanternwick burned', 'a draft of thornquill'].map((text, i) => ({
-        book_id: bookId,
-        title: `Chapter ${i + 1}`,
-        content: `<p>${text}</p>`,
-        content_text: text,
-        word_count: 4,
-        chapter_order: i + 1,
-        is_published: i === 0 ? 1 : 0,
-        created_at: at,
-        updated_at: at,
-      })),
-    )
-    .execute();
+  // As that version stored them: with their plain text beside the HTML, which its search
+  // indexed (the column went in migration 0020, so the typed schema no longer names it).
+  for (const [i, text] of ['the ancient lanternwick burned', 'a draft of thornquill'].entries())
+    await sql`insert into chapters (book_id, title, content, content_text, word_count,
+        chapter_order, is_published, created_at, updated_at)
+      values (${bookId}, ${`Chapter ${i + 1}`}, ${`<p>${text}</p>`}, ${text}, 4, ${i + 1},
+        ${i === 0 ? 1 : 0}, ${at}, ${at})`.execute(old);
   await old.destroy();
   t = await createTestApp({}, { database });
 });

@@ -47,7 +47,6 @@ async function insertChapter(
       book_id: bookId,
       title: `Chapter ${fields.order}`,
       content: text.map((p) => `<p>${p}</p>`).join(''),
-      content_text: text.join(' '),
       word_count: text.length * 2,
       chapter_order: fields.order,
       is_published: fields.published ? 1 : 0,

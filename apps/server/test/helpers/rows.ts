@@ -19,7 +19,6 @@ function chapterRow(bookId: number, chapter: ChapterFields) {
     book_id: bookId,
     title: chapter.title,
     content: `<p>${text}</p>`,
-    content_text: text,
     word_count: text.split(' ').length,
     chapter_order: chapter.order,
     is_published: toFlag(chapter.published),

@@ -113,7 +113,6 @@ export async function setChapterOrder(db: DbHandle, id: number, order: number) {
 
 export interface ContentColumns {
   content: string;
-  content_text: string;
   word_count: number;
 }
 
@@ -134,7 +133,6 @@ export async function insertChapter(
       book_id: chapter.bookId,
       title: chapter.title,
       content: chapter.content,
-      content_text: chapter.content_text,
       word_count: chapter.word_count,
       chapter_order: chapter.order,
       is_published: 0,
@@ -264,7 +262,6 @@ const KEPT_WHEN_DELETED = [
   'book_id',
   'title',
   'content',
-  'content_text',
   'word_count',
   'chapter_order',
   'is_published',

@@ -15,7 +15,7 @@ import {
   countWords,
   isBlankHtml,
   sanitizeContent,
-  sanitizeContentWithText,
+  sanitizeContentWithWords,
   textOfSanitized,
 } from '../../html/sanitize.ts';
 import {
@@ -29,7 +29,7 @@ import { nowIso, toFlag } from '../../lib/convert.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
-import { writeTransaction } from '../../db/kysely.ts';
+import { writeStatement, writeTransaction, type Db } from '../../db/kysely.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import { storeNotifications } from '../notifications/notifications.service.ts';
@@ -140,22 +140,18 @@ async function writeChaptersOf<T>(
   });
 }
 
-const DEFAULT_CONTENT_TEXT = textOfSanitized(DEFAULT_CHAPTER_CONTENT);
 /** What empty content is stored as, computed once. */
 const DEFAULT_CONTENT_COLUMNS: Readonly<ContentColumns> = Object.freeze({
   content: DEFAULT_CHAPTER_CONTENT,
-  content_text: DEFAULT_CONTENT_TEXT,
-  word_count: countWords(DEFAULT_CONTENT_TEXT),
+  word_count: countWords(textOfSanitized(DEFAULT_CHAPTER_CONTENT)),
 });
 
-/** Sanitized content with its derived plain text and word count; empty content gets the default. */
+/** Sanitized content with its word count; empty content gets the default. */
 export function contentColumns(html: string): ContentColumns {
   // The editor's HTML is usually already in the allowlisted form: then one pass checks it and
-  // reads its text and words, without parsing it (docs/decisions/0014-canonical-html-fast-path.md).
-  const { html: content, text, words } = sanitizeContentWithText(html);
-  return isBlankHtml(content, text)
-    ? DEFAULT_CONTENT_COLUMNS
-    : { content, content_text: text, word_count: words };
+  // counts its words, without parsing it (docs/decisions/0014-canonical-html-fast-path.md).
+  const { html: content, words, blank } = sanitizeContentWithWords(html);
+  return blank ? DEFAULT_CONTENT_COLUMNS : { content, word_count: words };
 }
 
 /**
@@ -410,9 +406,12 @@ async function saveChapter(
   };
   // An update moves no chapter, so unlike the other chapter writes it needs no book lock:
   // ownership and the expected version are conditions of the UPDATE itself, one statement per
-  // autosave. Only publishing reads the book first (under its lock, the order every chapter write
-  // takes locks in), for the news; only a refusal reads more, to tell which rule refused.
-  const saved = await writeTransaction(ctx.db, async (trx) => {
+  // autosave (and no transaction around it). Only publishing reads the book first (under its
+  // lock, the order every chapter write takes locks in), for the news, in one transaction with
+  // the followers' inbox; only a refusal reads more, to tell which rule refused.
+  const write: <T>(db: Db, work: (handle: DbHandle) => Promise<T>) => Promise<T> =
+    input.is_published ? writeTransaction : writeStatement;
+  const saved = await write(ctx.db, async (trx) => {
     const book = input.is_published ? await chapters.lockBook(trx, bookId) : undefined;
     const target = {
       id: chapterId,

@@ -4,6 +4,9 @@ import { FEED_MAX_ENTRIES } from '@inkwell/contract';
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 
+/** Characters of a chapter's HTML read for its summary: a few hundred of text, with their tags. */
+const SUMMARY_SOURCE_LENGTH = 2000;
+
 /** When a chapter became news: its first publication (older rows may lack it; their last change stands in). */
 const publishedAt = sql<string>`coalesce(chapters.first_published_at, chapters.updated_at)`;
 
@@ -23,8 +26,8 @@ function publishedChapters(db: DbHandle) {
       'users.first_name as author_first_name',
       'users.last_name as author_last_name',
       publishedAt.as('published_at'),
-      // The start of the text is enough for a summary; never ship a whole chapter per entry.
-      sql<string>`substr(chapters.content_text, 1, 600)`.as('excerpt'),
+      // The start of the HTML is enough for a summary; never ship a whole chapter per entry.
+      sql<string>`substr(chapters.content, 1, ${SUMMARY_SOURCE_LENGTH})`.as('content_start'),
     ])
     .orderBy(publishedAt, 'desc')
     .orderBy('chapters.id', 'desc')

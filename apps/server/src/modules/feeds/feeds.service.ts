@@ -6,7 +6,7 @@ import {
   type FeedTokenStatus,
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
-import { htmlToText } from '../../html/sanitize.ts';
+import { htmlToText, textOfSanitizedStart } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { notFound } from '../../lib/errors.ts';
 import { findAuthor } from '../authors/authors.service.ts';
@@ -60,7 +60,7 @@ function toEntry(
       first_name: row.author_first_name,
       last_name: row.author_last_name,
     }),
-    summary: excerpt(row.excerpt),
+    summary: excerpt(textOfSanitizedStart(row.content_start)),
     category: row.book_title,
   };
 }

@@ -1,6 +1,7 @@
 import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
+import { textOfSanitized } from '../../html/sanitize.ts';
 import {
   newestMatchingChapters,
   phraseTsQuery,
@@ -142,13 +143,14 @@ const INDEXER_LOCK = 7_246_001;
 
 /**
  * Rebuilds the pending book documents, then indexes the oldest pending chapters with their
- * current text, or takes them out when they are
- * no longer published; null when another process's indexer holds the turn. One statement, so it
- * reads the queue and the chapters in one snapshot: a change committed after it began keeps its
- * queue row for the next round. The queue rows it takes are deleted by chapter (a chapter saved
- * many times is indexed once), and the lock keeps two processes from writing one chapter's entry
- * from two snapshots. Saves append to the queue and never touch chapter_search, so they never
- * wait for a round.
+ * current text, or takes them out when they are no longer published; null when another
+ * process's indexer holds the turn. The first statement claims the queue rows and reads the
+ * chapters in one snapshot: a change committed after it began keeps its queue row for the next
+ * round. The queue rows it takes are deleted by chapter (a chapter saved many times is indexed
+ * once), and the lock keeps two processes from writing one chapter's entry from two snapshots.
+ * The text is read from the HTML here (decision 0039), and the second statement writes the
+ * entries of the chapters still published then. Saves append to the queue and never touch
+ * chapter_search, so they never wait for a round.
  */
 async function indexPending(db: Db, batch: number): Promise<number | null> {
   return db.transaction().execute(async (trx) => {
@@ -156,23 +158,28 @@ async function indexPending(db: Db, batch: number): Promise<number | null> {
       select pg_try_advisory_xact_lock(${INDEXER_LOCK}) as locked`.execute(trx);
     if (!locks[0]?.locked) return null;
     const books = await refreshPendingBookDocuments(trx, batch);
-    const { rows } = await sql<{ chapters: number }>`
+    const { rows } = await sql<{ chapter_id: number; content: string | null }>`
       with picked as (${oldestPendingChapters(batch)}), claimed as (
         delete from search_pending p using picked where p.chapter_id = picked.chapter_id
-      ), published as (
-        select c.id, c.book_id, c.content_text from chapters c
-         where c.id in (select chapter_id from picked) and ${published('c')}
       ), removed as (
         delete from chapter_search s
          where s.chapter_id in (select chapter_id from picked)
-           and s.chapter_id not in (select id from published)
-      ), written as (
-        insert into chapter_search (chapter_id, book_id, content_tsv)
-        select id, book_id, to_tsvector('english', content_text) from published
-        on conflict (chapter_id) do update
-          set book_id = excluded.book_id, content_tsv = excluded.content_tsv
+           and not exists (select 1 from chapters c where c.id = s.chapter_id and ${published('c')})
       )
-      select count(*) as chapters from picked`.execute(trx);
-    return books + Number(rows[0]?.chapters ?? 0);
+      select picked.chapter_id, c.content
+        from picked left join chapters c on c.id = picked.chapter_id and ${published('c')}`.execute(
+      trx,
+    );
+    const texts = rows.filter((row) => row.content !== null);
+    if (texts.length > 0)
+      await sql`
+        insert into chapter_search (chapter_id, book_id, content_tsv)
+        select c.id, c.book_id, to_tsvector('english', t.text)
+          from unnest(${texts.map((row) => row.chapter_id)}::int[],
+                      ${texts.map((row) => textOfSanitized(row.content!))}::text[]) t(id, text)
+          join chapters c on c.id = t.id and ${published('c')}
+        on conflict (chapter_id) do update
+          set book_id = excluded.book_id, content_tsv = excluded.content_tsv`.execute(trx);
+    return books + rows.length;
   });
 }

@@ -1,6 +1,7 @@
 import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import { writeTransaction, type Db } from '../../db/kysely.ts';
+import { textOfSanitized } from '../../html/sanitize.ts';
 import { phraseGrams } from './phrase-grams.ts';
 import type { SearchEngine } from './search-engine.ts';
 import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
@@ -98,8 +99,9 @@ function sqliteHits(query: SearchTerms) {
 }
 
 /**
- * Indexes the oldest pending chapters with their current text, or takes them out when they are
- * no longer published. SQLite runs one write transaction at a time, so a round sees and settles
+ * Indexes the oldest pending chapters with their current text (read from their HTML here, the
+ * one place it is needed: decision 0039), or takes them out when they are no longer published.
+ * SQLite runs one write transaction at a time, so a round sees and settles
  * its chapters alone. The word pairs are computed here, by the function that splits a reader's
  * phrase, so the two always agree.
  */
@@ -111,16 +113,15 @@ async function indexPending(db: Db, batch: number): Promise<number> {
     const ids = picked.map((p) => p.chapter_id);
     const stillPublished = await trx
       .selectFrom('chapters')
-      .select(['id', 'content_text'])
+      .select(['id', 'content'])
       .where('id', 'in', ids)
       .where(published('chapters'))
       .execute();
     for (const id of ids) await sql`delete from chapter_fts where rowid = ${id}`.execute(trx);
     for (const chapter of stillPublished) {
+      const text = textOfSanitized(chapter.content);
       await sql`insert into chapter_fts (rowid, content_text, phrase_grams)
-        values (${chapter.id}, ${chapter.content_text}, ${phraseGrams(chapter.content_text)})`.execute(
-        trx,
-      );
+        values (${chapter.id}, ${text}, ${phraseGrams(text)})`.execute(trx);
     }
     await trx.deleteFrom('search_pending').where('chapter_id', 'in', ids).execute();
     return books + ids.length;
