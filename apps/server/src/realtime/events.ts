@@ -23,6 +23,8 @@ export type DomainEvent =
       bookTitle: string;
       announcementId: number;
       title: string;
+      /** As for a chapter: the inbox rows written with the announcement, told live only. */
+      inboxWritten?: number[];
     }
   | { type: 'author.followed'; authorId: number; followerId: number; followerUsername: string }
   | {

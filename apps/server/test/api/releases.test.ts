@@ -600,6 +600,26 @@ describe('announcements', () => {
     for (const reader of [pest, stranger]) expect(await inbox(reader)).toEqual([]);
   });
 
+  it('write the followers’ notifications with the announcement, so a process ending after it loses none', async () => {
+    const author = await signup(t.app);
+    const reader = await signup(t.app);
+    await followAuthor(reader, author);
+    const book = await publishedBook(author);
+    // The process stops right after the announcement's commit: its event never goes out.
+    const publish = vi.spyOn(t.ctx.events, 'publish').mockResolvedValue(undefined);
+    let made: { id: number };
+    try {
+      made = (await post(author, book.id, { title: 'Hiatus', body: 'Back in May' })).json();
+      expect(publish).toHaveBeenCalled();
+    } finally {
+      publish.mockRestore();
+    }
+    const told = (await inbox(reader)).filter((n) => n.type === 'ANNOUNCEMENT');
+    expect(told.map((n) => [n.announcement_id, n.message])).toEqual([
+      [made.id, `Announcement on "${book.title}" by ${author.username}: Hiatus`],
+    ]);
+  });
+
   it('of a draft book tell no one', async () => {
     const author = await signup(t.app);
     const reader = await signup(t.app);

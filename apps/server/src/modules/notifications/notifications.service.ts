@@ -90,7 +90,10 @@ export async function storeNotifications(
     await notifications.insertForUsers(ctx.db, event.inbox, content, now);
     return { recipients: event.live };
   }
-  if (event.type === 'chapter.published' && event.inboxWritten) {
+  if (
+    (event.type === 'chapter.published' || event.type === 'announcement.posted') &&
+    event.inboxWritten
+  ) {
     return { recipients: event.inboxWritten };
   }
   if (event.type === 'chapter.published' || event.type === 'announcement.posted') {

@@ -9,8 +9,11 @@ import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { toAnnouncement } from '../../presenters/announcement.ts';
+import { writeTransaction } from '../../db/kysely.ts';
+import type { DomainEvent } from '../../realtime/events.ts';
 import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
 import { releaseScheduledChapter } from '../chapters/chapters.service.ts';
+import { storeNotifications } from '../notifications/notifications.service.ts';
 import * as releases from './releases.repository.ts';
 
 /** The most chapters one look of the release job takes; the next look, a second later, goes on. */
@@ -55,7 +58,8 @@ export async function listAnnouncements(
 
 /**
  * Posts an announcement on the viewer's book. In a published book it is news: the followers
- * of the book and of its author hear of it (each once), as of a new chapter; a draft book's
+ * of the book and of its author hear of it (each once), as of a new chapter, and their inbox rows
+ * commit with the announcement (a process ending right after loses none); a draft book's
  * announcement tells no one.
  */
 export async function postAnnouncement(
@@ -67,15 +71,15 @@ export async function postAnnouncement(
   const book = await getOwnedBook(ctx, viewer, bookId);
   const body = sanitizeContent(input.body);
   if (isBlankHtml(body)) throw badRequest('body must not be empty');
-  const row = await releases.insertAnnouncement(ctx.db, {
-    bookId,
-    title: input.title,
-    body,
-    now: nowIso(),
-  });
-  announceBookChanged(ctx, bookId);
-  if (isPublicBook(book)) {
-    await ctx.events.publish({
+  const { row, news } = await writeTransaction(ctx.db, async (trx) => {
+    const row = await releases.insertAnnouncement(trx, {
+      bookId,
+      title: input.title,
+      body,
+      now: nowIso(),
+    });
+    if (!isPublicBook(book)) return { row, news: null };
+    const news: DomainEvent = {
       type: 'announcement.posted',
       authorId: viewer.id,
       authorUsername: viewer.username,
@@ -83,8 +87,12 @@ export async function postAnnouncement(
       bookTitle: book.title,
       announcementId: row.id,
       title: row.title,
-    });
-  }
+    };
+    const stored = await storeNotifications({ db: trx }, news);
+    return { row, news: { ...news, inboxWritten: stored?.recipients ?? [] } };
+  });
+  announceBookChanged(ctx, bookId);
+  if (news) await ctx.events.publish(news);
   return toAnnouncement(row);
 }
 
