@@ -1,6 +1,7 @@
 /**
  * Profiles the server under one call: `npm run bench:profile -- --case chapters/{id} --size S`
- * (any read case's name, or `autosave`; `--engine postgres --keep` to use a kept dataset).
+ * (any read case's name, `autosave` or `autosave-published`; `--engine postgres --keep` to use a
+ * kept dataset).
  * Runs the server with --cpu-prof, loads it for a few seconds, and prints where the CPU went
  * (by package and by function). The .cpuprofile is kept under bench/results/ for a closer look
  * (Chrome DevTools, Performance tab, "Load profile").
@@ -43,13 +44,15 @@ const database = await datasetDatabase({
 });
 const corpus = await loadCorpus(seededRandom(1));
 const cases = readCases(database.info, searchQueries(corpus));
-const autosave = values.case === 'autosave';
+// The autosave of a draft, or of a published chapter (whose text the search indexer follows).
+const autosave = values.case === 'autosave' || values.case === 'autosave-published';
+const publishedChapters = values.case === 'autosave-published';
 const chosen = autosave
-  ? { name: 'autosave PUT 16 KB draft', paths: [] }
+  ? { name: `autosave PUT 16 KB ${publishedChapters ? 'published' : 'draft'}`, paths: [] }
   : cases.find((c) => c.name.includes(values.case!));
 if (!chosen)
   throw new Error(
-    `no read case matches "${values.case}"; cases: autosave, ${cases.map((c) => c.name).join(', ')}`,
+    `no read case matches "${values.case}"; cases: autosave, autosave-published, ${cases.map((c) => c.name).join(', ')}`,
   );
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-profile-'));
 const work = autosave ? await writableCopy(database) : database;
@@ -64,10 +67,16 @@ const settings = { connections: Number(values.connections), duration: Number(val
 try {
   let result;
   if (autosave) {
-    const { drafts, save } = await autosaveTargets(server, work.info, corpus, settings.connections);
+    const { drafts, published, save } = await autosaveTargets(
+      server,
+      work.info,
+      corpus,
+      settings.connections,
+    );
+    const targets = publishedChapters ? published : drafts;
     let slots = 0;
     result = await runLoad(server.url, settings, (i, context) =>
-      save(drafts, i, (context.slot ??= slots++) as number),
+      save(targets, i, (context.slot ??= slots++) as number),
     );
   } else {
     result = await getPaths(server.url, settings, chosen.paths);
