@@ -1,22 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDb, writeTransaction, type Db, type SqliteCommitSync } from '../../src/db/kysely.ts';
+import { openSqliteFile, type SqliteFile } from '../helpers/sqlite-file.ts';
 
-/** A SQLite database on disk with one table, and what its group commits sync. */
-function openDatabase(sync: SqliteCommitSync) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-group-sync-'));
-  const file = path.join(dir, 'app.db');
-  const db = createDb(`sqlite:${file}`, {
-    size: 1,
-    waitMs: 1_000,
-    statementTimeoutMs: 0,
-    sqliteCommitSync: sync,
-  });
-  return { db, file, dir };
-}
+/** A SQLite database on disk, and what its group commits sync. */
+const openDatabase = (sync: SqliteCommitSync) => openSqliteFile({ sqliteCommitSync: sync });
 
 /** Every file the code under test opens for a sync; each datasync waits until `release`. */
 function holdSyncs() {
@@ -65,11 +54,8 @@ describe('SQLite group commit: the fsync after COMMIT', () => {
     for (const cleanup of cleanups.splice(0)) await cleanup();
   });
 
-  function track(opened: ReturnType<typeof openDatabase>) {
-    cleanups.push(async () => {
-      await opened.db.destroy();
-      fs.rmSync(opened.dir, { recursive: true, force: true });
-    });
+  function track(opened: SqliteFile) {
+    cleanups.push(opened.remove);
     return opened;
   }
 

@@ -1,23 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createDb, writeTransaction, type Db, type SqliteCheckpoint } from '../../src/db/kysely.ts';
+import { writeTransaction, type Db, type SqliteCheckpoint } from '../../src/db/kysely.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/db/sqlite-checkpointer.ts';
+import { openSqliteFile } from '../helpers/sqlite-file.ts';
 
 /** A SQLite database on disk with one table. */
 async function openDatabase(checkpoint: SqliteCheckpoint) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'inkwell-checkpoint-'));
-  const file = path.join(dir, 'app.db');
-  const db = createDb(`sqlite:${file}`, {
-    size: 1,
-    waitMs: 1_000,
-    statementTimeoutMs: 0,
-    sqliteCheckpoint: checkpoint,
-  });
-  await sql`create table t (id integer primary key, x text)`.execute(db);
-  return { db, file, dir };
+  const opened = openSqliteFile({ sqliteCheckpoint: checkpoint });
+  await sql`create table t (id integer primary key, x text)`.execute(opened.db);
+  return opened;
 }
 
 const autocheckpoint = async (db: Db) =>
@@ -44,10 +36,7 @@ describe('SQLite checkpoints off the event loop (decision 0038)', () => {
   });
   async function track(checkpoint: SqliteCheckpoint) {
     const opened = await openDatabase(checkpoint);
-    cleanups.push(async () => {
-      await opened.db.destroy();
-      fs.rmSync(opened.dir, { recursive: true, force: true });
-    });
+    cleanups.push(opened.remove);
     return opened;
   }
 
