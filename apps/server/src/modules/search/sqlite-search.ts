@@ -4,7 +4,7 @@ import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import { phraseGrams } from './phrase-grams.ts';
 import type { SearchEngine } from './search-engine.ts';
-import { chapterMatch, documentMatch, parseSearchQuery, type SearchTerms } from './search-query.ts';
+import { chapterMatch, documentMatch, parseSearchQuery } from './search-query.ts';
 import {
   CHAPTER_WINDOW,
   countPendingChanges,
@@ -12,6 +12,8 @@ import {
   oldestPendingChapters,
   rankedBookIds,
   refreshPendingBookDocuments,
+  type SearchOrder,
+  type SearchPage,
 } from './search.repository.ts';
 
 /**
@@ -22,16 +24,27 @@ import {
  * over the pairs, as cheap as its rarest pair (decision 0015).
  */
 export function sqliteSearch(db: Db): SearchEngine {
-  const searchBookIds: SearchEngine['searchBookIds'] = async (q, page, order) => {
-    const hits = sqliteHits(parseSearchQuery(q));
-    if (!hits) return [];
-    return rankedBookIds(db, hits, page, order);
-  };
+  /** The page's books, and the chapter window they were ranked with (read once). */
+  async function ranked(
+    q: string,
+    page: SearchPage,
+    order?: SearchOrder,
+  ): Promise<{ bookIds: number[]; window: WindowMatch[] }> {
+    const query = parseSearchQuery(q);
+    const documents = documentMatch(query);
+    const chapters = chapterMatch(query);
+    if (!documents || !chapters) return { bookIds: [], window: [] };
+    const window = await chapterWindow(db, chapters);
+    const bookIds = await rankedBookIds(db, sqliteHits(documents, window), page, order);
+    return { bookIds, window };
+  }
   return {
-    searchBookIds,
+    async searchBookIds(q, page, order) {
+      return (await ranked(q, page, order)).bookIds;
+    },
     async searchWithMatches(q, page, order) {
-      const bookIds = await searchBookIds(q, page, order);
-      return { bookIds, matchingChapters: await matchingChapters(db, q, bookIds) };
+      const { bookIds, window } = await ranked(q, page, order);
+      return { bookIds, matchingChapters: await firstInReadingOrder(db, bookIds, window) };
     },
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
@@ -43,59 +56,67 @@ export function sqliteSearch(db: Db): SearchEngine {
   };
 }
 
+/** A chapter of the window, with its book: the window's books rank hits, its chapters say why. */
+interface WindowMatch {
+  chapter_id: number;
+  book_id: number;
+}
+
 /**
- * For each of `bookIds`, its first chapter in reading order among the search's chapter window.
- * The ranking statement counts the window by book inside SQLite, so the window is read once more
- * here: one FTS5 scan, newest matches first, that stops at its limit.
+ * The newest CHAPTER_WINDOW published chapters matching the query, with their books: one FTS5
+ * scan, newest matches first, that stops at its limit. A hit whose chapter was unpublished since
+ * it was indexed is dropped by the join. Read once per search: it ranks the books and says why
+ * each matched.
  */
-async function matchingChapters(db: Db, q: string, bookIds: readonly number[]) {
-  const chapters = chapterMatch(parseSearchQuery(q));
+async function chapterWindow(db: Db, chapters: string): Promise<WindowMatch[]> {
+  const { rows } = await sql<WindowMatch>`
+    select c.id as chapter_id, c.book_id
+      from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
+             order by rowid desc limit ${CHAPTER_WINDOW}) w
+      join chapters c indexed by chapters_id_book_published_idx
+        on c.id = w.id and ${published('c')}`.execute(db);
+  return rows;
+}
+
+/**
+ * For each of `bookIds`, its first chapter in reading order among the search's chapter window
+ * (decision 0031), from the chapter list's covering index (the table row keeps its small columns
+ * after the long text). Looking further, chapter by chapter, for books matched by their document
+ * only cost a search page tens of milliseconds.
+ */
+async function firstInReadingOrder(
+  db: Db,
+  bookIds: readonly number[],
+  window: readonly WindowMatch[],
+): Promise<Map<number, number>> {
+  const onPage = new Set(bookIds);
+  const chapterIds = window.filter((w) => onPage.has(w.book_id)).map((w) => w.chapter_id);
   const found = new Map<number, number>();
-  if (!chapters || bookIds.length === 0) return found;
-  // The search's own chapter window (one FTS5 scan, newest matches first): each book's
-  // earliest chapter there, in reading order. Looking further, chapter by chapter, for books
-  // matched by their document only cost a search page tens of milliseconds (decision 0031).
-  const { rows: window } = await sql<{ id: number }>`
-        select c.id
-          from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
-                 order by rowid desc limit ${CHAPTER_WINDOW}) w
-          join chapters c indexed by chapters_id_book_published_idx
-            on c.id = w.id and ${published('c')}
-         where c.book_id in (${sql.join(bookIds)})`.execute(db);
-  if (window.length === 0) return found;
-  // Their reading order from the chapter list's covering index (the table row keeps its small
-  // columns after the long texts).
+  if (chapterIds.length === 0) return found;
   const { rows } = await sql<{ book_id: number; id: number }>`
         select c.book_id, c.id from chapters c indexed by chapters_book_list_idx
          where c.book_id in (${sql.join(bookIds)})
-           and c.id in (${sql.join(window.map((w) => w.id))})
+           and c.id in (${sql.join(chapterIds)})
          order by c.book_id, c.chapter_order desc, c.id desc`.execute(db);
   for (const row of rows) found.set(row.book_id, row.id);
   return found;
 }
 
 /**
- * bm25() is lower-is-better; negated, more is better. Both FTS5 scans walk their documents newest
- * (highest rowid) first and stop at their window, so bm25 is computed for the document window
- * only, and chapter matches are found without scoring. A hit whose chapter was unpublished since
- * it was indexed is dropped by the join. Null when the query cannot match.
+ * bm25() is lower-is-better; negated, more is better. The document scan walks book documents
+ * newest (highest rowid) first and stops at its window, so bm25 is computed for the document
+ * window only; the chapter window's books come counted from the window already read.
  */
-function sqliteHits(query: SearchTerms) {
-  const documents = documentMatch(query);
-  const chapters = chapterMatch(query);
-  if (!documents || !chapters) return null;
+function sqliteHits(documents: string, window: readonly WindowMatch[]) {
   return sql`
       select book_id, document, 0 as chapters
         from (select rowid as book_id, -bm25(book_fts) as document
                 from book_fts where book_fts match ${documents}
                order by rowid desc limit ${DOCUMENT_WINDOW})
       union all
-      select c.book_id, 0 as document, count(*) as chapters
-        from (select rowid as id from chapter_fts where chapter_fts match ${chapters}
-               order by rowid desc limit ${CHAPTER_WINDOW}) w
-        join chapters c indexed by chapters_id_book_published_idx
-          on c.id = w.id and ${published('c')}
-       group by c.book_id`;
+      select value as book_id, 0 as document, count(*) as chapters
+        from json_each(${JSON.stringify(window.map((w) => w.book_id))})
+       group by value`;
 }
 
 /**
