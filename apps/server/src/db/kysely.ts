@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isPostgresUrl } from '../config.ts';
+import { AppError } from '../lib/errors.ts';
 import { prepareRepeatedStatements } from './postgres-prepared-statements.ts';
 import {
   FALLBACK_AUTOCHECKPOINT_PAGES,
@@ -199,6 +200,8 @@ type WriteWork<T> = (trx: Transaction<Schema>) => Promise<T>;
 
 interface PendingWrite {
   work: WriteWork<unknown>;
+  /** The work writes with one statement (writeStatement): SQLite undoes it alone if it fails. */
+  oneStatement: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -224,9 +227,9 @@ class GroupCommit {
     private readonly after: { walFile?: string; checkpointer?: Checkpointer },
   ) {}
 
-  run<T>(work: WriteWork<T>): Promise<T> {
+  run<T>(work: WriteWork<T>, oneStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, oneStatement, resolve: resolve as (value: unknown) => void, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       // setImmediate runs after the poll phase, so every request read from the sockets in this
@@ -250,6 +253,18 @@ class GroupCommit {
           return;
         }
         for (const item of batch) {
+          if (item.oneStatement) {
+            // Its one statement is atomic by itself, so it needs no savepoint: a refusal it
+            // answers (AppError) wrote nothing. Any other failure fails the batch, as a failed
+            // statement may have ended the whole transaction (SQLITE_FULL, _IOERR, ...).
+            try {
+              outcomes.push({ ok: true, value: await item.work(trx) });
+            } catch (error) {
+              if (!(error instanceof AppError)) throw error;
+              outcomes.push({ ok: false, error });
+            }
+            continue;
+          }
           await sql`savepoint group_write`.execute(trx);
           try {
             outcomes.push({ ok: true, value: await item.work(trx) });
@@ -309,20 +324,25 @@ const groupCommits = new WeakMap<Db, GroupCommit>();
  */
 export function writeTransaction<T>(db: Db, work: WriteWork<T>): Promise<T> {
   if (isPostgres(db)) return db.transaction().execute(work);
+  return groupCommitOf(db).run(work);
+}
+
+function groupCommitOf(db: Db): GroupCommit {
   let group = groupCommits.get(db);
   if (!group) {
     group = new GroupCommit(db, afterCommit.get(db) ?? {});
     groupCommits.set(db, group);
   }
-  return group.run(work);
+  return group;
 }
 
 /**
  * Runs `work`, which writes with one statement (reading more only when that write matched
- * nothing, to say why), as a write of its own. PostgreSQL: straight on the pool, without BEGIN
- * and COMMIT, two more round trips for what one statement already does atomically. SQLite: in
- * the group commit, as writeTransaction.
+ * nothing, to say why, and then refusing with an AppError), as a write of its own. PostgreSQL:
+ * straight on the pool, without BEGIN and COMMIT, two more round trips for what one statement
+ * already does atomically. SQLite: in the group commit, without the savepoint a write of several
+ * statements takes there.
  */
 export function writeStatement<T>(db: Db, work: (handle: DbHandle) => Promise<T>): Promise<T> {
-  return isPostgres(db) ? work(db) : writeTransaction(db, work);
+  return isPostgres(db) ? work(db) : groupCommitOf(db).run(work, true);
 }
