@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, htmlToText, isBlankHtml, sanitizeContent } from '../../src/html/sanitize.ts';
+import {
+  countWords,
+  htmlToText,
+  isBlankHtml,
+  sanitizeContent,
+  textOfSanitized,
+  textOfSanitizedStart,
+} from '../../src/html/sanitize.ts';
 import { XSS_VECTORS } from './html-samples.ts';
 
 const DANGEROUS =
@@ -56,5 +63,21 @@ describe('htmlToText and countWords', () => {
     expect(isBlankHtml('<p></p>')).toBe(true);
     expect(isBlankHtml('<p> <br></p>')).toBe(true);
     expect(isBlankHtml('<p>x</p>')).toBe(false);
+  });
+});
+
+describe('textOfSanitizedStart (a feed summary from the start of a chapter)', () => {
+  it('reads the text of the first characters, leaving out a tag or entity cut off at the end', () => {
+    const html = sanitizeContent(
+      '<p>Tom &amp; Jerry</p><p>ran <a href="https://example.test/a">home</a> at last</p>',
+    );
+    expect(textOfSanitizedStart(html)).toBe(textOfSanitized(html));
+    for (let end = 0; end <= html.length; end++) {
+      const text = textOfSanitizedStart(html.slice(0, end));
+      expect(text, html.slice(0, end)).not.toMatch(/[<>]/);
+      expect(textOfSanitized(html).startsWith(text.replace(/\s+$/, '')), html.slice(0, end)).toBe(
+        true,
+      );
+    }
   });
 });
