@@ -151,6 +151,7 @@ export async function buildApp(
   const live = createLive({ config, db, log: app.log });
   const searchIndexer = new SearchIndexer(search, {
     intervalMs: config.SEARCH_INDEX_INTERVAL_MS,
+    restMs: config.SEARCH_INDEX_REST_MS,
     log: app.log,
     // Cached search answers (plugins/read-cache.ts) may now be out of date, on every process.
     onIndexed: () => void live.bus.publish({ type: 'search.indexed' }),

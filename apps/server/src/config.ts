@@ -198,6 +198,10 @@ const EnvSchema = z.object({
   SEARCH_BUCKET_KEYS: z.enum(['on', 'off']).default('on'),
   /** How often pending chapter text is indexed; search lags a published save by about this. */
   SEARCH_INDEX_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
+  /** How long a chapter this process has just indexed waits before it is indexed again: a
+   * published chapter being edited is indexed about this often, not after every autosave
+   * (decision 0040); 0 indexes every change at the next round. */
+  SEARCH_INDEX_REST_MS: z.coerce.number().int().min(0).default(3_000),
   /** Directory holding the built web app; served at BASE_PATH when it exists. */
   WEB_DIST_DIR: z.string().default(path.resolve(import.meta.dirname, '../../web/dist')),
 });

@@ -7,7 +7,7 @@ import {
   phraseTsQuery,
   type WindowMatch,
 } from './postgres-bucket-window.ts';
-import type { SearchEngine } from './search-engine.ts';
+import type { IndexRound, SearchEngine } from './search-engine.ts';
 import { parseSearchQuery, type SearchTerms } from './search-query.ts';
 import {
   CHAPTER_WINDOW,
@@ -60,7 +60,7 @@ export function postgresSearch(options: {
     },
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,
-    indexPending: (batch) => indexPending(db, batch),
+    indexPending: (batch, resting) => indexPending(db, batch, resting),
     countPending: () => countPendingChanges(db),
     close: options.close ?? (async () => {}),
   };
@@ -152,14 +152,18 @@ const INDEXER_LOCK = 7_246_001;
  * entries of the chapters still published then. Saves append to the queue and never touch
  * chapter_search, so they never wait for a round.
  */
-async function indexPending(db: Db, batch: number): Promise<number | null> {
+async function indexPending(
+  db: Db,
+  batch: number,
+  resting: readonly number[],
+): Promise<IndexRound | null> {
   return db.transaction().execute(async (trx) => {
     const { rows: locks } = await sql<{ locked: boolean }>`
       select pg_try_advisory_xact_lock(${INDEXER_LOCK}) as locked`.execute(trx);
     if (!locks[0]?.locked) return null;
     const books = await refreshPendingBookDocuments(trx, batch);
     const { rows } = await sql<{ chapter_id: number; content: string | null }>`
-      with picked as (${oldestPendingChapters(batch)}), claimed as (
+      with picked as (${oldestPendingChapters(batch, resting, true)}), claimed as (
         delete from search_pending p using picked where p.chapter_id = picked.chapter_id
       ), removed as (
         delete from chapter_search s
@@ -180,6 +184,6 @@ async function indexPending(db: Db, batch: number): Promise<number | null> {
           join chapters c on c.id = t.id and ${published('c')}
         on conflict (chapter_id) do update
           set book_id = excluded.book_id, content_tsv = excluded.content_tsv`.execute(trx);
-    return books + rows.length;
+    return { taken: books + rows.length, chapters: rows.map((row) => row.chapter_id) };
   });
 }

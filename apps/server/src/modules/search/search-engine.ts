@@ -10,6 +10,14 @@ export interface SearchHits {
   matchingChapters: Map<number, number>;
 }
 
+/** What one call of `indexPending` took from the queue. */
+export interface IndexRound {
+  /** Queued books and chapters taken (0: nothing left to do). */
+  taken: number;
+  /** The chapters among them, indexed or taken out of the index. */
+  chapters: number[];
+}
+
 /**
  * What the rest of the server knows of search: a query, and the indexing of what changed. One
  * indexing path for books and chapters alike (decision 0024): triggers queue a chapter whose text
@@ -32,11 +40,12 @@ export interface SearchEngine {
    */
   searchWithMatches(q: string, page: SearchPage, order?: SearchOrder): Promise<SearchHits>;
   /**
-   * Rebuilds the documents of pending books and indexes the oldest pending chapters, `batch` of
-   * each in one transaction: how many queued changes it took, 0 when none is pending, null when
+   * Rebuilds the documents of pending books and indexes the oldest pending chapters but the
+   * `resting` ones, `batch` of each in one transaction: how many queued books and chapters it
+   * took (none when nothing is pending) and the chapters it indexed or took out, or null when
    * another process has the turn.
    */
-  indexPending(batch: number): Promise<number | null>;
+  indexPending(batch: number, resting: readonly number[]): Promise<IndexRound | null>;
   /** Chapters per transaction that suits the engine. */
   readonly indexBatch: number;
   /** Queued changes of books and chapters not yet in the index. */

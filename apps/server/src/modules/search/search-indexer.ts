@@ -7,16 +7,24 @@ import type { SearchEngine } from './search-engine.ts';
  * most about one interval plus the time to index what is queued; a chapter autosaved a hundred
  * times in between is indexed once. On PostgreSQL every process runs
  * one, and an advisory lock gives one of them the turn at a time.
+ *
+ * A chapter this process indexed less than `restMs` ago rests until then (decision 0040): its
+ * queued changes wait for a later round. A published chapter being edited is thus indexed about
+ * every `restMs`, not after every autosave, while a chapter changed once is indexed at the next
+ * round; search lags the text of a chapter in the middle of an edit by about `restMs` more.
  */
 export class SearchIndexer {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** Chapters this process indexed within `restMs`, with when, oldest first. */
+  private readonly indexedAt = new Map<number, number>();
 
   constructor(
     private readonly engine: SearchEngine,
     private readonly options: {
       intervalMs: number;
+      restMs?: number;
       log?: FastifyBaseLogger;
       /** Told after a round that changed the index: search answers may now differ. */
       onIndexed?: () => void;
@@ -24,14 +32,17 @@ export class SearchIndexer {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => void this.round(), this.options.intervalMs);
+    this.timer = setInterval(() => void this.round(true), this.options.intervalMs);
     this.timer.unref();
   }
 
-  /** Waits until every change queued so far is in the index (tests, and the import script). */
+  /**
+   * Waits until every change queued so far is in the index, resting chapters included (tests,
+   * and the import script).
+   */
   async flush(): Promise<void> {
     for (;;) {
-      await this.round();
+      await this.round(false);
       if ((await this.engine.countPending()) === 0) return;
       // Another process holds the turn (PostgreSQL); it is working on the queue.
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -45,19 +56,26 @@ export class SearchIndexer {
   }
 
   /** One round at a time per process: a slow round is not joined by the next tick's. */
-  private round(): Promise<void> {
+  private round(rest: boolean): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    this.running ??= this.drain().finally(() => (this.running = undefined));
+    this.running ??= this.drain(rest).finally(() => (this.running = undefined));
     return this.running;
   }
 
-  private async drain(): Promise<void> {
+  private async drain(rest: boolean): Promise<void> {
     let indexed = false;
+    const resting = rest ? this.resting(Date.now()) : [];
     try {
       for (;;) {
-        const taken = await this.engine.indexPending(this.engine.indexBatch);
-        if (!taken || this.stopped) return;
+        const round = await this.engine.indexPending(this.engine.indexBatch, resting);
+        if (!round?.taken || this.stopped) return;
         indexed = true;
+        const now = Date.now();
+        for (const id of round.chapters) {
+          // Deleted first, so the map stays in the order of the last indexing.
+          this.indexedAt.delete(id);
+          this.indexedAt.set(id, now);
+        }
         // Let requests in between two transactions.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -67,5 +85,15 @@ export class SearchIndexer {
     } finally {
       if (indexed) this.options.onIndexed?.();
     }
+  }
+
+  /** The chapters still resting at `now`; those whose rest is over are forgotten. */
+  private resting(now: number): number[] {
+    const restMs = this.options.restMs ?? 0;
+    for (const [id, at] of this.indexedAt) {
+      if (now - at < restMs) break;
+      this.indexedAt.delete(id);
+    }
+    return [...this.indexedAt.keys()];
   }
 }

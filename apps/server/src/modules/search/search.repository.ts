@@ -182,9 +182,22 @@ const PENDING_LOOK_AHEAD = 20;
 
 /**
  * The ids of the `batch` chapters queued longest (migration 0009), as a subquery: one chapter
- * saved many times is taken once, for all its queued changes.
+ * saved many times is taken once, for all its queued changes. `resting` leaves out the chapters
+ * that wait for their next turn (SearchIndexer); their queue rows stay for a later round.
  */
-export const oldestPendingChapters = (batch: number) => sql<{ chapter_id: number }>`
-  select chapter_id from (select id, chapter_id from search_pending order by id
-                           limit ${batch * PENDING_LOOK_AHEAD}) oldest
-   group by chapter_id order by min(id) limit ${batch}`;
+export const oldestPendingChapters = (
+  batch: number,
+  resting: readonly number[],
+  postgres: boolean,
+) => {
+  const awake =
+    resting.length === 0
+      ? sql``
+      : postgres
+        ? sql`where chapter_id <> all(${resting}::int[])`
+        : sql`where chapter_id not in (select value from json_each(${JSON.stringify(resting)}))`;
+  return sql<{ chapter_id: number }>`
+    select chapter_id from (select id, chapter_id from search_pending ${awake} order by id
+                             limit ${batch * PENDING_LOOK_AHEAD}) oldest
+     group by chapter_id order by min(id) limit ${batch}`;
+};

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import { phraseGrams } from './phrase-grams.ts';
-import type { SearchEngine } from './search-engine.ts';
+import type { IndexRound, SearchEngine } from './search-engine.ts';
 import { chapterMatch, documentMatch, parseSearchQuery } from './search-query.ts';
 import {
   CHAPTER_WINDOW,
@@ -50,7 +50,7 @@ export function sqliteSearch(db: Db): SearchEngine {
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
     // (autosaves above all) get in between (decision 0021).
     indexBatch: 1,
-    indexPending: (batch) => indexPending(db, batch),
+    indexPending: (batch, resting) => indexPending(db, batch, resting),
     countPending: () => countPendingChanges(db),
     async close() {},
   };
@@ -126,11 +126,15 @@ function sqliteHits(documents: string, window: readonly WindowMatch[]) {
  * its chapters alone. The word pairs are computed here, by the function that splits a reader's
  * phrase, so the two always agree.
  */
-async function indexPending(db: Db, batch: number): Promise<number> {
+async function indexPending(
+  db: Db,
+  batch: number,
+  resting: readonly number[],
+): Promise<IndexRound> {
   return writeTransaction(db, async (trx) => {
     const books = await refreshPendingBookDocuments(trx, batch);
-    const { rows: picked } = await oldestPendingChapters(batch).execute(trx);
-    if (picked.length === 0) return books;
+    const { rows: picked } = await oldestPendingChapters(batch, resting, false).execute(trx);
+    if (picked.length === 0) return { taken: books, chapters: [] };
     const ids = picked.map((p) => p.chapter_id);
     const stillPublished = await trx
       .selectFrom('chapters')
@@ -145,6 +149,6 @@ async function indexPending(db: Db, batch: number): Promise<number> {
         values (${chapter.id}, ${text}, ${phraseGrams(text)})`.execute(trx);
     }
     await trx.deleteFrom('search_pending').where('chapter_id', 'in', ids).execute();
-    return books + ids.length;
+    return { taken: books + ids.length, chapters: ids };
   });
 }
