@@ -96,6 +96,8 @@ describe('a published chapter in the middle of an edit (decision 0040)', () => {
     const spy = vi.spyOn(t.ctx.search, 'indexPending').mockImplementation(async (...args) => {
       const round = await indexPending(...args);
       if (round?.chapters.includes(chapter.id)) indexings++;
+      // A slow indexing, as a large chapter's is: saves arrive while a round goes on.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       return round;
     });
     try {

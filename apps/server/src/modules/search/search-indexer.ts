@@ -75,6 +75,8 @@ export class SearchIndexer {
           // Deleted first, so the map stays in the order of the last indexing.
           this.indexedAt.delete(id);
           this.indexedAt.set(id, now);
+          // Saved again while this round goes on, it waits for its rest too.
+          if (rest && this.options.restMs) resting.push(id);
         }
         // Let requests in between two transactions.
         await new Promise((resolve) => setImmediate(resolve));
