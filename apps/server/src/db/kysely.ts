@@ -105,15 +105,29 @@ export function createDb(
   }
   const db = new Kysely<Schema>({
     dialect: new SqliteDialect({
-      database: withStatementCache(database, () => checkpointer?.close()),
+      database: withStatementCache(database, () => void checkpointer?.close()),
     }),
     log,
   });
+  if (checkpointer) awaitCheckpointerOnDestroy(db, checkpointer);
   afterCommit.set(db, {
     ...(walFile && (poolOptions.sqliteCommitSync ?? 'thread') === 'thread' && { walFile }),
     ...(checkpointer && { checkpointer }),
   });
   return db;
+}
+
+/**
+ * Kysely closes the SQLite connection without waiting for anything (its driver's `close()` is
+ * synchronous), so `destroy()` is extended to also wait until the checkpointer's thread has
+ * closed its own connection and exited: whoever destroys the handle can then end the process.
+ */
+function awaitCheckpointerOnDestroy(db: Db, checkpointer: Checkpointer): void {
+  const destroy = db.destroy.bind(db);
+  db.destroy = async () => {
+    await destroy();
+    await checkpointer.close();
+  };
 }
 
 /** Prepared statements kept per SQLite connection; queries with IN lists of many lengths rotate out. */

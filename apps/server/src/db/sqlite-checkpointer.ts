@@ -12,8 +12,16 @@ const CHECKPOINT_INTERVAL_MS = 1_000;
 export interface Checkpointer {
   /** A transaction committed: the WAL has new pages to copy into the database file. */
   committed(): void;
-  close(): void;
+  /**
+   * Asks the worker to close its connection and end. Resolves once its thread has exited: a
+   * process must not end with the worker's connection still open (Node would then tear the
+   * thread down around the native SQLite binding, which is where such exits have crashed).
+   */
+  close(): Promise<void>;
 }
+
+/** How long a worker asked to close may take before it is terminated. */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * Copies SQLite's WAL back into the database file on a worker thread of its own (decision 0038).
@@ -33,6 +41,7 @@ export function startCheckpointer(filename: string): Checkpointer {
   let busy = false;
   let again = false;
   let closed = false;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.on('message', () => {
     busy = false;
     if (again && !closed) {
@@ -53,10 +62,14 @@ export function startCheckpointer(filename: string): Checkpointer {
       busy = true;
       worker.postMessage('checkpoint');
     },
-    close() {
-      if (closed) return;
-      closed = true;
-      worker.postMessage('close');
+    async close() {
+      if (!closed) {
+        closed = true;
+        worker.postMessage('close');
+      }
+      const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

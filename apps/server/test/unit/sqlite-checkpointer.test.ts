@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeTransaction, type Db, type SqliteCheckpoint } from '../../src/db/kysely.ts';
-import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/db/sqlite-checkpointer.ts';
+import {
+  FALLBACK_AUTOCHECKPOINT_PAGES,
+  startCheckpointer,
+} from '../../src/db/sqlite-checkpointer.ts';
 import { openSqliteFile } from '../helpers/sqlite-file.ts';
 
 /** A SQLite database on disk with one table. */
@@ -64,5 +67,20 @@ describe('SQLite checkpoints off the event loop (decision 0038)', () => {
     // Below 1,000 pages nothing is copied yet: the rows are all in the WAL.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(fs.statSync(file).size).toBe(before);
+  });
+
+  it("destroying the handle waits until the worker's thread has closed its connection and exited", async () => {
+    // The process's threads, as Linux counts them: the worker is one of them while it runs.
+    const threads = () =>
+      Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))![1]);
+    const { db, file } = await track('thread');
+    await writeRows(db);
+    const running = threads();
+    const second = startCheckpointer(file);
+    await vi.waitFor(() => expect(threads()).toBe(running + 1), { timeout: 10_000, interval: 10 });
+    await second.close();
+    expect(threads()).toBe(running);
+    await db.destroy();
+    expect(threads()).toBe(running - 1);
   });
 });
