@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
+import type { WindowMatch } from './chapter-window.ts';
 import type { SearchTerms } from './search-query.ts';
 
 /**
@@ -24,12 +25,6 @@ import type { SearchTerms } from './search-query.ts';
  */
 export const CHAPTER_BUCKET_BITS = 9;
 export const WIDE_BUCKET_BITS = 14;
-
-/** A chapter of the window, with its book: the window's books rank hits, its chapters say why. */
-export interface WindowMatch {
-  chapter_id: number;
-  book_id: number;
-}
 
 /**
  * The newest published chapters matching a query, found through the bucketed keys, with their

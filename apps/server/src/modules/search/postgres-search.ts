@@ -3,10 +3,12 @@ import { sql } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import {
-  newestMatchingChapters,
-  phraseTsQuery,
+  windowSearch,
+  type RankWithWindow,
+  type WindowChapter,
   type WindowMatch,
-} from './postgres-bucket-window.ts';
+} from './chapter-window.ts';
+import { newestMatchingChapters, phraseTsQuery } from './postgres-bucket-window.ts';
 import type { IndexRound, SearchEngine } from './search-engine.ts';
 import { parseSearchQuery, type SearchTerms } from './search-query.ts';
 import {
@@ -16,8 +18,6 @@ import {
   oldestPendingChapters,
   rankedBookIds,
   refreshPendingBookDocuments,
-  type SearchOrder,
-  type SearchPage,
 } from './search.repository.ts';
 
 /**
@@ -35,12 +35,7 @@ export function postgresSearch(options: {
 }): SearchEngine {
   const { db, queryDb } = options;
   const chapterWindow = options.bucketKeys ? newestMatchingChapters : plainChapterWindow;
-  /** The page's books, and the chapter window they were ranked with (read once). */
-  async function ranked(
-    q: string,
-    page: SearchPage,
-    order?: SearchOrder,
-  ): Promise<{ bookIds: number[]; window: WindowMatch[] }> {
+  const ranked: RankWithWindow = async (q, page, order) => {
     const query = parseSearchQuery(q);
     if (query.loose.length === 0 && query.phrases.length === 0) return { bookIds: [], window: [] };
     const window = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
@@ -49,15 +44,9 @@ export function postgresSearch(options: {
       bookIds: await rankedBookIds(queryDb, hits(query, chapterBooks), page, order),
       window,
     };
-  }
+  };
   return {
-    async searchBookIds(q, page, order) {
-      return (await ranked(q, page, order)).bookIds;
-    },
-    async searchWithMatches(q, page, order) {
-      const { bookIds, window } = await ranked(q, page, order);
-      return { bookIds, matchingChapters: await firstInReadingOrder(queryDb, bookIds, window) };
-    },
+    ...windowSearch(ranked, (books, chapters) => windowChaptersInOrder(queryDb, books, chapters)),
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,
     indexPending: (batch, resting) => indexPending(db, batch, resting),
@@ -66,26 +55,17 @@ export function postgresSearch(options: {
   };
 }
 
-/**
- * For each of `bookIds`, its first published chapter in reading order among the window's matches
- * (decision 0031): the window's chapters of the page's books, looked up by id and sorted in
- * reading order. No tsvector is read again.
- */
-async function firstInReadingOrder(
+/** The window's chapters of a page's books that are still published, in reading order. */
+async function windowChaptersInOrder(
   db: DbHandle,
   bookIds: readonly number[],
-  window: readonly WindowMatch[],
-): Promise<Map<number, number>> {
-  const onPage = new Set(bookIds);
-  const chapterIds = window.filter((w) => onPage.has(w.book_id)).map((w) => w.chapter_id);
-  const found = new Map<number, number>();
-  if (chapterIds.length === 0) return found;
-  const { rows } = await sql<{ book_id: number; id: number }>`
-    select distinct on (c.book_id) c.book_id, c.id from chapters c
+  chapterIds: number[],
+): Promise<WindowChapter[]> {
+  const { rows } = await sql<WindowChapter>`
+    select c.book_id, c.id from chapters c
      where c.id = any(${chapterIds}::int[]) and ${published('c')}
      order by c.book_id, c.chapter_order, c.id`.execute(db);
-  for (const row of rows) found.set(row.book_id, row.id);
-  return found;
+  return rows;
 }
 
 /** Everything the query asks for, as one tsquery: its loose words and each phrase. */

@@ -2,6 +2,12 @@ import { published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
+import {
+  windowSearch,
+  type RankWithWindow,
+  type WindowChapter,
+  type WindowMatch,
+} from './chapter-window.ts';
 import { phraseGrams } from './phrase-grams.ts';
 import type { IndexRound, SearchEngine } from './search-engine.ts';
 import { chapterMatch, documentMatch, parseSearchQuery } from './search-query.ts';
@@ -12,8 +18,6 @@ import {
   oldestPendingChapters,
   rankedBookIds,
   refreshPendingBookDocuments,
-  type SearchOrder,
-  type SearchPage,
 } from './search.repository.ts';
 
 /**
@@ -24,12 +28,7 @@ import {
  * over the pairs, as cheap as its rarest pair (decision 0015).
  */
 export function sqliteSearch(db: Db): SearchEngine {
-  /** The page's books, and the chapter window they were ranked with (read once). */
-  async function ranked(
-    q: string,
-    page: SearchPage,
-    order?: SearchOrder,
-  ): Promise<{ bookIds: number[]; window: WindowMatch[] }> {
+  const ranked: RankWithWindow = async (q, page, order) => {
     const query = parseSearchQuery(q);
     const documents = documentMatch(query);
     const chapters = chapterMatch(query);
@@ -37,15 +36,9 @@ export function sqliteSearch(db: Db): SearchEngine {
     const window = await chapterWindow(db, chapters);
     const bookIds = await rankedBookIds(db, sqliteHits(documents, window), page, order);
     return { bookIds, window };
-  }
+  };
   return {
-    async searchBookIds(q, page, order) {
-      return (await ranked(q, page, order)).bookIds;
-    },
-    async searchWithMatches(q, page, order) {
-      const { bookIds, window } = await ranked(q, page, order);
-      return { bookIds, matchingChapters: await firstInReadingOrder(db, bookIds, window) };
-    },
+    ...windowSearch(ranked, (books, chapters) => windowChaptersInOrder(db, books, chapters)),
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
     // (autosaves above all) get in between (decision 0021).
@@ -54,12 +47,6 @@ export function sqliteSearch(db: Db): SearchEngine {
     countPending: () => countPendingChanges(db),
     async close() {},
   };
-}
-
-/** A chapter of the window, with its book: the window's books rank hits, its chapters say why. */
-interface WindowMatch {
-  chapter_id: number;
-  book_id: number;
 }
 
 /**
@@ -79,27 +66,21 @@ async function chapterWindow(db: Db, chapters: string): Promise<WindowMatch[]> {
 }
 
 /**
- * For each of `bookIds`, its first chapter in reading order among the search's chapter window
- * (decision 0031), from the chapter list's covering index (the table row keeps its small columns
- * after the long text). Looking further, chapter by chapter, for books matched by their document
- * only cost a search page tens of milliseconds.
+ * The window's chapters of a page's books in reading order, from the chapter list's covering
+ * index (the table row keeps its small columns after the long text). Looking further, chapter by
+ * chapter, for books matched by their document only cost a search page tens of milliseconds.
  */
-async function firstInReadingOrder(
+async function windowChaptersInOrder(
   db: Db,
   bookIds: readonly number[],
-  window: readonly WindowMatch[],
-): Promise<Map<number, number>> {
-  const onPage = new Set(bookIds);
-  const chapterIds = window.filter((w) => onPage.has(w.book_id)).map((w) => w.chapter_id);
-  const found = new Map<number, number>();
-  if (chapterIds.length === 0) return found;
-  const { rows } = await sql<{ book_id: number; id: number }>`
+  chapterIds: number[],
+): Promise<WindowChapter[]> {
+  const { rows } = await sql<WindowChapter>`
         select c.book_id, c.id from chapters c indexed by chapters_book_list_idx
          where c.book_id in (${sql.join(bookIds)})
            and c.id in (${sql.join(chapterIds)})
-         order by c.book_id, c.chapter_order desc, c.id desc`.execute(db);
-  for (const row of rows) found.set(row.book_id, row.id);
-  return found;
+         order by c.book_id, c.chapter_order, c.id`.execute(db);
+  return rows;
 }
 
 /**
