@@ -69,7 +69,10 @@ describe('npm run import', () => {
       expect(result.code).toBe(1);
       const lines = result.stdout.split('\n');
       // Plain lines (no terminal): a bar per tenth of progress, then the outcome.
-      expect(lines.some((l) => /^\[#+\.*\]\s+\d+% cli_story\.md: /.test(l))).toBe(true);
+      expect(
+        lines.some((l) => /^\[#+\.*\]\s+\d+% cli_story\.md: /.test(l)),
+        result.stdout + result.stderr,
+      ).toBe(true);
       expect(result.stdout).toContain('✓ Imported "CLI Story" with 2 chapters');
       expect(result.stdout).toContain('✓ Imported "CLI Tale" with 1 chapter');
       expect(result.stdout).toMatch(
@@ -96,7 +99,8 @@ describe('npm run import', () => {
     async () => {
       const good = path.join(dir, 'fine.txt');
       fs.writeFileSync(good, 'Chapter 1\n\nFine.\n');
-      expect((await cli('--user', user.username, good)).code).toBe(0);
+      const fine = await cli('--user', user.username, good);
+      expect(fine, fine.stdout + fine.stderr).toMatchObject({ code: 0 });
       const unknown = await cli('--user', 'nobody-by-that-name', good);
       expect(unknown.code).toBe(2);
       expect(unknown.stderr).toContain('No user named "nobody-by-that-name"');
@@ -156,7 +160,7 @@ describe('npm run import: choosing the chapters', () => {
 
   it('imports with the choices, exactly as the summary said', { timeout: 90_000 }, async () => {
     const result = await cli('--user', user.username, ...CHOICES, book);
-    expect(result.code, result.stdout).toBe(0);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toContain('✓ Imported "Chosen by Flags" with 3 chapters');
     const imported = (await myBooks()).find((b) => b.title === 'Chosen by Flags')!;
     const chapters = await importedChapters(t.app, user, imported.id);
