@@ -148,6 +148,13 @@ async function importAll(username: string): Promise<void> {
       const runner = new ImportRunner(deps, {
         concurrency: 1,
         maxQueued: Number.MAX_SAFE_INTEGER,
+        // An unexpected failure's cause goes to stderr: the progress line only says it happened.
+        log: {
+          error: (object, message) => {
+            const { err } = object as { err?: unknown };
+            process.stderr.write(`${message}: ${err instanceof Error ? err.stack : String(err)}\n`);
+          },
+        },
         events: {
           progress: (jobId, fraction, message) => listeners.get(jobId)?.progress(fraction, message),
           finished: (jobId, outcome) => listeners.get(jobId)?.finished(outcome),
