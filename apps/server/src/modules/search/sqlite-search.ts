@@ -78,7 +78,7 @@ async function windowChaptersInOrder(
   const { rows } = await sql<WindowChapter>`
         select c.book_id, c.id from chapters c indexed by chapters_book_list_idx
          where c.book_id in (${sql.join(bookIds)})
-           and c.id in (${sql.join(chapterIds)})
+           and c.id in (${sql.join(chapterIds)}) and ${published('c')}
          order by c.book_id, c.chapter_order, c.id`.execute(db);
   return rows;
 }
