@@ -50,7 +50,7 @@ import { publicReads, readCache } from './plugins/read-cache.ts';
 import { requestId, requestIdFor } from './plugins/request-id.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { textGuard } from './plugins/text-guard.ts';
-import { uploadGuard } from './plugins/upload-guard.ts';
+import { bodyLengthGuard } from './plugins/body-length-guard.ts';
 import { createLimits } from './lib/shared-limits.ts';
 import { webApp } from './plugins/web-app.ts';
 import { createLive } from './modules/live/live.ts';
@@ -203,7 +203,7 @@ export async function buildApp(
   await app.register(multipart, {
     limits: { fileSize: IMAGE_UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
   });
-  await app.register(uploadGuard, { maxFileBytes: IMAGE_UPLOAD_MAX_BYTES });
+  await app.register(bodyLengthGuard, { maxFileBytes: IMAGE_UPLOAD_MAX_BYTES });
   await app.register(auth, {
     ctx,
     viewerForToken: (token) => accounts.viewerForToken(ctx, token),

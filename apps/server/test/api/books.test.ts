@@ -293,7 +293,10 @@ describe('bad input', () => {
   it('answers 413 for a body over 1 MB', async () => {
     const res = await as(t.app, author).post('/api/books', { title: 'x'.repeat(1_100_000) });
     expect(res.statusCode).toBe(413);
-    expect(res.json().code).toBe('payload_too_large');
+    expect(res.json()).toEqual({
+      detail: 'The request body is too large: at most 1 MB',
+      code: 'payload_too_large',
+    });
   });
 
   it('answers JSON 404 for unknown API paths', async () => {

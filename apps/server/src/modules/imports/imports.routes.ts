@@ -81,7 +81,7 @@ export const importsRoutes: FastifyPluginAsyncZod<{
       uploads.decrement(viewer.id);
     }
   }
-  // Tells the upload guard these routes take files up to the import limit, not the image limit.
+  // Tells the body length guard these routes take files up to the import limit, not the image limit.
   const uploadConfig = { maxUploadBytes: IMPORT_MAX_BYTES };
   const uploadErrors = {
     400: ErrorBody,
