@@ -5,7 +5,6 @@ import {
   Kysely,
   PostgresAdapter,
   PostgresDialect,
-  SqliteDialect,
   sql,
   type LogEvent,
   type SqliteDatabase,
@@ -21,6 +20,7 @@ import {
   type Checkpointer,
 } from './sqlite-checkpointer.ts';
 import type { Schema } from './schema.ts';
+import { ImmediateSqliteDialect } from './sqlite-dialect.ts';
 
 export type Db = Kysely<Schema>;
 /** Repository functions accept either the root handle or a transaction. */
@@ -104,7 +104,7 @@ export function createDb(
     checkpointer = startCheckpointer(filename);
   }
   const db = new Kysely<Schema>({
-    dialect: new SqliteDialect({
+    dialect: new ImmediateSqliteDialect({
       database: withStatementCache(database, () => void checkpointer?.close()),
     }),
     log,
@@ -174,10 +174,12 @@ function openSqlite(file: string): {
   const database = new SQLite(filename);
   // WAL lets readers run beside the writer. synchronous=FULL makes every acknowledged commit
   // durable across power loss and SIGKILL (docs/decisions/0002-sqlite-durability.md).
+  // First: what follows may need a lock that another process (a second server, `npm run import`)
+  // holds for a moment, and waits for it rather than failing at once.
+  database.pragma('busy_timeout = 5000');
   const journal = database.pragma('journal_mode = WAL', { simple: true });
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
   // Chapters are long rows spread over overflow pages; reading them through a memory map instead
   // of one read() call per page makes a chapter read cheap. Pages the map holds are the OS page
   // cache's, shared and reclaimable, not this process's heap.
