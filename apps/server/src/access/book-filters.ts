@@ -31,7 +31,8 @@ const inList = (values: readonly (string | number)[]) => sql.join(values.map((v)
  * A tag the list asks for, as the set of its books rather than a check on each book: SQLite can
  * then start from the tag's books (its index on book_tags) and sort those few, where a per-book
  * check made it walk the sort's index through every book until a page of matches came by.
- * PostgreSQL plans both shapes as the same semi-join. The planner's statistics choose.
+ * PostgreSQL plans both shapes alike (it turns either into a join). The planner's statistics
+ * choose.
  */
 const hasTagKey = (key: string, books: string) =>
   sql<SqlBool>`${ref(books, 'id')} in (select bt.book_id from book_tags bt
