@@ -34,35 +34,24 @@ async function bodyLengthGuardPlugin(
 ) {
   app.addHook('onRequest', async (request, reply) => {
     const declared = request.headers['content-length'];
-    if (request.headers['content-type']?.toLowerCase().startsWith('multipart/')) {
-      const limit =
-        (request.routeOptions.config.maxUploadBytes ?? maxFileBytes) + MULTIPART_OVERHEAD_BYTES;
-      if (declared === undefined) {
-        reply.header('connection', 'close');
-        throw new LengthRequired('An upload must declare its Content-Length');
-      }
-      if (Number(declared) > limit) {
-        throw new AppError(
-          'payload_too_large',
-          `The file is too large: at most ${Math.floor(limit / (1024 * 1024))} MB`,
-        );
-      }
-      return;
+    const upload = request.headers['content-type']?.toLowerCase().startsWith('multipart/');
+    if (upload && declared === undefined) {
+      reply.header('connection', 'close');
+      throw new LengthRequired('An upload must declare its Content-Length');
     }
-    const limit = request.routeOptions.bodyLimit;
+    const limit = upload
+      ? (request.routeOptions.config.maxUploadBytes ?? maxFileBytes) + MULTIPART_OVERHEAD_BYTES
+      : request.routeOptions.bodyLimit;
     if (declared !== undefined && limit !== undefined && Number(declared) > limit) {
+      const megabytes = Math.floor(limit / (1024 * 1024));
       throw new AppError(
         'payload_too_large',
-        `The request body is too large: at most ${formatBytes(limit)}`,
+        upload
+          ? `The file is too large: at most ${megabytes} MB`
+          : `The request body is too large: at most ${megabytes} MB`,
       );
     }
   });
-}
-
-function formatBytes(bytes: number): string {
-  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0
-    ? `${bytes / (1024 * 1024)} MB`
-    : `${Math.round(bytes / 1024)} kB`;
 }
 
 export const bodyLengthGuard = fp(bodyLengthGuardPlugin, { name: 'inkwell-body-length-guard' });

@@ -223,7 +223,10 @@ describe('refused uploads', () => {
       const huge = Buffer.concat([await makeImage('png'), crypto.randomBytes(6 * 1024 * 1024)]);
       const res = await upload(url(), owner, huge);
       expect(res.statusCode).toBe(413);
-      expect(res.json().code).toBe('payload_too_large');
+      expect(res.json()).toEqual({
+        detail: 'The file is too large: at most 5 MB',
+        code: 'payload_too_large',
+      });
     });
 
     it('refuses a PNG declaring 50000x50000 pixels with 400, and keeps serving', async () => {
