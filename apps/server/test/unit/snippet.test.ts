@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { countTopLevelBlocks } from '../../src/html/blocks.ts';
 import { sanitizeContent } from '../../src/html/sanitize.ts';
-import { blockRanges, blockTexts, searchSnippet, wordStem } from '../../src/html/snippet.ts';
+import { blockRanges, blockTexts, searchSnippet } from '../../src/html/snippet.ts';
+import { fold, foldsEvenly, stemsPattern, wordStem } from '../../src/html/word-folding.ts';
 import { editorDocuments, generatedMarkup, NAUGHTY, XSS_VECTORS } from './html-samples.ts';
 
 /** Issue 21: a search hit's snippet is text, escaped, whose only markup is <mark>. */
@@ -113,5 +114,30 @@ describe('the fast block scan', () => {
       );
       expect(searchSnippet(html, [word])?.paragraph, `${word} in ${html}`).toBe(expected);
     }
+  });
+});
+
+describe('the folding pattern', () => {
+  it('finds each character where folding keeps it one character, and says where it does not', () => {
+    // Every BMP character: the pattern must find any text a fold turns into the stem, or the
+    // text must be sent to the slower path that folds it first.
+    let missed = 0;
+    for (let code = 0x80; code <= 0xffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const character = String.fromCharCode(code);
+      // Only what words are made of matters: a stem is letters and numbers.
+      if (!/[\p{L}\p{N}\p{M}]/u.test(character)) continue;
+      const folded = fold(character);
+      if (!foldsEvenly(character)) continue;
+      expect(folded.length, `U+${code.toString(16)} folds to one character`).toBeLessThanOrEqual(1);
+      if (folded.length === 0 || /[\\^$.*+?()[\]{}|/-]/.test(folded)) continue;
+      const pattern = stemsPattern([folded]);
+      if (pattern.exec(`#${character}#`)?.index !== 1) missed++;
+    }
+    expect(missed).toBe(0);
+    expect(foldsEvenly('ﬁnd')).toBe(false);
+    expect(foldsEvenly('Café naïve “quoted” — ok…')).toBe(true);
+    expect(stemsPattern(['naive']).exec('A NAÏVE man')?.index).toBe(2);
+    expect(stemsPattern(['the']).exec('<p><strong>T</strong>he</p>')?.index).toBe(11);
   });
 });

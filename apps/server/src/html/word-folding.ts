@@ -1,0 +1,98 @@
+/**
+ * How a search snippet compares words (issue 21): case and accents do not count, and neither do
+ * common English endings, as the engines' stemmers have it.
+ */
+
+/** Case and accents do not count. */
+export const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * Text that folding may change: anything beyond ASCII but spaces and punctuation (curly quotes,
+ * dashes, ellipses, in most blocks of prose, need no fold): the UTF-16 code units outside ASCII,
+ * U+00A0 and U+2000–U+206F. Code units on purpose, without the `u` flag: a character beyond the
+ * BMP is found by its surrogates all the same, and V8 scans a plain class many times faster (with
+ * `u` and \p{ASCII} this test was a sixth of a rare word's search, on whole chapters).
+ */
+export const FOLDABLE = /[\u0080-\u009f\u00a1-\u1fff\u2070-\uffff]/;
+
+/** How a word is compared: case, accents and common English endings do not count. */
+export function wordStem(word: string): string {
+  let stem = FOLDABLE.test(word) ? fold(word) : word.toLowerCase();
+  for (const ending of ['ingly', 'edly', 'ings', 'ing', 'ied', 'ies', 'ed', 'es', 'ly', 's'])
+    if (stem.length - ending.length >= 3 && stem.endsWith(ending)) {
+      stem = stem.slice(0, -ending.length);
+      break;
+    }
+  // "house", "houses" and "housing" are one word.
+  return stem.length > 3 && stem.endsWith('e') ? stem.slice(0, -1) : stem;
+}
+
+interface FoldTable {
+  /** The characters beyond ASCII that fold to each single character ("é", "É", "ê"... for "e"). */
+  variants: Map<string, string>;
+  /** Characters that fold to more or less than one: a ligature, "½", a lone accent, half of a surrogate pair. */
+  uneven: RegExp;
+}
+
+let table: FoldTable | undefined;
+
+/**
+ * Made once, on the first search that needs it, by folding the BMP's characters (about 20 ms).
+ * Skipped: the CJK ideographs, which fold to themselves, and the Hangul syllables, each of
+ * which folds to its two or three letters.
+ */
+function foldTable(): FoldTable {
+  if (table) return table;
+  const variants = new Map<string, string>();
+  const uneven: Array<[number, number]> = [
+    [0xac00, 0xd7a3],
+    [0xd800, 0xdfff],
+  ];
+  for (let code = 0x80; code <= 0xffff; code++) {
+    if (code === 0x3400) code = 0xa000;
+    if (code === 0xac00) code = 0xe000;
+    const character = String.fromCharCode(code);
+    if (!FOLDABLE.test(character)) continue;
+    const base = fold(character);
+    if (base === character) continue;
+    if (base.length === 1) variants.set(base, (variants.get(base) ?? '') + character);
+    else if (uneven.at(-1)![1] === code - 1) uneven.at(-1)![1] = code;
+    else uneven.push([code, code]);
+  }
+  const hex = (code: number) => `\\u${code.toString(16).padStart(4, '0')}`;
+  const ranges = uneven.map(([from, to]) => (from === to ? hex(from) : `${hex(from)}-${hex(to)}`));
+  table = { variants, uneven: new RegExp(`[${ranges.join('')}]`) };
+  return table;
+}
+
+/**
+ * Whether folding keeps every character of `text` one character: then a place where
+ * `stemsPattern` matches is where a folded word starts. Otherwise a caller folds text itself.
+ */
+export function foldsEvenly(text: string): boolean {
+  return !FOLDABLE.test(text) || !foldTable().uneven.test(text);
+}
+
+const SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
+
+/**
+ * A case-insensitive pattern that finds any of `stems` (folded, as `wordStem` answers them) as
+ * written in HTML that `foldsEvenly`, accents and inline tags and all: "cafe" finds "Café" and
+ * "<em>C</em>afe". Scanning a chapter with it costs a fraction of lower-casing or folding it
+ * first. What it finds may be no word of the text (inside an attribute, across blocks): the
+ * caller checks the block's words.
+ */
+export function stemsPattern(stems: readonly string[]): RegExp {
+  const { variants } = foldTable();
+  const alternatives = stems.map((stem) =>
+    [...stem]
+      .map((character) => {
+        const others = variants.get(character);
+        if (others) return `[${character}${others}]`;
+        return SPECIAL.test(character) ? `\\${character}` : character;
+      })
+      // A word may be split by inline markup ("<strong>T</strong>he").
+      .join('(?:<[^>]*>)*'),
+  );
+  return new RegExp(alternatives.join('|'), 'gi');
+}
