@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { ALLOWED_TAGS, VOID_ELEMENTS } from '@inkwell/contract/html';
 import { escapeText } from './escape.ts';
-import { fold, FOLDABLE, foldsEvenly, stemsPattern, wordStem } from './word-folding.ts';
+import { fold, FOLDABLE, stemsFinder, wordStem } from './word-folding.ts';
 
 /**
  * "Search that shows why" (issue 21): the passage of a chapter where a search matched. The
@@ -168,14 +168,14 @@ export function searchSnippet(
     found = { paragraph, snippet: passage(text, words, first, wanted) };
     return true;
   };
-  if (!foldsEvenly(html)) {
-    eachBlock(html, visit);
-    return found;
-  }
   // The stems are looked for in the whole HTML at once, and only the block of each place one is
   // found is read, its blocks counted from the start only that far: a search page asks this of
   // ten chapters of about 16 KB, and the words are often near their start.
-  const pattern = stemsPattern(stems);
+  const pattern = stemsFinder(html, stems);
+  if (pattern === null) {
+    eachBlock(html, visit);
+    return found;
+  }
   const blocks = scanBlocks(html);
   let block: [number, number] | undefined;
   let paragraph = -1;

@@ -65,29 +65,24 @@ function foldTable(): FoldTable {
   return table;
 }
 
-/**
- * Whether folding keeps every character of `text` one character: then a place where
- * `stemsPattern` matches is where a folded word starts. Otherwise a caller folds text itself.
- */
-export function foldsEvenly(text: string): boolean {
-  return !FOLDABLE.test(text) || !foldTable().uneven.test(text);
-}
-
 const SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
 
 /**
  * A case-insensitive pattern that finds any of `stems` (folded, as `wordStem` answers them) as
- * written in HTML that `foldsEvenly`, accents and inline tags and all: "cafe" finds "Café" and
- * "<em>C</em>afe". Scanning a chapter with it costs a fraction of lower-casing or folding it
- * first. What it finds may be no word of the text (inside an attribute, across blocks): the
- * caller checks the block's words.
+ * written in `html`, accents and inline tags and all: "cafe" finds "Café" and "<em>C</em>afe".
+ * Scanning a chapter with it costs a fraction of lower-casing or folding it first. What it finds
+ * may be no word of the text (inside an attribute, across blocks): the caller checks the block's
+ * words. Null when `html` holds a character that folds to more or less than one (a ligature, a
+ * lone accent, an emoji's half): the caller folds the text itself.
  */
-export function stemsPattern(stems: readonly string[]): RegExp {
-  const { variants } = foldTable();
+export function stemsFinder(html: string, stems: readonly string[]): RegExp | null {
+  // Without a character beyond ASCII but spaces and punctuation, no accent can be there to fold.
+  const accents = FOLDABLE.test(html);
+  if (accents && foldTable().uneven.test(html)) return null;
   const alternatives = stems.map((stem) =>
     [...stem]
       .map((character) => {
-        const others = variants.get(character);
+        const others = accents ? foldTable().variants.get(character) : undefined;
         if (others) return `[${character}${others}]`;
         return SPECIAL.test(character) ? `\\${character}` : character;
       })
