@@ -157,35 +157,55 @@ export function searchSnippet(
   const wanted = new Set(terms.map(wordStem).filter((t) => t.length > 0));
   if (wanted.size === 0) return null;
   const stems = [...wanted];
+  // Most blocks hold none of the words: a substring test turns them away before any splitting.
+  const sigmaStems = stems.map(oneSigma);
+  const mayHold = (text: string) => {
+    const plain = FOLDABLE.test(text) ? oneSigma(fold(text)) : text.toLowerCase();
+    return sigmaStems.some((stem) => plain.includes(stem));
+  };
   let found: { paragraph: number; snippet: string } | null = null;
   const visit = (text: string, paragraph: number) => {
-    // Most blocks hold none of the words: a substring test turns them away before any splitting.
-    const plain = FOLDABLE.test(text) ? fold(text) : text.toLowerCase();
-    if (!stems.some((stem) => plain.includes(stem))) return false;
+    if (!mayHold(text)) return false;
     const words = [...text.matchAll(WORD)];
     const first = words.findIndex((w) => wanted.has(wordStem(w[0])));
     if (first === -1) return false;
     found = { paragraph, snippet: passage(text, words, first, wanted) };
     return true;
   };
+  const parse = (block: [number, number], paragraph: number) =>
+    eachBlock(html.slice(...block), (text) => visit(text, paragraph));
+
   // The stems are looked for in the whole HTML at once, and only the block of each place one is
   // found is read, its blocks counted from the start only that far: a search page asks this of
   // ten chapters of about 16 KB, and the words are often near their start.
   const pattern = stemsFinder(html, stems);
   if (pattern === null) {
-    eachBlock(html, visit);
+    // Text the pattern cannot be trusted with: each block's text is folded and tested, and only
+    // a block that may hold a word is parsed.
+    const ranges = blockRanges(html);
+    if (ranges === null) eachBlock(html, visit);
+    else
+      for (let paragraph = 0; paragraph < ranges.length && found === null; paragraph++)
+        if (mayHold(html.slice(...ranges[paragraph]!).replace(TAGS, ''))) {
+          parse(ranges[paragraph]!, paragraph);
+        }
     return found;
   }
   const blocks = scanBlocks(html);
   let block: [number, number] | undefined;
   let paragraph = -1;
+  // The next '<' and '>' at or after the place looked at (which only moves on): a place is
+  // inside a tag when a '>' comes before the next '<' (text spells both as entities).
+  let nextOpen = -1;
+  let nextClose = -1;
   while (found === null) {
     const at = pattern.exec(html)?.index;
     if (at === undefined) break;
-    // In a tag (an attribute, an element's name) rather than the text: on after it.
-    if (html.lastIndexOf('<', at) > html.lastIndexOf('>', at)) {
-      pattern.lastIndex = html.indexOf('>', at) + 1;
-      if (pattern.lastIndex === 0) break;
+    if (nextOpen < at) nextOpen = indexAfter(html, '<', at);
+    if (nextClose < at) nextClose = indexAfter(html, '>', at);
+    if (nextClose < nextOpen) {
+      // In a tag (an attribute, an element's name) rather than the text: on after it.
+      pattern.lastIndex = nextClose + 1;
       continue;
     }
     while (block === undefined || block[1] <= at) {
@@ -200,12 +220,27 @@ export function searchSnippet(
       paragraph++;
     }
     if (block[0] <= at) {
-      const index = paragraph;
-      eachBlock(html.slice(block[0], block[1]), (text) => visit(text, index));
+      parse(block, paragraph);
       pattern.lastIndex = block[1];
-    } else pattern.lastIndex = at + 1;
+    }
+    // Text outside any block is no paragraph: on to the next block.
+    else pattern.lastIndex = block[0];
   }
   return found;
+}
+
+/**
+ * Greek's final sigma as its other form: lower-casing a whole block makes "Σ" final or not by
+ * what follows it ("ΟΔΟΣ’ΚΑΙ"), while a word's stem is lower-cased alone.
+ */
+const oneSigma = (text: string) => (text.includes('ς') ? text.replaceAll('ς', 'σ') : text);
+
+const TAGS = /<[^>]*>/g;
+
+/** Where `character` is next in `text` from `from` on; Infinity when nowhere. */
+function indexAfter(text: string, character: string, from: number): number {
+  const at = text.indexOf(character, from);
+  return at === -1 ? Infinity : at;
 }
 
 /** The words around the first match, escaped, the query's words in <mark>. */

@@ -66,6 +66,27 @@ describe('search snippets', () => {
     });
   });
 
+  it('reads Greek words whatever form their sigma takes in the block', () => {
+    expect(searchSnippet('<p>ΟΔΟΣ<br />ΚΑΙ</p>', ['οδος'])?.paragraph).toBe(0);
+    expect(searchSnippet('<p>x</p><p>ΟΔΟΣ’ΚΑΙ</p>', ['οδος'])?.paragraph).toBe(1);
+    expect(searchSnippet('<ul><li>ΟΔΟΣ</li><li>ΚΑΙ</li></ul>', ['ΟΔΟΣ'])?.paragraph).toBe(0);
+  });
+
+  it('takes time in proportion to the chapter, however its text lies between blocks', () => {
+    // Text outside any block, or many places that look like a word and are not one, once cost
+    // a scan back over the whole run of text for each of them: seconds for a long chapter.
+    // A bound no machine misses by the work now done (well under 50 ms), and that code missed
+    // many times over.
+    const run = 'the '.repeat(80_000);
+    const started = performance.now();
+    expect(searchSnippet(`${run}<p>b</p>`, ['the'])).toBeNull();
+    expect(searchSnippet(`<p>x</p>${run}<p>y</p>`, ['the', 'zzz'])).toBeNull();
+    expect(
+      searchSnippet(`<p>${'them '.repeat(80_000)}</p><p>the end</p>`, ['the'])?.paragraph,
+    ).toBe(1);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
   it('keeps a short passage around the first match', () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
     words[100] = 'needle';
