@@ -1,6 +1,13 @@
-import type { Page } from '@playwright/test';
 import { apiAs, createBook, createUser, root, signUpOnce, type User } from './support/api.ts';
-import { app, at, expect, expectAccessible, signedInPage, test } from './support/app.ts';
+import {
+  app,
+  at,
+  expect,
+  expectAccessible,
+  liveSocketOpen,
+  signedInPage,
+  test,
+} from './support/app.ts';
 
 /**
  * Issue 19 in the browser: a reader comments on a paragraph, the author is told live and
@@ -24,14 +31,11 @@ test.beforeAll(async () => {
   book = await createBook(author, { chapters: [{ title: 'The Keeper', content: CONTENT }] });
 });
 
-/** The page has opened its live socket (give it a moment after loading). */
-const settle = (page: Page) => page.waitForTimeout(1000);
-
 test('a reader comments on a paragraph, the author gets COMMENT and replies, the reader gets REPLY', async ({
   browser,
 }) => {
   const authorPage = await signedInPage(browser, author);
-  await settle(authorPage);
+  await liveSocketOpen(authorPage);
 
   const page = await signedInPage(browser, reader);
   await page.goto(app(chapterPath()));

@@ -1,5 +1,13 @@
 import { addChapter, apiAs, createBook, createUser, follow } from './support/api.ts';
-import { app, checkPage, expect, expectAccessible, logIn, test } from './support/app.ts';
+import {
+  app,
+  checkPage,
+  expect,
+  expectAccessible,
+  liveSocketOpen,
+  logIn,
+  test,
+} from './support/app.ts';
 
 /** Issue 19: a reader follows a book, finds it under Following → Books, hears of a new chapter once; blocks and mutes in Settings. */
 
@@ -43,7 +51,7 @@ test('follow a book, see it with its unread count, get its new chapter once', as
   await expect(page.getByRole('tabpanel').getByText('1 unread of 2')).toBeVisible();
 
   // A new chapter: one live toast and one inbox row, though the reader follows book and author.
-  await page.waitForTimeout(1000);
+  await liveSocketOpen(page);
   await addChapter(author, book.id, { title: 'The third night' });
   const toasts = page.getByTestId('toast').filter({ hasText: 'The third night' });
   await expect(toasts).toHaveCount(1);

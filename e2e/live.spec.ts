@@ -1,5 +1,5 @@
 import { addChapter, createBook, createUser, follow } from './support/api.ts';
-import { app, at, expect, signedInPage, test } from './support/app.ts';
+import { app, at, expect, liveSocketOpen, signedInPage, test } from './support/app.ts';
 
 test('a follower sees a live CHAPTER toast when the author publishes, with a View. link to it', async ({
   browser,
@@ -12,8 +12,8 @@ test('a follower sees a live CHAPTER toast when the author publishes, with a Vie
   const socketUrls: string[] = [];
   page.on('websocket', (socket) => socketUrls.push(socket.url()));
   await page.goto(app('/books'));
-  // The live connection is up once the page has settled; publish then.
-  await page.waitForTimeout(1000);
+  // Publish once the live connection is up.
+  await liveSocketOpen(page);
   // Opened with single-use tickets (the page left behind may have opened one too): the session
   // token stays out of socket URLs.
   expect(socketUrls.length).toBeGreaterThan(0);
@@ -42,7 +42,7 @@ test('an author sees a live FOLLOW toast linking to the new follower', async ({ 
   const author = await createUser('popular');
   const fan = await createUser('fan');
   const page = await signedInPage(browser, author);
-  await page.waitForTimeout(1000);
+  await liveSocketOpen(page);
   await follow(fan, author);
   const toast = page.getByTestId('toast').filter({ hasText: fan.username });
   await expect(toast).toBeVisible();

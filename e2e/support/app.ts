@@ -1,4 +1,10 @@
-import { expect, test as base, type Browser, type Page } from '@playwright/test';
+import {
+  expect,
+  test as base,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { AxeBuilder } from '@axe-core/playwright';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +34,7 @@ export async function logIn(page: Page, user: User, prev?: string) {
 /** A new browser context already signed in as the user (the session cookie comes from the login form). */
 export async function signedInPage(browser: Browser, user: User) {
   const context = await browser.newContext();
+  await countLiveSockets(context);
   const page = await context.newPage();
   await logIn(page, user);
   return page;
@@ -62,5 +69,47 @@ export async function checkPage(page: Page, name: string) {
   await snapshot(page, name);
 }
 
-export const test = base;
+/**
+ * Every page of the context counts its open live notification sockets (`{base}/ws`), so that a
+ * test can wait for one (`liveSocketOpen`) instead of guessing how long the ticket and the
+ * handshake take on a busy machine. The server registers a socket as it accepts it
+ * (notification-socket.ts): an open socket hears the next notification.
+ */
+async function countLiveSockets(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const page = window as unknown as { liveSocketsOpen: number };
+    page.liveSocketsOpen = 0;
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        if (!new URL(String(url), location.href).pathname.endsWith('/ws')) return;
+        let open = false;
+        this.addEventListener('open', () => {
+          open = true;
+          page.liveSocketsOpen++;
+        });
+        this.addEventListener('close', () => {
+          if (open) page.liveSocketsOpen--;
+          open = false;
+        });
+      }
+    };
+  });
+}
+
+/** Waits until the page's live notification socket is open (see `countLiveSockets`). */
+export async function liveSocketOpen(page: Page) {
+  await page.waitForFunction(
+    () => (window as unknown as { liveSocketsOpen?: number }).liveSocketsOpen! > 0,
+  );
+}
+
+/** Playwright's test, whose pages count their open live sockets (`liveSocketOpen`). */
+export const test = base.extend({
+  context: async ({ context }, use) => {
+    await countLiveSockets(context);
+    await use(context);
+  },
+});
 export { expect };
