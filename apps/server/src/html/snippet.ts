@@ -146,6 +146,7 @@ export function blockRanges(html: string): Array<[number, number]> | null {
 
 const ALLOWED = new Set<string>(ALLOWED_TAGS);
 const VOID = new Set<string>(VOID_ELEMENTS);
+
 /**
  * The first block holding one of `terms` (the query's words), as `{paragraph, snippet}`; null when
  * no block does (the engine's stemmer may match a form this one does not).

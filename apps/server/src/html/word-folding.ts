@@ -1,3 +1,5 @@
+import { escapeRegExp } from '../lib/escape-regexp.ts';
+
 /**
  * How a search snippet compares words (issue 21): case and accents do not count, and neither do
  * common English endings, as the engines' stemmers have it.
@@ -65,8 +67,6 @@ function foldTable(): FoldTable {
   return table;
 }
 
-const SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
-
 /**
  * A case-insensitive pattern that finds any of `stems` (folded, as `wordStem` answers them) as
  * written in `html`, accents and inline tags and all: "cafe" finds "Café" and "<em>C</em>afe".
@@ -77,14 +77,13 @@ const SPECIAL = /[\\^$.*+?()[\]{}|/-]/;
  */
 export function stemsFinder(html: string, stems: readonly string[]): RegExp | null {
   // Without a character beyond ASCII but spaces and punctuation, no accent can be there to fold.
-  const accents = FOLDABLE.test(html);
-  if (accents && foldTable().uneven.test(html)) return null;
+  const accents = FOLDABLE.test(html) ? foldTable() : null;
+  if (accents?.uneven.test(html)) return null;
   const alternatives = stems.map((stem) =>
     [...stem]
       .map((character) => {
-        const others = accents ? foldTable().variants.get(character) : undefined;
-        if (others) return `[${character}${others}]`;
-        return SPECIAL.test(character) ? `\\${character}` : character;
+        const others = accents?.variants.get(character);
+        return others ? `[${character}${others}]` : escapeRegExp(character);
       })
       // A word may be split by inline markup ("<strong>T</strong>he").
       .join('(?:<[^>]*>)*'),

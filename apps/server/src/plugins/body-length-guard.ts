@@ -43,12 +43,10 @@ async function bodyLengthGuardPlugin(
       ? (request.routeOptions.config.maxUploadBytes ?? maxFileBytes) + MULTIPART_OVERHEAD_BYTES
       : request.routeOptions.bodyLimit;
     if (declared !== undefined && limit !== undefined && Number(declared) > limit) {
-      const megabytes = Math.floor(limit / (1024 * 1024));
+      const what = upload ? 'The file' : 'The request body';
       throw new AppError(
         'payload_too_large',
-        upload
-          ? `The file is too large: at most ${megabytes} MB`
-          : `The request body is too large: at most ${megabytes} MB`,
+        `${what} is too large: at most ${Math.floor(limit / (1024 * 1024))} MB`,
       );
     }
   });

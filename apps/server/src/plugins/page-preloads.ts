@@ -8,6 +8,7 @@
 
 import { parseId } from '@inkwell/contract';
 import { escapeAttribute } from '../html/escape.ts';
+import { escapeRegExp } from '../lib/escape-regexp.ts';
 
 /** dist/page-preloads.json as the web build writes it (apps/web/vite/page-preloads.ts). */
 interface PagePreloadsFile {
@@ -31,8 +32,6 @@ interface CompiledPage {
 
 /** Answers the `<link>` elements for a request path ('/books/1/chapters/2'), or '' for none. */
 export type PagePreloads = (pathname: string) => string;
-
-const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function compile(page: PagePreloadsFile['pages'][number]): CompiledPage {
   const params: string[] = [];
