@@ -19,10 +19,11 @@ class FakeObserver {
   static instances: FakeObserver[] = [];
   readonly targets: Element[] = [];
   disconnected = false;
-  constructor(
-    readonly callback: IntersectionObserverCallback,
-    readonly options: IntersectionObserverInit = {},
-  ) {
+  readonly callback: IntersectionObserverCallback;
+  readonly options: IntersectionObserverInit;
+  constructor(callback: IntersectionObserverCallback, options: IntersectionObserverInit = {}) {
+    this.callback = callback;
+    this.options = options;
     FakeObserver.instances.push(this);
   }
   observe(el: Element) {

@@ -233,15 +233,17 @@ interface PendingWrite {
 class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
+  private readonly db: Db;
+  private readonly after: { walFile?: string; checkpointer?: Checkpointer };
 
   /**
    * walFile: the WAL to fsync after each COMMIT, off the event loop (SQLITE_COMMIT_SYNC=thread);
    * checkpointer: told after each COMMIT (SQLITE_CHECKPOINT=thread).
    */
-  constructor(
-    private readonly db: Db,
-    private readonly after: { walFile?: string; checkpointer?: Checkpointer },
-  ) {}
+  constructor(db: Db, after: { walFile?: string; checkpointer?: Checkpointer }) {
+    this.db = db;
+    this.after = after;
+  }
 
   run<T>(work: WriteWork<T>, oneStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {

@@ -51,7 +51,11 @@ const MIGRATIONS: Record<string, EngineMigration> = {
 };
 
 class EngineAwareProvider implements MigrationProvider {
-  constructor(private readonly engine: 'sqlite' | 'postgres') {}
+  private readonly engine: 'sqlite' | 'postgres';
+
+  constructor(engine: 'sqlite' | 'postgres') {
+    this.engine = engine;
+  }
   async getMigrations(): Promise<Record<string, Migration>> {
     return Object.fromEntries(
       Object.entries(MIGRATIONS).map(([name, m]) => [

@@ -58,8 +58,10 @@ export class AnswerCache {
   /** Lookups that found a current answer, and those that did not (for the metrics). */
   hits = 0;
   misses = 0;
+  private readonly options: AnswerCacheOptions;
 
-  constructor(private readonly options: AnswerCacheOptions) {
+  constructor(options: AnswerCacheOptions) {
+    this.options = options;
     this.now = options.now ?? Date.now;
   }
 

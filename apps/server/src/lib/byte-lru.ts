@@ -6,15 +6,17 @@
 export class ByteLru<V> {
   private readonly kept = new Map<string, V>();
   private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly sizeOf: (value: V) => number;
 
   /**
    * `maxBytes` 0 keeps nothing. One value may take at most an eighth of the budget, so that a
    * few large ones never push out everything else.
    */
-  constructor(
-    private readonly maxBytes: number,
-    private readonly sizeOf: (value: V) => number,
-  ) {}
+  constructor(maxBytes: number, sizeOf: (value: V) => number) {
+    this.maxBytes = maxBytes;
+    this.sizeOf = sizeOf;
+  }
 
   get(key: string): V | undefined {
     const value = this.kept.get(key);

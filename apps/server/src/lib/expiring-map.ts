@@ -11,11 +11,12 @@ export class ExpiringMap<V> {
   /** Insertion order is write order (`set` moves a key to the end): oldest first. */
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private sweepAbove: number;
+  private readonly maxKeys: number;
+  private readonly minSweep: number;
 
-  constructor(
-    private readonly maxKeys = 200_000,
-    private readonly minSweep = 10_000,
-  ) {
+  constructor(maxKeys = 200_000, minSweep = 10_000) {
+    this.maxKeys = maxKeys;
+    this.minSweep = minSweep;
     this.sweepAbove = minSweep;
   }
 

@@ -83,8 +83,11 @@ interface KeyState {
 /** This process's memory: the rules themselves, which the Redis store's script mirrors. */
 export class MemoryAttemptStore implements AttemptStore {
   private readonly keys = new ExpiringMap<KeyState>();
+  private readonly policy: BackoffPolicy;
 
-  constructor(private readonly policy: BackoffPolicy) {}
+  constructor(policy: BackoffPolicy) {
+    this.policy = policy;
+  }
 
   async acquire(key: string, attempt: string, now: number): Promise<Acquired> {
     const state = this.keys.get(key, now) ?? newState();
@@ -156,11 +159,13 @@ const MAX_QUEUE_MS = 10_000;
 export class FailureLimiter {
   /** Attempts waiting for an attempt in flight of this key to end. */
   private readonly waiting = new Map<string, Set<() => void>>();
+  private readonly store: AttemptStore;
+  private readonly now: () => number;
 
-  constructor(
-    private readonly store: AttemptStore,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(store: AttemptStore, now: () => number = Date.now) {
+    this.store = store;
+    this.now = now;
+  }
 
   /**
    * Counts an attempt against every key, or none of them. A key whose failures impose a wait

@@ -93,12 +93,12 @@ return redis.error_reply('unknown op ' .. tostring(op))
 /** Attempts counted in Redis, shared by every process using it; keys under `prefix`. */
 export class RedisAttemptStore implements AttemptStore {
   private readonly script: RedisScript;
+  private readonly prefix: string;
+  private readonly policy: BackoffPolicy;
 
-  constructor(
-    redis: Redis,
-    private readonly prefix: string,
-    private readonly policy: BackoffPolicy,
-  ) {
+  constructor(redis: Redis, prefix: string, policy: BackoffPolicy) {
+    this.prefix = prefix;
+    this.policy = policy;
     this.script = redisScript(redis, LUA);
   }
 

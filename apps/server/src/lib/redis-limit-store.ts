@@ -68,11 +68,10 @@ const RENEW_CHUNK = 500;
 /** Limits counted in Redis, shared by every process using it; keys under `prefix`. */
 export class RedisLimitStore implements LimitStore {
   private readonly script: RedisScript;
+  private readonly prefix: string;
 
-  constructor(
-    redis: Redis,
-    private readonly prefix: string,
-  ) {
+  constructor(redis: Redis, prefix: string) {
+    this.prefix = prefix;
     this.script = redisScript(redis, LUA);
   }
 

@@ -36,8 +36,10 @@ export class StoreFallback {
   private closed = false;
   private readonly timeoutMs: number;
   private readonly probeEveryMs: number;
+  private readonly options: FallbackOptions;
 
-  constructor(private readonly options: FallbackOptions) {
+  constructor(options: FallbackOptions) {
+    this.options = options;
     this.timeoutMs = options.timeoutMs ?? 500;
     this.probeEveryMs = options.probeEveryMs ?? 1_000;
   }

@@ -38,12 +38,10 @@ export const fillMs = (rate: TokenRate) => Math.ceil((rate.burst / rate.perSecon
 export class TokenBucket {
   private state: BucketState | undefined;
   private readonly rate: TokenRate;
+  private readonly now: () => number;
 
-  constructor(
-    burst: number,
-    perSecond: number,
-    private readonly now: () => number = () => performance.now(),
-  ) {
+  constructor(burst: number, perSecond: number, now: () => number = () => performance.now()) {
+    this.now = now;
     this.rate = { burst, perSecond };
   }
 

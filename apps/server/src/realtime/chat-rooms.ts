@@ -22,12 +22,15 @@ export interface MemberOf {
  */
 export class RoomMember {
   private held: RoomFrame[] | null = [];
+  readonly room: string;
+  readonly socket: WebSocket;
+  readonly of?: MemberOf;
 
-  constructor(
-    readonly room: string,
-    readonly socket: WebSocket,
-    readonly of?: MemberOf,
-  ) {}
+  constructor(room: string, socket: WebSocket, of?: MemberOf) {
+    this.room = room;
+    this.socket = socket;
+    this.of = of;
+  }
 
   private hides(frame: RoomFrame): boolean {
     return frame.from !== undefined && this.of?.hidden.has(frame.from) === true;

@@ -20,11 +20,15 @@ export class SocketQuota {
   private readonly process = crypto.randomBytes(6).toString('hex');
   private sequence = 0;
   private readonly holdMs: number;
+  private readonly store: LimitStore;
+  private readonly limits: { perUser: number; perAddress: number; heartbeatMs: number };
 
   constructor(
-    private readonly store: LimitStore,
-    private readonly limits: { perUser: number; perAddress: number; heartbeatMs: number },
+    store: LimitStore,
+    limits: { perUser: number; perAddress: number; heartbeatMs: number },
   ) {
+    this.store = store;
+    this.limits = limits;
     this.holdMs = HEARTBEATS_PER_HOLD * limits.heartbeatMs;
   }
 

@@ -84,7 +84,11 @@ export interface ConnectionLimits {
  * (in memory: a connection lives on one process).
  */
 export class ChatLimiter {
-  constructor(private readonly store: LimitStore) {}
+  private readonly store: LimitStore;
+
+  constructor(store: LimitStore) {
+    this.store = store;
+  }
 
   open(userId: number): ConnectionLimits {
     const strikes = new TokenBucket(FLOOD_STRIKES, STRIKES_FORGIVEN_PER_SECOND);
@@ -104,7 +108,11 @@ const JOIN_RATE: TokenRate = { burst: 10, perSecond: 1 / 3 };
  * outlive a connection, since closing and reopening one is exactly what it limits.
  */
 export class JoinLimiter {
-  constructor(private readonly store: LimitStore) {}
+  private readonly store: LimitStore;
+
+  constructor(store: LimitStore) {
+    this.store = store;
+  }
 
   async allow(userId: number): Promise<boolean> {
     return (await this.store.spend(`chat-joins:user:${userId}`, JOIN_RATE, Date.now())).allowed;

@@ -1,6 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SearchEngine } from './search-engine.ts';
 
+export interface SearchIndexerOptions {
+  intervalMs: number;
+  restMs?: number;
+  log?: FastifyBaseLogger;
+  /** Told after a round that changed the index: search answers may now differ. */
+  onIndexed?: () => void;
+}
+
 /**
  * Indexes after the write (decisions 0021, 0024): every `intervalMs` it takes the pending books
  * and chapters, a batch per transaction, until none is left. Search therefore lags a change by at
@@ -19,17 +27,13 @@ export class SearchIndexer {
   private stopped = false;
   /** Chapters this process indexed within `restMs`, with when, oldest first. */
   private readonly indexedAt = new Map<number, number>();
+  private readonly engine: SearchEngine;
+  private readonly options: SearchIndexerOptions;
 
-  constructor(
-    private readonly engine: SearchEngine,
-    private readonly options: {
-      intervalMs: number;
-      restMs?: number;
-      log?: FastifyBaseLogger;
-      /** Told after a round that changed the index: search answers may now differ. */
-      onIndexed?: () => void;
-    },
-  ) {}
+  constructor(engine: SearchEngine, options: SearchIndexerOptions) {
+    this.engine = engine;
+    this.options = options;
+  }
 
   start(): void {
     this.timer = setInterval(() => void this.round(true), this.options.intervalMs);

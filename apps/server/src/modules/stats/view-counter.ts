@@ -30,8 +30,11 @@ export class ViewCounter {
   private queued = 0;
   /** Flushes run one after another, so a batch never races the one before it. */
   private flushing: Promise<void> = Promise.resolve();
+  private readonly options: ViewCounterOptions;
 
-  constructor(private readonly options: ViewCounterOptions) {}
+  constructor(options: ViewCounterOptions) {
+    this.options = options;
+  }
 
   /** Notes a view; written with the next batch. */
   add(chapterId: number, session: string): void {

@@ -73,13 +73,17 @@ class LiveClient {
   readonly frames: Array<{ type?: string }> = [];
   private socket: WebSocket | null = null;
   private stopped = false;
+  private readonly nginx: Nginx;
+  private readonly tally: Tally;
+  private readonly token: string;
+  readonly path: string;
 
-  constructor(
-    private readonly nginx: Nginx,
-    private readonly tally: Tally,
-    private readonly token: string,
-    readonly path: string,
-  ) {}
+  constructor(nginx: Nginx, tally: Tally, token: string, path: string) {
+    this.nginx = nginx;
+    this.tally = tally;
+    this.token = token;
+    this.path = path;
+  }
 
   get isOpen() {
     return this.socket?.readyState === WebSocket.OPEN;

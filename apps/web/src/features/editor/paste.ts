@@ -147,8 +147,11 @@ function wordListItem(node: Node): { list: string; level: number; ordered: boole
 class Builder {
   readonly blocks: Node[] = [];
   private run: Node[] = [];
+  private readonly doc: Document;
 
-  constructor(private readonly doc: Document) {}
+  constructor(doc: Document) {
+    this.doc = doc;
+  }
 
   inline(node: Node) {
     this.run.push(node);
@@ -182,7 +185,11 @@ function trimBreaks(nodes: Node[]): Node[] {
 }
 
 class Cleaner {
-  constructor(private readonly doc: Document) {}
+  private readonly doc: Document;
+
+  constructor(doc: Document) {
+    this.doc = doc;
+  }
 
   text(value: string, marks: Marks): Node {
     let node: Node = this.doc.createTextNode(value);
