@@ -29,6 +29,7 @@ import { createEpubStore } from './modules/exports/exports.service.ts';
 import { exportsRoutes } from './modules/exports/exports.routes.ts';
 import { feedsRoutes } from './modules/feeds/feeds.routes.ts';
 import { importsRoutes } from './modules/imports/imports.routes.ts';
+import { createReads } from './modules/reads/read-worker-pool.ts';
 import { createSearchEngine } from './modules/search/search-engine.ts';
 import { SearchIndexer } from './modules/search/search-indexer.ts';
 import { searchRoutes } from './modules/search/search.routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(
   const ctx: AppContext = {
     db,
     search,
+    reads: createReads({ db, search }, config, (detail) => app.log.error(detail)),
     searchIndexer,
     config,
     events: live.bus,
@@ -256,6 +258,7 @@ export async function buildApp(
     await ctx.views.stop();
     ctx.limits.close();
     await live.close();
+    await ctx.reads.close();
     await search.close();
     await db.destroy();
   });

@@ -196,6 +196,14 @@ const EnvSchema = z.object({
   /** PostgreSQL: `off` finds the newest matching chapters with the plain tsvector index instead
    * of the id-bucket keys (modules/search/postgres-bucket-window.ts says what those buy). */
   SEARCH_BUCKET_KEYS: z.enum(['on', 'off']).default('on'),
+  /** Threads that answer searches and book lists (modules/reads), each with its own read-only
+   * connection, so that their SQL and snippets run beside the event loop instead of on it
+   * (decision 0041). `auto`: 2 on a SQLite file, whose statements otherwise run on the event
+   * loop; 0 on PostgreSQL, whose statements already run in its own processes. 0 answers them on
+   * the event loop. */
+  READ_WORKERS: z
+    .union([z.literal('auto'), z.coerce.number().int().min(0).max(16)])
+    .default('auto'),
   /** How often pending chapter text is indexed; search lags a published save by about this. */
   SEARCH_INDEX_INTERVAL_MS: z.coerce.number().int().min(10).default(1_000),
   /** How long a chapter this process has just indexed waits before it is indexed again: a
@@ -219,4 +227,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * READ_WORKERS as a number of threads (decision 0041): `auto` is 2 on a SQLite file and 0 on
+ * PostgreSQL. An in-memory SQLite database has none whatever the setting: no other connection
+ * can open it.
+ */
+export function readWorkerCount(config: Config): number {
+  const url = config.DATABASE_URL;
+  if (!isPostgresUrl(url) && url.endsWith(':memory:')) return 0;
+  if (config.READ_WORKERS !== 'auto') return config.READ_WORKERS;
+  return isPostgresUrl(url) ? 0 : 2;
 }

@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/kysely.ts';
 import type { EpubStore } from './modules/exports/epub-store.ts';
 import type { ViewCounter } from './modules/stats/view-counter.ts';
+import type { Reads } from './modules/reads/read-services.ts';
 import type { SearchEngine } from './modules/search/search-engine.ts';
 import type { SearchIndexer } from './modules/search/search-indexer.ts';
 import type { EventBus } from './realtime/events.ts';
@@ -14,6 +15,8 @@ export interface AppContext {
   /** Search's queries and indexing, for the database's engine (on PostgreSQL with its own
    * connections, so a slow search never holds `db`'s). */
   search: SearchEngine;
+  /** Searches and book lists, answered on read worker threads or here (READ_WORKERS). */
+  reads: Reads;
   /** Indexes chapter text after the writes (migration 0009). */
   searchIndexer: SearchIndexer;
   config: Config;
@@ -26,6 +29,12 @@ export interface AppContext {
   /** Visitors' chapter views, counted in this process's memory and written in batches (issue 20). */
   views: ViewCounter;
 }
+
+/**
+ * What a read of books and search needs, and all that a read worker (modules/reads) has: its own
+ * read-only connection and a search engine on it.
+ */
+export type ReadContext = Pick<AppContext, 'db' | 'search'>;
 
 /** The signed-in user making a request, as resolved from the bearer token or the session cookie. */
 export interface Viewer {

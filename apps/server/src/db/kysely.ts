@@ -57,6 +57,12 @@ export interface PoolOptions {
   statementTimeoutMs: number;
   sqliteCommitSync?: SqliteCommitSync;
   sqliteCheckpoint?: SqliteCheckpoint;
+  /**
+   * A handle that only reads (a read worker's, modules/reads): PostgreSQL refuses its writes
+   * (default_transaction_read_only), and a SQLite connection is opened query-only, leaving the
+   * file's settings, statistics and checkpoints to the server's own connection.
+   */
+  readOnly?: boolean;
 }
 
 const DEFAULT_POOL: PoolOptions = { size: 10, waitMs: 5_000, statementTimeoutMs: 0 };
@@ -81,7 +87,7 @@ export function createDb(
       connectionString: databaseUrl,
       // Requests are short and many: starting a parallel plan's workers, or JIT-compiling a plan
       // whose estimate is large, takes longer than such a request's work (decision 0019).
-      options: `-c max_parallel_workers_per_gather=0 -c jit=off -c statement_timeout=${poolOptions.statementTimeoutMs}`,
+      options: `-c max_parallel_workers_per_gather=0 -c jit=off -c statement_timeout=${poolOptions.statementTimeoutMs}${poolOptions.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
       max: poolOptions.size,
       connectionTimeoutMillis: poolOptions.waitMs,
       idleTimeoutMillis: 30_000,
@@ -97,6 +103,7 @@ export function createDb(
     });
     return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
   }
+  if (poolOptions.readOnly) return readOnlySqlite(databaseUrl, log);
   const { database, filename, walFile } = openSqlite(databaseUrl);
   let checkpointer: Checkpointer | undefined;
   if (walFile && (poolOptions.sqliteCheckpoint ?? 'thread') === 'thread') {
@@ -115,6 +122,18 @@ export function createDb(
     ...(checkpointer && { checkpointer }),
   });
   return db;
+}
+
+/** A SQLite connection that only reads, beside the server's own (which set the file up). */
+function readOnlySqlite(databaseUrl: string, log?: (event: LogEvent) => void): Db {
+  const database = new SQLite(sqliteFilename(databaseUrl));
+  database.pragma('busy_timeout = 5000');
+  database.pragma('query_only = 1');
+  database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  return new Kysely<Schema>({
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(database, () => {}) }),
+    log,
+  });
 }
 
 /**
@@ -162,13 +181,18 @@ function withStatementCache(database: SQLite.Database, onClose: () => void): Sql
   };
 }
 
+const sqliteFilename = (url: string) => url.replace(/^sqlite:(\/\/)?/, '');
+
+/** How much of a SQLite file a connection reads through a memory map (openSqlite says why). */
+const SQLITE_MMAP_BYTES = 1_073_741_824;
+
 /** The connection, its file, and its WAL file when it has one (an in-memory database has none). */
 function openSqlite(file: string): {
   database: SQLite.Database;
   filename: string;
   walFile?: string;
 } {
-  const filename = file.replace(/^sqlite:(\/\/)?/, '');
+  const filename = sqliteFilename(file);
   if (filename !== ':memory:')
     fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
   const database = new SQLite(filename);
@@ -183,7 +207,7 @@ function openSqlite(file: string): {
   // Chapters are long rows spread over overflow pages; reading them through a memory map instead
   // of one read() call per page makes a chapter read cheap. Pages the map holds are the OS page
   // cache's, shared and reclaimable, not this process's heap.
-  database.pragma('mmap_size = 1073741824');
+  database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   // Planner statistics for the tables that lack them or changed much, gathered from a sample
   // (the "analysis limit"): SQLite's advice for long-lived connections, and what autovacuum's
   // ANALYZE is to PostgreSQL. Search plans do not depend on them (search-at-scale.test.ts).

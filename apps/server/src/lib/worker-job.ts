@@ -41,8 +41,8 @@ export interface WorkerJobHandlers<T> {
 }
 
 /**
- * Starts `script` (a .ts file Node loads with type stripping: TypeScript-only syntax such as
- * enums or parameter properties is not allowed in it or what it imports) in a worker thread.
+ * Starts `script` (a .ts file Node loads with type stripping, which is why tsconfig's
+ * erasableSyntaxOnly refuses enums and parameter properties everywhere) in a worker thread.
  * The worker is terminated as soon as the job is settled, however it ends.
  */
 export function startWorkerJob<T>(

@@ -39,7 +39,7 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (request, reply) => {
-      const { books, hidden } = await service.listBooks(ctx, request.viewer, request.query);
+      const { books, hidden } = await ctx.reads.run('listBooks', request.viewer, request.query);
       sendHiddenCount(reply, hidden);
       return books;
     },
@@ -58,8 +58,8 @@ export const booksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       },
     },
     async (request, reply) => {
-      const { books, hidden } = await service.listBooksInGenre(
-        ctx,
+      const { books, hidden } = await ctx.reads.run(
+        'listBooksInGenre',
         request.viewer,
         request.params.genre,
         request.query,

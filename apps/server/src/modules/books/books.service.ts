@@ -5,7 +5,7 @@ import {
   type Exclusions,
   type ListFilter,
 } from '../../access/book-filters.ts';
-import type { AppContext, Viewer } from '../../context.ts';
+import type { AppContext, ReadContext, Viewer } from '../../context.ts';
 import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
@@ -66,7 +66,7 @@ export async function getBook(ctx: AppContext, viewer: Viewer | null, bookId: nu
 
 /** The books among `ids` the viewer may see, as cards, in the order of `ids` (others are left out). */
 export async function listVisibleBooks(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   ids: readonly number[],
 ): Promise<Book[]> {
@@ -75,7 +75,7 @@ export async function listVisibleBooks(
 
 /** The rows of `ids` the viewer may see, in the order of `ids`, each marked if `exclusions` remove it. */
 async function visibleRowsInOrder(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   ids: readonly number[],
   exclusions: Exclusions,
@@ -102,7 +102,7 @@ export type ListRequest = BookFilter & { sort?: BookSort };
  * the whole list, or, for a capped list (`top`), over the books the cap would show unfiltered.
  */
 async function hiddenCount(
-  ctx: AppContext,
+  ctx: ReadContext,
   list: ListFilter,
   where: Parameters<typeof books.countHiddenBooks>[1] = [],
   top?: { sort: BookSort; limit: number },
@@ -119,7 +119,7 @@ async function hiddenCount(
  * same count again for nothing. A capped list (`capped`) counts among its cap (hiddenCount).
  */
 async function listFilteredBooks(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   request: ListRequest & { limit: number; offset: number },
   capped: boolean,
@@ -136,7 +136,7 @@ async function listFilteredBooks(
 
 /** GET /api/books: published books, filtered and sorted (the spec's order by default: newest). */
 export async function listBooks(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   request: ListRequest & { limit: number; offset: number },
 ): Promise<FilteredBooks> {
@@ -147,7 +147,7 @@ export async function listBooks(
 const GENRE_LIST_LIMIT = 200;
 
 export async function listBooksInGenre(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   genre: string,
   request: ListRequest,

@@ -6,7 +6,7 @@ import {
 } from '@inkwell/contract/constants';
 import { tagKey } from '@inkwell/contract/tags';
 import { NO_EXCLUSIONS, type Exclusions, type ListFilter } from '../../access/book-filters.ts';
-import type { AppContext, Viewer } from '../../context.ts';
+import type { AppContext, ReadContext, Viewer } from '../../context.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { badRequest } from '../../lib/errors.ts';
 import * as discovery from './discovery.repository.ts';
@@ -35,7 +35,7 @@ const EMPTY: Saved = {
   muted_author_ids: [],
 };
 
-async function savedOf(ctx: AppContext, userId: number): Promise<Saved> {
+async function savedOf(ctx: ReadContext, userId: number): Promise<Saved> {
   const row = await discovery.findSavedFilters(ctx.db, userId);
   if (!row) return EMPTY;
   return {
@@ -100,7 +100,7 @@ export async function updateMyFilters(
 }
 
 /** The exclusions a reader saved, as the list conditions take them. */
-export async function savedExclusions(ctx: AppContext, userId: number): Promise<Exclusions> {
+export async function savedExclusions(ctx: ReadContext, userId: number): Promise<Exclusions> {
   const saved = await savedOf(ctx, userId);
   return {
     tagKeys: saved.exclude_tags.map(tagKey),
@@ -115,7 +115,7 @@ export async function savedExclusions(ctx: AppContext, userId: number): Promise<
  * send `filters=off`, their saved exclusions.
  */
 export async function listFilterFor(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   request: BookFilter = {},
 ): Promise<ListFilter & { noSuchTag: boolean }> {

@@ -56,14 +56,20 @@ export interface SearchEngine {
 
 /**
  * The engine for the database: on PostgreSQL with its own pool of `SEARCH_POOL_SIZE` connections
- * and `SEARCH_TIMEOUT_MS` statement timeout; SQLite's one connection otherwise.
+ * and `SEARCH_TIMEOUT_MS` statement timeout; SQLite's one connection otherwise. `readOnly`: for
+ * a read worker's engine, which only queries.
  */
-export function createSearchEngine(db: Db, config: Config): SearchEngine {
+export function createSearchEngine(
+  db: Db,
+  config: Config,
+  options: { readOnly?: boolean } = {},
+): SearchEngine {
   if (!isPostgres(db)) return sqliteSearch(db);
   const queryDb = createDb(config.DATABASE_URL, {
     size: config.SEARCH_POOL_SIZE,
     waitMs: config.DB_POOL_WAIT_MS,
     statementTimeoutMs: config.SEARCH_TIMEOUT_MS,
+    readOnly: options.readOnly,
   });
   return postgresSearch({
     db,

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { sendHiddenCount } from '../../plugins/filtered-list.ts';
 import { scopedPublicRead } from '../../plugins/public-read.ts';
-import { searchBooks } from './search.service.ts';
 
 export const searchRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -19,7 +18,7 @@ export const searchRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       },
     },
     async (request, reply) => {
-      const answer = await searchBooks(ctx, request.viewer, request.query);
+      const answer = await ctx.reads.run('searchBooks', request.viewer, request.query);
       sendHiddenCount(reply, answer.hidden);
       return answer;
     },

@@ -12,7 +12,7 @@ import {
   listCondition,
   type ListFilter,
 } from '../../access/book-filters.ts';
-import type { AppContext, Viewer } from '../../context.ts';
+import type { ReadContext, Viewer } from '../../context.ts';
 import { searchSnippet } from '../../html/snippet.ts';
 import { listVisibleBooks } from '../books/books.service.ts';
 import { listFilterFor } from '../discovery/discovery.service.ts';
@@ -25,7 +25,7 @@ import { publishedChapterContents, type SearchPage } from './search.repository.t
  * whose text matched, at the block that holds a matched word.
  */
 export async function searchBooks(
-  ctx: AppContext,
+  ctx: ReadContext,
   viewer: Viewer | null,
   query: BookFilter & SearchPage & { q: string; sort: SearchSort },
 ): Promise<SearchResponse> {
@@ -47,7 +47,7 @@ export async function searchBooks(
 }
 
 /** Books the saved exclusions removed from the whole search (not only this page). */
-async function hiddenCount(ctx: AppContext, q: string, list: ListFilter): Promise<number> {
+async function hiddenCount(ctx: ReadContext, q: string, list: ListFilter): Promise<number> {
   if (!hasExclusions(list.exclusions)) return 0;
   const hidden = await ctx.search.searchBookIds(
     q,
@@ -59,7 +59,7 @@ async function hiddenCount(ctx: AppContext, q: string, list: ListFilter): Promis
 
 /** Each book's match: its matching chapter's title and the snippet at the first matched word. */
 async function matchesOf(
-  ctx: AppContext,
+  ctx: ReadContext,
   q: string,
   chapterOf: ReadonlyMap<number, number>,
 ): Promise<Map<number, SearchMatch>> {

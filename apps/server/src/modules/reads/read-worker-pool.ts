@@ -1,0 +1,114 @@
+import { Worker } from 'node:worker_threads';
+import { readWorkerCount, type Config } from '../../config.ts';
+import type { ReadContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { receivedError, type ReadReply, type ReadRequest } from './read-messages.ts';
+import {
+  inlineReads,
+  type ReadAnswer,
+  type ReadArgs,
+  type ReadName,
+  type Reads,
+} from './read-services.ts';
+
+/** How long a worker asked to close may take before it is terminated. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/** What a read in flight on a worker that died answers (the reader may simply try again). */
+const WORKER_LOST = 'The server could not finish this read. Try again.';
+
+/**
+ * The reads for this configuration (decision 0041): on READ_WORKERS threads, or here, on the
+ * event loop, with the server's own handles when there are none.
+ */
+export function createReads(
+  ctx: ReadContext,
+  config: Config,
+  onTrouble: (detail: string) => void,
+): Reads {
+  const size = readWorkerCount(config);
+  return size === 0 ? inlineReads(ctx) : workerReads(config, size, onTrouble);
+}
+
+interface Slot {
+  worker: Worker | null;
+  /** Reads posted to this slot's worker and not yet answered, by id. */
+  waiting: Map<number, { resolve(value: unknown): void; reject(error: Error): void }>;
+  exited: Promise<void>;
+}
+
+/**
+ * Reads answered by `size` worker threads (read-worker.ts), each with its own read-only
+ * connection: the server's event loop only parses, sends and serializes. A read goes to the
+ * worker with the fewest reads waiting. Workers start at their first read (a test that never
+ * searches starts none); one that dies fails its waiting reads with a 503 and is started again
+ * at the next.
+ */
+export function workerReads(
+  config: Config,
+  size: number,
+  onTrouble: (detail: string) => void,
+  // The worker's script; a test's stand-in may take its place.
+  script = new URL('./read-worker.ts', import.meta.url),
+): Reads {
+  const slots: Slot[] = Array.from({ length: size }, () => ({
+    worker: null,
+    waiting: new Map(),
+    exited: Promise.resolve(),
+  }));
+  let nextId = 1;
+  let closed = false;
+
+  const start = (slot: Slot): Worker => {
+    const worker = new Worker(script, { workerData: { config } });
+    // Waiting reads do not keep the process alive; the server's sockets do.
+    worker.unref();
+    slot.worker = worker;
+    slot.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (reply: ReadReply) => {
+      const waiting = slot.waiting.get(reply.id);
+      if (!waiting) return;
+      slot.waiting.delete(reply.id);
+      if ('error' in reply) waiting.reject(receivedError(reply.error));
+      else waiting.resolve(reply.value);
+    });
+    const lost = (detail: string) => {
+      if (slot.worker !== worker) return;
+      slot.worker = null;
+      if (!closed) onTrouble(detail);
+      for (const { reject } of slot.waiting.values())
+        reject(new AppError('unavailable', WORKER_LOST));
+      slot.waiting.clear();
+    };
+    worker.on('error', (error) => lost(`read worker failed: ${error.stack ?? error.message}`));
+    worker.on('exit', (code) => lost(`read worker exited with code ${code}`));
+    return worker;
+  };
+
+  return {
+    run<K extends ReadName>(name: K, ...args: ReadArgs<K>): Promise<ReadAnswer<K>> {
+      if (closed) return Promise.reject(new AppError('unavailable', WORKER_LOST));
+      const slot = slots.reduce((best, s) => (s.waiting.size < best.waiting.size ? s : best));
+      const worker = slot.worker ?? start(slot);
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        slot.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        const request: ReadRequest = { id, name, args };
+        worker.postMessage(request);
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all(
+        slots.map(async (slot) => {
+          const worker = slot.worker;
+          if (!worker) return;
+          worker.postMessage({ close: true } satisfies ReadRequest);
+          const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+          await slot.exited;
+          clearTimeout(timer);
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../../config.ts';
+import { createDb } from '../../db/kysely.ts';
+import { createSearchEngine } from '../search/search-engine.ts';
+import { sendableError, type ReadReply, type ReadRequest } from './read-messages.ts';
+import { callRead } from './read-services.ts';
+
+/**
+ * A read worker (decision 0041): answers the reads of read-services.ts with a read-only
+ * connection of its own, one message at a time as they come. Loaded by Node's type stripping
+ * (lib/worker-job.ts says what that allows).
+ */
+const port = parentPort;
+if (!port) throw new Error('read-worker.ts runs as a worker thread');
+const { config } = workerData as { config: Config };
+// On PostgreSQL a worker's reads are few at a time: search's pool size serves them.
+const db = createDb(config.DATABASE_URL, {
+  size: config.SEARCH_POOL_SIZE,
+  waitMs: config.DB_POOL_WAIT_MS,
+  statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  readOnly: true,
+});
+const search = createSearchEngine(db, config, { readOnly: true });
+const ctx = { db, search };
+
+port.on('message', (message: ReadRequest) => {
+  if ('close' in message) {
+    void close();
+    return;
+  }
+  callRead(ctx, message.name, message.args as never).then(
+    (value) => reply({ id: message.id, value }),
+    (error: unknown) => reply({ id: message.id, error: sendableError(error) }),
+  );
+});
+
+function reply(answer: ReadReply): void {
+  port?.postMessage(answer);
+}
+
+async function close(): Promise<void> {
+  await search.close();
+  await db.destroy();
+  port?.close();
+}
