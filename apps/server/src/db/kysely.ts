@@ -124,16 +124,26 @@ export function createDb(
   return db;
 }
 
-/** A SQLite connection that only reads, beside the server's own (which set the file up). */
+/**
+ * A SQLite connection that only reads, beside the server's own (which set the file up). Kysely
+ * closes a connection only if it ran a query, so `destroy()` also closes one that never did: a
+ * worker thread must not end with it open (decision 0038).
+ */
 function readOnlySqlite(databaseUrl: string, log?: (event: LogEvent) => void): Db {
   const database = new SQLite(sqliteFilename(databaseUrl));
   database.pragma('busy_timeout = 5000');
   database.pragma('query_only = 1');
   database.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  return new Kysely<Schema>({
+  const db = new Kysely<Schema>({
     dialect: new ImmediateSqliteDialect({ database: withStatementCache(database, () => {}) }),
     log,
   });
+  const destroy = db.destroy.bind(db);
+  db.destroy = async () => {
+    await destroy();
+    if (database.open) database.close();
+  };
+  return db;
 }
 
 /**

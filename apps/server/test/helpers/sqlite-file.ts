@@ -34,3 +34,14 @@ export function openSqliteFile(
     },
   };
 }
+
+/** The descriptors this process holds on `file`, as Linux lists them: one per open connection. */
+export function descriptorsOn(file: string): number {
+  return fs.readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false; // closed while listed
+    }
+  }).length;
+}

@@ -8,39 +8,53 @@ import { createChapter } from '../helpers/chapters.ts';
 // search statement is slowed in the database itself, whichever pool runs it: a test-only wrapper
 // makes the function that splits a quoted phrase sleep first.
 
-let t: TestApp;
-let bookId: number;
 const SEARCH_TIMEOUT_MS = 1_500;
 
-beforeAll(async () => {
-  t = await createTestApp({ READ_CACHE: 'off', SEARCH_TIMEOUT_MS: String(SEARCH_TIMEOUT_MS) });
-  const author = await signup(t.app);
-  const book = await createBook(t.app, author, 'Patience', { published: true });
-  bookId = book.id;
-  await createChapter(t.app, author, bookId, { content: '<p>slow tide</p>' }, { published: true });
-  await t.ctx.searchIndexer.flush();
-  await sql`alter function inkwell_phrase_gram_texts(tsvector) rename to inkwell_phrase_gram_texts_fast`.execute(
-    t.ctx.db,
-  );
-  await sql`create table test_search_sleep (seconds float not null)`.execute(t.ctx.db);
-  await sql`insert into test_search_sleep values (0)`.execute(t.ctx.db);
-  await sql`create function inkwell_phrase_gram_texts(doc tsvector) returns text[]
-    language plpgsql as $$
-      begin
-        perform pg_sleep((select seconds from test_search_sleep));
-        return inkwell_phrase_gram_texts_fast(doc);
-      end $$`.execute(t.ctx.db);
-});
-afterAll(() => t.close());
+// On the event loop (READ_WORKERS=0, PostgreSQL's default) and on a read worker (decision 0041),
+// whose errors must reach the error handler with their driver's code.
+describe.each(['0', '1'])('slow searches, READ_WORKERS=%s', (workers) => {
+  let t: TestApp;
+  let bookId: number;
 
-/** How long each search statement sleeps from now on. */
-async function setSearchSleep(seconds: number) {
-  await sql`update test_search_sleep set seconds = ${seconds}`.execute(t.ctx.db);
-}
+  beforeAll(async () => {
+    t = await createTestApp({
+      READ_CACHE: 'off',
+      SEARCH_TIMEOUT_MS: String(SEARCH_TIMEOUT_MS),
+      READ_WORKERS: workers,
+    });
+    const author = await signup(t.app);
+    const book = await createBook(t.app, author, 'Patience', { published: true });
+    bookId = book.id;
+    await createChapter(
+      t.app,
+      author,
+      bookId,
+      { content: '<p>slow tide</p>' },
+      { published: true },
+    );
+    await t.ctx.searchIndexer.flush();
+    await sql`alter function inkwell_phrase_gram_texts(tsvector) rename to inkwell_phrase_gram_texts_fast`.execute(
+      t.ctx.db,
+    );
+    await sql`create table test_search_sleep (seconds float not null)`.execute(t.ctx.db);
+    await sql`insert into test_search_sleep values (0)`.execute(t.ctx.db);
+    await sql`create function inkwell_phrase_gram_texts(doc tsvector) returns text[]
+      language plpgsql as $$
+        begin
+          perform pg_sleep((select seconds from test_search_sleep));
+          return inkwell_phrase_gram_texts_fast(doc);
+        end $$`.execute(t.ctx.db);
+  });
+  afterAll(() => t.close());
 
-const slowSearch = () => as(t.app).get(`/api/books/search?q=${encodeURIComponent('"slow tide"')}`);
+  /** How long each search statement sleeps from now on. */
+  async function setSearchSleep(seconds: number) {
+    await sql`update test_search_sleep set seconds = ${seconds}`.execute(t.ctx.db);
+  }
 
-describe('slow searches', () => {
+  const slowSearch = () =>
+    as(t.app).get(`/api/books/search?q=${encodeURIComponent('"slow tide"')}`);
+
   it('leave book pages answering while 50 of them run', async () => {
     await setSearchSleep(0.5);
     const searches = Array.from({ length: 50 }, slowSearch);

@@ -16,7 +16,7 @@ const standIn = new URL('./fixtures/stand-in-read-worker.ts', import.meta.url);
 type Loose = (name: string, ...args: unknown[]) => Promise<unknown>;
 
 describe('read worker pool', () => {
-  it('answers reads, and sends an AppError back as the same AppError', async () => {
+  it("answers reads, and sends an AppError back as the same AppError, a driver's error with its code", async () => {
     const troubles: string[] = [];
     const reads = workerReads(config, 2, (detail) => troubles.push(detail), standIn);
     const run = reads.run as unknown as Loose;
@@ -27,10 +27,12 @@ describe('read worker pool', () => {
       const failed = await run('listBooks', 'not found').catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(AppError);
       expect(failed).toMatchObject({ code: 'not_found', message: 'No such book', status: 404 });
-      const crashed = await run('listBooks', 'crash').catch((error: unknown) => error);
-      expect(crashed).toBeInstanceOf(Error);
-      expect(crashed).not.toBeInstanceOf(AppError);
-      expect((crashed as Error).message).toContain('TypeError: boom');
+      // A driver's error keeps its code, by which the error handler answers 503 "retry".
+      const busy = await run('listBooks', 'busy').catch((error: unknown) => error);
+      expect(busy).toBeInstanceOf(Error);
+      expect(busy).not.toBeInstanceOf(AppError);
+      expect(busy).toMatchObject({ code: 'SQLITE_BUSY', message: 'database is locked' });
+      expect((busy as Error).stack).toContain('stand-in-read-worker.ts');
       expect(troubles).toEqual([]);
     } finally {
       await reads.close();

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { writeTransaction, type Db, type SqliteCheckpoint } from '../../src/db/kysely.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from '../../src/db/sqlite-checkpointer.ts';
-import { openSqliteFile } from '../helpers/sqlite-file.ts';
+import { descriptorsOn, openSqliteFile } from '../helpers/sqlite-file.ts';
 
 /** A SQLite database on disk with one table. */
 async function openDatabase(checkpoint: SqliteCheckpoint) {
@@ -67,16 +67,8 @@ describe('SQLite checkpoints off the event loop (decision 0038)', () => {
   });
 
   it('destroying the handle waits until the worker has closed its connection to the file', async () => {
-    // The descriptors this process holds on the database file, as Linux lists them: one per
-    // connection (the main one, and the worker's).
-    const openOnFile = (file: string) =>
-      fs.readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return fs.readlinkSync(`/proc/self/fd/${fd}`) === file;
-        } catch {
-          return false; // closed while listed
-        }
-      }).length;
+    // One descriptor per connection: the main one, and the worker's.
+    const openOnFile = descriptorsOn;
     const { db, file } = await track('thread');
     await writeRows(db);
     // The worker opens its connection as it starts; SQLite defers closing a descriptor while

@@ -8,20 +8,35 @@ export type ReadRequest = { id: number; name: ReadName; args: unknown[] } | { cl
 /** What a read worker posts back: the read's answer, or the error it threw. */
 export type ReadReply = { id: number; value: unknown } | { id: number; error: SentError };
 
-/** An error as it crosses the thread: an AppError keeps its code and headers (its HTTP answer). */
-export interface SentError {
-  message: string;
-  code?: ErrorCode;
-  headers?: Record<string, string>;
-}
+/**
+ * An error as it crosses the thread, with what the error handler (plugins/errors.ts) answers by:
+ * an AppError's code and headers; any other error's own `code` (a driver's: SQLITE_BUSY, a
+ * PostgreSQL statement timeout, a lost connection make a 503 "retry") and `statusCode`.
+ */
+export type SentError =
+  | { app: true; code: ErrorCode; message: string; headers: Record<string, string> }
+  | { app: false; message: string; stack?: string; code?: string; statusCode?: number };
 
 export function sendableError(error: unknown): SentError {
   if (error instanceof AppError)
-    return { message: error.message, code: error.code, headers: error.headers };
-  return { message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    return { app: true, code: error.code, message: error.message, headers: error.headers };
+  if (!(error instanceof Error)) return { app: false, message: String(error) };
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  return {
+    app: false,
+    message: error.message,
+    stack: error.stack,
+    ...(typeof code === 'string' && { code }),
+    ...(typeof statusCode === 'number' && { statusCode }),
+  };
 }
 
 /** The error the read threw in the worker, as the server's error handler would have met it. */
 export function receivedError(sent: SentError): Error {
-  return sent.code ? new AppError(sent.code, sent.message, sent.headers) : new Error(sent.message);
+  if (sent.app) return new AppError(sent.code, sent.message, sent.headers);
+  const error = new Error(sent.message) as Error & { code?: string; statusCode?: number };
+  if (sent.stack) error.stack = sent.stack;
+  if (sent.code) error.code = sent.code;
+  if (sent.statusCode) error.statusCode = sent.statusCode;
+  return error;
 }

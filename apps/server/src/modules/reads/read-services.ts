@@ -7,6 +7,8 @@ import { searchBooks } from '../search/search.service.ts';
  * books, each a service that needs nothing but a ReadContext and plain arguments, and answers
  * plain data (both cross a thread by structured clone). A read added here runs on the workers
  * as it is; one that needs more of the context than `db` and `search` does not belong here.
+ * A worker's SQLite connection is query-only: a read may not open a transaction (BEGIN
+ * IMMEDIATE is a write) nor leave a stream unfinished (it would hold the reader's snapshot).
  */
 export const readServices = {
   searchBooks,

@@ -14,8 +14,11 @@ import {
 /** How long a worker asked to close may take before it is terminated. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
-/** What a read in flight on a worker that died answers (the reader may simply try again). */
-const WORKER_LOST = 'The server could not finish this read. Try again.';
+/** What a read in flight on a worker that died answers: a 503 the reader may simply retry. */
+const workerLost = () =>
+  new AppError('unavailable', 'The server could not finish this read. Try again.', {
+    'retry-after': '2',
+  });
 
 /**
  * The reads for this configuration (decision 0041): on READ_WORKERS threads, or here, on the
@@ -76,8 +79,7 @@ export function workerReads(
       if (slot.worker !== worker) return;
       slot.worker = null;
       if (!closed) onTrouble(detail);
-      for (const { reject } of slot.waiting.values())
-        reject(new AppError('unavailable', WORKER_LOST));
+      for (const { reject } of slot.waiting.values()) reject(workerLost());
       slot.waiting.clear();
     };
     worker.on('error', (error) => lost(`read worker failed: ${error.stack ?? error.message}`));
@@ -87,22 +89,24 @@ export function workerReads(
 
   return {
     run<K extends ReadName>(name: K, ...args: ReadArgs<K>): Promise<ReadAnswer<K>> {
-      if (closed) return Promise.reject(new AppError('unavailable', WORKER_LOST));
+      if (closed) return Promise.reject(workerLost());
       const slot = slots.reduce((best, s) => (s.waiting.size < best.waiting.size ? s : best));
       const worker = slot.worker ?? start(slot);
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        slot.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
         const request: ReadRequest = { id, name, args };
+        // Throws, before anything waits, if the arguments cannot cross the thread.
         worker.postMessage(request);
+        slot.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       });
     },
+    // Waits for every thread to end, a lost one too (it may still be exiting).
     async close() {
       closed = true;
       await Promise.all(
         slots.map(async (slot) => {
           const worker = slot.worker;
-          if (!worker) return;
+          if (!worker) return slot.exited;
           worker.postMessage({ close: true } satisfies ReadRequest);
           const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
           await slot.exited;

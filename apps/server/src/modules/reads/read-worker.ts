@@ -8,7 +8,7 @@ import { callRead } from './read-services.ts';
 /**
  * A read worker (decision 0041): answers the reads of read-services.ts with a read-only
  * connection of its own, one message at a time as they come. Loaded by Node's type stripping
- * (lib/worker-job.ts says what that allows).
+ * under the tests (lib/worker-job.ts), by tsx under `npm start`.
  */
 const port = parentPort;
 if (!port) throw new Error('read-worker.ts runs as a worker thread');
@@ -34,12 +34,24 @@ port.on('message', (message: ReadRequest) => {
   );
 });
 
+/** Posts an answer; one that cannot cross the thread fails its read, not the worker. */
 function reply(answer: ReadReply): void {
-  port?.postMessage(answer);
+  try {
+    port?.postMessage(answer);
+  } catch (error) {
+    port?.postMessage({ id: answer.id, error: sendableError(error) } satisfies ReadReply);
+  }
 }
 
+/**
+ * Closes the connection before the thread ends, whatever else fails: a thread that ended with
+ * a SQLite connection open has crashed its process (decision 0038).
+ */
 async function close(): Promise<void> {
-  await search.close();
-  await db.destroy();
-  port?.close();
+  try {
+    await search.close();
+  } finally {
+    await db.destroy();
+    port?.close();
+  }
 }
