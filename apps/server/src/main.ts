@@ -5,7 +5,7 @@ import { loadConfig } from './config.ts';
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const config = loadConfig();
-const { app } = await buildApp(config);
+const { app, ctx } = await buildApp(config);
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -33,3 +33,5 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.PORT, host: config.HOST });
+// The read workers load their code now rather than at the first search (tests leave them lazy).
+ctx.reads.warm();

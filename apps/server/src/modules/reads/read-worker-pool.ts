@@ -43,9 +43,9 @@ interface Slot {
 /**
  * Reads answered by `size` worker threads (read-worker.ts), each with its own read-only
  * connection: the server's event loop only parses, sends and serializes. A read goes to the
- * worker with the fewest reads waiting. Workers start at their first read (a test that never
- * searches starts none); one that dies fails its waiting reads with a 503 and is started again
- * at the next.
+ * worker with the fewest reads waiting. Workers start at `warm()` (main.ts calls it) or at their
+ * first read (a test that never searches starts none); one that dies fails its waiting reads
+ * with a 503 and is started again at the next.
  */
 export function workerReads(
   config: Config,
@@ -99,6 +99,10 @@ export function workerReads(
         worker.postMessage(request);
         slot.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       });
+    },
+    warm() {
+      if (closed) return;
+      for (const slot of slots) if (!slot.worker) start(slot);
     },
     // Waits for every thread to end, a lost one too (it may still be exiting).
     async close() {
