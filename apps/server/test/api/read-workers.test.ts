@@ -17,7 +17,7 @@ import { searchIds } from '../helpers/search.ts';
  * Decision 0041: searches and book lists answered on read worker threads, each with its own
  * read-only connection, answer what the same services answer on the event loop, see every
  * write as soon as it is acknowledged, and keep drafts private. On both engines (READ_WORKERS=2
- * here; `auto` gives SQLite 2 and PostgreSQL none).
+ * here; `auto` gives SQLite one per CPU and PostgreSQL none).
  */
 const WORD = `workerword${process.pid}`;
 

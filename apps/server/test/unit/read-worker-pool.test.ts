@@ -1,5 +1,6 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, readWorkerCount } from '../../src/config.ts';
 import { AppError } from '../../src/lib/errors.ts';
 import { workerReads } from '../../src/modules/reads/read-worker-pool.ts';
 
@@ -64,5 +65,25 @@ describe('read worker pool', () => {
     expect(new Set(answers.map((a) => a.threadId)).size).toBe(2);
     await reads.close();
     await expect(run('listBooks', 3)).rejects.toMatchObject({ code: 'unavailable' });
+  });
+});
+
+describe('READ_WORKERS', () => {
+  const count = (env: Record<string, string>) => readWorkerCount(loadConfig(env));
+
+  it('is one per CPU on a SQLite file and none on PostgreSQL, unless set', () => {
+    expect(count({ DATABASE_URL: 'sqlite://data/app.db' })).toBe(os.availableParallelism());
+    expect(count({ DATABASE_URL: 'postgres://localhost/inkwell' })).toBe(0);
+    expect(count({ DATABASE_URL: 'postgres://localhost/inkwell', READ_WORKERS: '2' })).toBe(2);
+    expect(count({ DATABASE_URL: 'sqlite://data/app.db', READ_WORKERS: '0' })).toBe(0);
+  });
+
+  it('is none on an in-memory SQLite database, which no other connection can open', () => {
+    expect(count({ DATABASE_URL: 'sqlite::memory:', READ_WORKERS: '2' })).toBe(0);
+  });
+
+  it('refuses what is not a number of threads', () => {
+    expect(() => loadConfig({ READ_WORKERS: 'many' })).toThrow(/READ_WORKERS/);
+    expect(() => loadConfig({ READ_WORKERS: '-1' })).toThrow(/READ_WORKERS/);
   });
 });
