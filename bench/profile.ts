@@ -89,17 +89,28 @@ try {
   if (work !== database) await work.drop();
   await database.drop();
 }
-const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-if (!file) throw new Error('the server wrote no profile');
+// One profile per thread: Node names them CPU.<date>.<pid>.<thread id>.<n>.cpuprofile, the event
+// loop's thread id 0, read workers' (decision 0041) and the checkpointer's after it.
+const threadOf = (file: string) => Number(file.split('.').at(-3));
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .sort((a, b) => threadOf(a) - threadOf(b));
+if (files.length === 0) throw new Error('the server wrote no profile');
 fs.mkdirSync(RESULTS_DIR, { recursive: true });
-const kept = path.join(
-  RESULTS_DIR,
-  `profile-${chosen.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.cpuprofile`,
-);
-fs.copyFileSync(path.join(dir, file), kept);
+const caseName = chosen.name.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
+for (const file of files) {
+  const thread = threadOf(file);
+  const kept = path.join(
+    RESULTS_DIR,
+    `profile-${caseName}${thread === 0 ? '' : `-thread-${thread}`}.cpuprofile`,
+  );
+  fs.copyFileSync(path.join(dir, file), kept);
+  log(thread === 0 ? '\nthe event loop' : `\nworker thread ${thread}`);
+  printProfile(
+    summarizeProfile(kept, 25, { windowMs: Number(values.duration) * 1000 - 500, tailMs: 300 }),
+    log,
+  );
+  log(`profile kept in ${path.relative(process.cwd(), kept)}`);
+}
 fs.rmSync(dir, { recursive: true, force: true });
-printProfile(
-  summarizeProfile(kept, 25, { windowMs: Number(values.duration) * 1000 - 500, tailMs: 300 }),
-  log,
-);
-log(`profile kept in ${path.relative(process.cwd(), kept)}`);

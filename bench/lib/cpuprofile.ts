@@ -97,6 +97,8 @@ export function printProfile(summary: ProfileSummary, log: (line: string) => voi
   for (const p of summary.packages.slice(0, 15))
     log(`    ${String(p.share).padStart(5)} %  ${p.name}`);
   log('  by function (self time):');
+  // A regular expression's "function" is its whole source, some of them kilobytes long.
+  const short = (name: string) => (name.length > 100 ? `${name.slice(0, 99)}…` : name);
   for (const f of summary.functions.slice(0, 20))
-    log(`    ${String(f.share).padStart(5)} %  ${f.name}  ${f.where}`);
+    log(`    ${String(f.share).padStart(5)} %  ${short(f.name)}  ${f.where}`);
 }
