@@ -32,6 +32,7 @@ async function shutdown(signal: string) {
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
+// The read workers load their code and open their connections before the server says it is
+// ready, not at the first search (tests that build the app leave them lazy).
+await ctx.reads.warm();
 await app.listen({ port: config.PORT, host: config.HOST });
-// The read workers load their code now rather than at the first search (tests leave them lazy).
-ctx.reads.warm();

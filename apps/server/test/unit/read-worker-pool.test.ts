@@ -56,6 +56,27 @@ describe('read worker pool', () => {
     }
   });
 
+  it('starts its workers at warm(), which settles when they are ready or have ended', async () => {
+    const reads = workerReads(config, 2, () => {}, standIn);
+    const run = reads.run as unknown as Loose;
+    try {
+      await reads.warm();
+      expect(await run('listBooks', 'warm')).toMatchObject({ args: ['warm'] });
+    } finally {
+      await reads.close();
+    }
+    const troubles: string[] = [];
+    const broken = workerReads(
+      loadConfig({ DATABASE_URL: 'sqlite://exit-at-start.db' }),
+      2,
+      (detail) => troubles.push(detail),
+      standIn,
+    );
+    await broken.warm();
+    expect(troubles).toEqual(['read worker exited with code 4', 'read worker exited with code 4']);
+    await broken.close();
+  });
+
   it('spreads reads over its workers and closes them all', async () => {
     const reads = workerReads(config, 2, () => {}, standIn);
     const run = reads.run as unknown as Loose;

@@ -5,8 +5,12 @@ import type { ReadName } from './read-services.ts';
 /** What the server posts to a read worker: one read to answer, or the order to close. */
 export type ReadRequest = { id: number; name: ReadName; args: unknown[] } | { close: true };
 
-/** What a read worker posts back: the read's answer, or the error it threw. */
-export type ReadReply = { id: number; value: unknown } | { id: number; error: SentError };
+/**
+ * What a read worker posts back: that it is ready (once, when it has loaded and opened its
+ * connection), a read's answer, or the error a read threw.
+ */
+export type ReadReply =
+  { ready: true } | { id: number; value: unknown } | { id: number; error: SentError };
 
 /**
  * An error as it crosses the thread, with what the error handler (plugins/errors.ts) answers by:

@@ -31,8 +31,9 @@ export type ReadAnswer<K extends ReadName> = Awaited<ReturnType<ReadServices[K]>
 /** Where the routes send these reads: `run` answers as the service itself would. */
 export interface Reads {
   run<K extends ReadName>(name: K, ...args: ReadArgs<K>): Promise<ReadAnswer<K>>;
-  /** Starts what the reads run on (the workers) before the first read needs it. */
-  warm(): void;
+  /** Starts what the reads run on (the workers) before the first read needs it; settles when
+   * they are ready (or have failed, which the next read reports). */
+  warm(): Promise<void>;
   /** Stops what the reads hold of their own (the workers and their connections). */
   close(): Promise<void>;
 }
@@ -41,7 +42,7 @@ export interface Reads {
 export function inlineReads(ctx: ReadContext): Reads {
   return {
     run: (name, ...args) => callRead(ctx, name, args),
-    warm() {},
+    async warm() {},
     async close() {},
   };
 }

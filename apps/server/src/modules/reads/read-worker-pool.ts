@@ -37,15 +37,17 @@ interface Slot {
   worker: Worker | null;
   /** Reads posted to this slot's worker and not yet answered, by id. */
   waiting: Map<number, { resolve(value: unknown): void; reject(error: Error): void }>;
+  /** Settles when the worker has loaded and opened its connection, or has ended. */
+  started: Promise<void>;
   exited: Promise<void>;
 }
 
 /**
  * Reads answered by `size` worker threads (read-worker.ts), each with its own read-only
  * connection: the server's event loop only parses, sends and serializes. A read goes to the
- * worker with the fewest reads waiting. Workers start at `warm()` (main.ts calls it) or at their
- * first read (a test that never searches starts none); one that dies fails its waiting reads
- * with a 503 and is started again at the next.
+ * worker with the fewest reads waiting. Workers start at `warm()` (main.ts awaits it before it
+ * listens) or at their first read (a test that never searches starts none); one that dies fails
+ * its waiting reads with a 503 and is started again at the next.
  */
 export function workerReads(
   config: Config,
@@ -57,6 +59,7 @@ export function workerReads(
   const slots: Slot[] = Array.from({ length: size }, () => ({
     worker: null,
     waiting: new Map(),
+    started: Promise.resolve(),
     exited: Promise.resolve(),
   }));
   let nextId = 1;
@@ -68,7 +71,12 @@ export function workerReads(
     worker.unref();
     slot.worker = worker;
     slot.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    slot.started = new Promise((resolve) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', () => resolve());
+    });
     worker.on('message', (reply: ReadReply) => {
+      if ('ready' in reply) return;
       const waiting = slot.waiting.get(reply.id);
       if (!waiting) return;
       slot.waiting.delete(reply.id);
@@ -100,9 +108,10 @@ export function workerReads(
         slot.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
       });
     },
-    warm() {
+    async warm() {
       if (closed) return;
       for (const slot of slots) if (!slot.worker) start(slot);
+      await Promise.all(slots.map((slot) => slot.started));
     },
     // Waits for every thread to end, a lost one too (it may still be exiting).
     async close() {

@@ -34,8 +34,10 @@ port.on('message', (message: ReadRequest) => {
   );
 });
 
+port.postMessage({ ready: true } satisfies ReadReply);
+
 /** Posts an answer; one that cannot cross the thread fails its read, not the worker. */
-function reply(answer: ReadReply): void {
+function reply(answer: ReadReply & { id: number }): void {
   try {
     port?.postMessage(answer);
   } catch (error) {
