@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { awaitWorkerExit } from '../lib/worker-exit.ts';
 
 /**
  * WAL pages the main connection lets pile up before it checkpoints by itself, as SQLite does by
@@ -19,9 +20,6 @@ export interface Checkpointer {
    */
   close(): Promise<void>;
 }
-
-/** How long a worker asked to close may take before it is terminated. */
-const CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * Copies SQLite's WAL back into the database file on a worker thread of its own (decision 0038).
@@ -67,9 +65,7 @@ export function startCheckpointer(filename: string): Checkpointer {
         closed = true;
         worker.postMessage('close');
       }
-      const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-      await exited;
-      clearTimeout(timer);
+      await awaitWorkerExit(worker, exited);
     },
   };
 }

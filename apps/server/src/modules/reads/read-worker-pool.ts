@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { readWorkerCount, type Config } from '../../config.ts';
 import type { ReadContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { awaitWorkerExit } from '../../lib/worker-exit.ts';
 import { receivedError, type ReadReply, type ReadRequest } from './read-messages.ts';
 import {
   inlineReads,
@@ -10,9 +11,6 @@ import {
   type ReadName,
   type Reads,
 } from './read-services.ts';
-
-/** How long a worker asked to close may take before it is terminated. */
-const CLOSE_TIMEOUT_MS = 5_000;
 
 /** What a read in flight on a worker that died answers: a 503 the reader may simply retry. */
 const workerLost = () =>
@@ -121,9 +119,7 @@ export function workerReads(
           const worker = slot.worker;
           if (!worker) return slot.exited;
           worker.postMessage({ close: true } satisfies ReadRequest);
-          const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
-          await slot.exited;
-          clearTimeout(timer);
+          await awaitWorkerExit(worker, slot.exited);
         }),
       );
     },

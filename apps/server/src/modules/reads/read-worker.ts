@@ -7,7 +7,8 @@ import { callRead } from './read-services.ts';
 
 /**
  * A read worker (decision 0041): answers the reads of read-services.ts with a read-only
- * connection of its own, one message at a time as they come. Loaded by Node's type stripping
+ * connection of its own, each as its message comes (on SQLite their statements run one after
+ * the other, since the connection is synchronous). Loaded by Node's type stripping
  * under the tests (lib/worker-job.ts), by tsx under `npm start`.
  */
 const port = parentPort;
