@@ -12,10 +12,15 @@ export interface WindowMatch {
   book_id: number;
 }
 
-/** A published chapter of the window, as an engine reads it back for `firstInReadingOrder`. */
-export interface WindowChapter {
+/**
+ * A book's first published chapter in reading order among the window's: what its match is read
+ * from (its title, and its HTML for the snippet).
+ */
+export interface MatchingChapter {
   book_id: number;
   id: number;
+  title: string;
+  content: string;
 }
 
 /** The page's books, and the chapter window they were ranked with (read once). */
@@ -26,18 +31,19 @@ export type RankWithWindow = (
 ) => Promise<{ bookIds: number[]; window: WindowMatch[] }>;
 
 /**
- * Reads the given chapters of the given books that are still published, in reading order within
- * each book: the engine's own query (by its own index; no text is read again).
+ * For each of `bookIds` still published, its first chapter in reading order among `chapterIds`
+ * that is still published, with its title and HTML: the engine's own query, by its own index
+ * (no text is matched again), in one statement, reading the HTML of those chapters only.
  */
-export type ReadInOrder = (
+export type ReadFirstMatching = (
   bookIds: readonly number[],
   chapterIds: number[],
-) => Promise<WindowChapter[]>;
+) => Promise<MatchingChapter[]>;
 
 /** An engine's two search calls, from its ranking and its reading of the window's chapters. */
 export function windowSearch(
   rank: RankWithWindow,
-  readInOrder: ReadInOrder,
+  readFirstMatching: ReadFirstMatching,
 ): Pick<SearchEngine, 'searchBookIds' | 'searchWithMatches'> {
   return {
     async searchBookIds(q, page, order) {
@@ -45,22 +51,10 @@ export function windowSearch(
     },
     async searchWithMatches(q, page, order) {
       const { bookIds, window } = await rank(q, page, order);
-      return { bookIds, matchingChapters: await firstInReadingOrder(bookIds, window, readInOrder) };
+      const onPage = new Set(bookIds);
+      const chapterIds = window.filter((w) => onPage.has(w.book_id)).map((w) => w.chapter_id);
+      const first = chapterIds.length === 0 ? [] : await readFirstMatching(bookIds, chapterIds);
+      return { bookIds, matchingChapters: new Map(first.map((c) => [c.book_id, c])) };
     },
   };
-}
-
-/** For each of `bookIds`, its first chapter in reading order among the window's. */
-async function firstInReadingOrder(
-  bookIds: readonly number[],
-  window: readonly WindowMatch[],
-  readInOrder: ReadInOrder,
-): Promise<Map<number, number>> {
-  const onPage = new Set(bookIds);
-  const chapterIds = window.filter((w) => onPage.has(w.book_id)).map((w) => w.chapter_id);
-  const found = new Map<number, number>();
-  if (chapterIds.length === 0) return found;
-  for (const row of await readInOrder(bookIds, chapterIds))
-    if (!found.has(row.book_id)) found.set(row.book_id, row.id);
-  return found;
 }

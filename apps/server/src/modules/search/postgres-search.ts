@@ -4,8 +4,8 @@ import type { Db, DbHandle } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import {
   windowSearch,
+  type MatchingChapter,
   type RankWithWindow,
-  type WindowChapter,
   type WindowMatch,
 } from './chapter-window.ts';
 import { newestMatchingChapters, phraseTsQuery } from './postgres-bucket-window.ts';
@@ -46,7 +46,7 @@ export function postgresSearch(options: {
     };
   };
   return {
-    ...windowSearch(ranked, (books, chapters) => windowChaptersInOrder(queryDb, books, chapters)),
+    ...windowSearch(ranked, (_books, chapters) => firstMatchingChapters(queryDb, chapters)),
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,
     indexPending: (batch, resting) => indexPending(db, batch, resting),
@@ -55,15 +55,25 @@ export function postgresSearch(options: {
   };
 }
 
-/** The window's chapters of a page's books that are still published, in reading order. */
-async function windowChaptersInOrder(
+/**
+ * Each book's first chapter in reading order among `chapterIds` (the window's, of a page's
+ * books), with its HTML, while both are still published. Each chapter is looked up by its id
+ * (a LATERAL subquery, which OFFSET 0 keeps whole): hundreds of ids out of a small table would
+ * otherwise plan a scan of every chapter. DISTINCT ON keeps the first of each book after the
+ * sort, which carries each row's HTML as its TOAST pointer only: the HTML read is that of the
+ * chapters answered.
+ */
+async function firstMatchingChapters(
   db: DbHandle,
-  bookIds: readonly number[],
   chapterIds: number[],
-): Promise<WindowChapter[]> {
-  const { rows } = await sql<WindowChapter>`
-    select c.book_id, c.id from chapters c
-     where c.id = any(${chapterIds}::int[]) and ${published('c')}
+): Promise<MatchingChapter[]> {
+  const { rows } = await sql<MatchingChapter>`
+    select distinct on (c.book_id) c.book_id, c.id, c.title, c.content
+      from unnest(${chapterIds}::int[]) w(id)
+     cross join lateral (select c.book_id, c.id, c.chapter_order, c.title, c.content
+                           from chapters c where c.id = w.id and ${published('c')}
+                         offset 0) c
+      join books b on b.id = c.book_id and ${published('b')}
      order by c.book_id, c.chapter_order, c.id`.execute(db);
   return rows;
 }

@@ -2,12 +2,13 @@ import type { Config } from '../../config.ts';
 import { createDb, isPostgres, type Db } from '../../db/kysely.ts';
 import { postgresSearch } from './postgres-search.ts';
 import { sqliteSearch } from './sqlite-search.ts';
+import type { MatchingChapter } from './chapter-window.ts';
 import type { SearchOrder, SearchPage } from './search.repository.ts';
 
 /** A page of search: its books, best first, and each one's matching chapter, by book id. */
 export interface SearchHits {
   bookIds: number[];
-  matchingChapters: Map<number, number>;
+  matchingChapters: Map<number, MatchingChapter>;
 }
 
 /** What one call of `indexPending` took from the queue. */
@@ -35,8 +36,8 @@ export interface SearchEngine {
   searchBookIds(q: string, page: SearchPage, order?: SearchOrder): Promise<number[]>;
   /**
    * The same books, and why they matched (issue 21): for each, its first published chapter in
-   * reading order among the matches of the search's chapter window (decision 0031); books with
-   * none there are absent from `matchingChapters`.
+   * reading order among the matches of the search's chapter window (decision 0031), with its
+   * title and HTML; books with none there are absent from `matchingChapters`.
    */
   searchWithMatches(q: string, page: SearchPage, order?: SearchOrder): Promise<SearchHits>;
   /**

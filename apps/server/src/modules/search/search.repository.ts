@@ -152,19 +152,6 @@ export async function rankedBookIds(
   return rows.map((row) => Number(row.book_id));
 }
 
-/** Published chapters by id with their HTML, for the snippets of search hits. */
-export async function publishedChapterContents(db: DbHandle, ids: readonly number[]) {
-  if (ids.length === 0) return [];
-  return db
-    .selectFrom('chapters')
-    .innerJoin('books', 'books.id', 'chapters.book_id')
-    .select(['chapters.id', 'chapters.title', 'chapters.content'])
-    .where('chapters.id', 'in', ids)
-    .where(published('chapters'))
-    .where(published('books'))
-    .execute();
-}
-
 /** How many changes wait for the search indexer: chapters (migration 0009) and books (0011). */
 export async function countPendingChanges(db: Db): Promise<number> {
   const count = async (table: 'search_pending' | 'search_pending_books') => {

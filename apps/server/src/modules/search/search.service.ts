@@ -16,8 +16,9 @@ import type { ReadContext, Viewer } from '../../context.ts';
 import { searchSnippet } from '../../html/snippet.ts';
 import { listVisibleBooks } from '../books/books.service.ts';
 import { listFilterFor } from '../discovery/discovery.service.ts';
+import type { MatchingChapter } from './chapter-window.ts';
 import { parseSearchQuery } from './search-query.ts';
-import { publishedChapterContents, type SearchPage } from './search.repository.ts';
+import type { SearchPage } from './search.repository.ts';
 
 /**
  * Ranked full-text search with the list filters; any input answers a (possibly empty) list,
@@ -36,7 +37,7 @@ export async function searchBooks(
   });
   // The cards are the visitors' (published books only), whoever asks.
   const cards = await listVisibleBooks(ctx, null, ids);
-  const matches = await matchesOf(ctx, query.q, matchingChapters);
+  const matches = matchesOf(query.q, matchingChapters);
   const books: SearchHit[] = cards.map((card) => ({
     ...card,
     match: matches.get(card.id) ?? null,
@@ -58,19 +59,14 @@ async function hiddenCount(ctx: ReadContext, q: string, list: ListFilter): Promi
 }
 
 /** Each book's match: its matching chapter's title and the snippet at the first matched word. */
-async function matchesOf(
-  ctx: ReadContext,
+function matchesOf(
   q: string,
-  chapterOf: ReadonlyMap<number, number>,
-): Promise<Map<number, SearchMatch>> {
-  const chapters = await publishedChapterContents(ctx.db, [...chapterOf.values()]);
-  const byId = new Map(chapters.map((c) => [c.id, c]));
+  chapterOf: ReadonlyMap<number, MatchingChapter>,
+): Map<number, SearchMatch> {
   const { loose, phrases } = parseSearchQuery(q);
   const terms = [...loose, ...phrases.flatMap((p) => p.terms)];
   const matches = new Map<number, SearchMatch>();
-  for (const [bookId, chapterId] of chapterOf) {
-    const chapter = byId.get(chapterId);
-    if (!chapter) continue;
+  for (const [bookId, chapter] of chapterOf) {
     const found = searchSnippet(chapter.content, terms);
     matches.set(bookId, {
       chapter_id: chapter.id,

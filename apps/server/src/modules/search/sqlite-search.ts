@@ -4,8 +4,8 @@ import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import {
   windowSearch,
+  type MatchingChapter,
   type RankWithWindow,
-  type WindowChapter,
   type WindowMatch,
 } from './chapter-window.ts';
 import { phraseGrams } from './phrase-grams.ts';
@@ -38,7 +38,7 @@ export function sqliteSearch(db: Db): SearchEngine {
     return { bookIds, window };
   };
   return {
-    ...windowSearch(ranked, (books, chapters) => windowChaptersInOrder(db, books, chapters)),
+    ...windowSearch(ranked, (books, chapters) => firstMatchingChapters(db, books, chapters)),
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
     // (autosaves above all) get in between (decision 0021).
@@ -66,20 +66,27 @@ async function chapterWindow(db: Db, chapters: string): Promise<WindowMatch[]> {
 }
 
 /**
- * The window's chapters of a page's books in reading order, from the chapter list's covering
- * index (the table row keeps its small columns after the long text). Looking further, chapter by
+ * Each book's first chapter in reading order among `chapterIds` (the window's, of a page's
+ * books), with its HTML, while both are still published. The first of each book is found on the
+ * chapter list's covering index (the table row keeps its small columns after the long text), and
+ * only those rows are read for their HTML: CROSS JOIN, which SQLite never reorders, keeps them
+ * the outer loop (without statistics it would rather scan chapters). Looking further, chapter by
  * chapter, for books matched by their document only cost a search page tens of milliseconds.
  */
-async function windowChaptersInOrder(
+async function firstMatchingChapters(
   db: Db,
   bookIds: readonly number[],
   chapterIds: number[],
-): Promise<WindowChapter[]> {
-  const { rows } = await sql<WindowChapter>`
-        select c.book_id, c.id from chapters c indexed by chapters_book_list_idx
-         where c.book_id in (${sql.join(bookIds)})
-           and c.id in (${sql.join(chapterIds)}) and ${published('c')}
-         order by c.book_id, c.chapter_order, c.id`.execute(db);
+): Promise<MatchingChapter[]> {
+  const { rows } = await sql<MatchingChapter>`
+    select c.book_id, c.id, c.title, c.content
+      from (select id, row_number() over (partition by book_id order by chapter_order, id) as n
+              from chapters indexed by chapters_book_list_idx
+             where book_id in (${sql.join(bookIds)})
+               and id in (${sql.join(chapterIds)}) and ${published('chapters')}) first
+      cross join chapters c on c.id = first.id
+      cross join books b on b.id = c.book_id and ${published('b')}
+     where first.n = 1`.execute(db);
   return rows;
 }
 
