@@ -63,6 +63,32 @@ describe('search that shows why', () => {
     });
   });
 
+  it('takes the match in reading order, not in the order the chapters were written', async () => {
+    const author = await signup(t.app);
+    const rare = word('quillborne');
+    const book = await createBook(t.app, author, `Order ${rare.slice(-4)}`, { published: true });
+    const chapter = (title: string, content: string) =>
+      createChapter(t.app, author, book.id, { title, content }, { published: true });
+    const written = await chapter('Written first', `<p>Early ${rare}.</p>`);
+    const plain = await chapter('No match', '<p>Nothing here.</p>');
+    const moved = await chapter('Moved to the front', `<p>Late ${rare}.</p>`);
+    const reordered = await as(t.app, author).put(`/api/books/${book.id}/chapters`, {
+      chapters: [
+        { id: moved.id, chapter_order: 1 },
+        { id: plain.id, chapter_order: 2 },
+        { id: written.id, chapter_order: 3 },
+      ],
+    });
+    expect(reordered.statusCode, reordered.body).toBe(200);
+    const { body } = await search(`q=${rare}`);
+    expect(body.books[0]!.match).toEqual({
+      chapter_id: moved.id,
+      chapter_title: 'Moved to the front',
+      paragraph: 0,
+      snippet: `Late <mark>${rare}</mark>.`,
+    });
+  });
+
   it('answers match null when only the title matched, and finds a book by its tag', async () => {
     const author = await signup(t.app);
     const titled = word('Titleword');

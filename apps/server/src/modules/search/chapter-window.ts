@@ -34,6 +34,8 @@ export type RankWithWindow = (
  * For each of `bookIds` still published, its first chapter in reading order among `chapterIds`
  * that is still published, with its title and HTML: the engine's own query, by its own index
  * (no text is matched again), in one statement, reading the HTML of those chapters only.
+ * `chapterIds` belong to those books and alone decide the answer; `bookIds` lets an engine seek an
+ * index by book (SQLite's chapter list).
  */
 export type ReadFirstMatching = (
   bookIds: readonly number[],
