@@ -226,6 +226,35 @@ describe('REPLY', () => {
     expect(await inboxOf(bob)).toEqual([]);
   });
 
+  it('is not sent to a reader once the chapter or its book is the author’s alone: a draft’s title stays private', async () => {
+    const { author, book, chapter } = await publishedChapter();
+    const ann = await signup(apps[A]!.app);
+    const annSocket = await streamOn(B, ann);
+    const thread = await write(A, ann, chapter.id, 'More please');
+    const edit = (path: string, body: object) =>
+      on(A, author)
+        .put(path, body)
+        .then((res) => expect(res.statusCode, res.body).toBe(200));
+    const chapterPath = `/api/books/${book.id}/chapters/${chapter.id}`;
+
+    await edit(chapterPath, { is_published: false, title: 'Secret draft title' });
+    await write(A, author, chapter.id, 'Rewriting this one', thread);
+    await edit(chapterPath, { is_published: true });
+    await edit(`/api/books/${book.id}`, { is_published: false });
+    await write(A, author, chapter.id, 'Taking the book down a while', thread);
+    expect(await annSocket.drain(300, isComment)).toEqual([]);
+    expect(await inboxOf(ann)).toEqual([]);
+
+    // Public again: the next reply reaches her, so the silence above was the rule's.
+    await edit(`/api/books/${book.id}`, { is_published: true });
+    const back = await write(A, author, chapter.id, 'Back', thread);
+    expect(await annSocket.next(isComment)).toMatchObject({
+      type: 'REPLY',
+      message: `${author.username} replied on "Secret draft title": Back`,
+      comment_id: back,
+    });
+  });
+
   it('is not sent to a thread writer who muted or blocked the replier, nor for replies in one’s own thread', async () => {
     const { chapter } = await publishedChapter();
     const [ann, pest, troll] = [

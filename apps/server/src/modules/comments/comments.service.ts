@@ -7,7 +7,12 @@ import {
   type CreateCommentBody,
   type LikeState,
 } from '@inkwell/contract';
-import { isAuthorOf, isOperator as isOperatorBySetting } from '../../access/policy.ts';
+import {
+  canSeeChapter,
+  isAuthorOf,
+  isOperator as isOperatorBySetting,
+  type ChapterFacts,
+} from '../../access/policy.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { writeTransaction } from '../../db/kysely.ts';
 import { commentTextWithoutSpoilers, sanitizeComment } from '../../html/sanitize-comment.ts';
@@ -195,7 +200,7 @@ async function notifyOfComment(
   comment: {
     id: number;
     body: string;
-    chapter: { book_id: number; author_id: number; title: string; id: number };
+    chapter: ChapterFacts & { book_id: number; title: string; id: number };
     thread: CommentHead | null;
   },
 ): Promise<void> {
@@ -208,6 +213,9 @@ async function notifyOfComment(
       candidates.add(chapter.author_id);
   }
   candidates.delete(viewer.id);
+  // News of a comment names its chapter: only those who may open the chapter hear of it. A
+  // chapter unpublished after a reader's comment is the author's alone, title and all.
+  for (const id of candidates) if (!canSeeChapter(chapter, { id })) candidates.delete(id);
   if (candidates.size === 0) return;
   const inbox = await whoHears(ctx, viewer.id, [...candidates]);
   if (inbox.length === 0) return;
