@@ -41,12 +41,17 @@ function guardedQuery(request: FastifyRequest): unknown {
 async function textGuardPlugin(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (request.is404) return;
-    for (const part of [request.params, guardedQuery(request), request.body]) {
-      if (findUnstorable(part) !== undefined) {
-        throw badRequest('Text must be valid Unicode without NUL (U+0000) characters');
-      }
-    }
+    assertStorable(request.params, guardedQuery(request), request.body);
   });
+}
+
+/**
+ * 400 when any string in `parts` is not storable text. The plugin checks what Fastify parsed;
+ * a route that reads its body itself (a multipart upload's fields and file name) calls this.
+ */
+export function assertStorable(...parts: unknown[]): void {
+  if (parts.some((part) => findUnstorable(part) !== undefined))
+    throw badRequest('Text must be valid Unicode without NUL (U+0000) characters');
 }
 
 export const textGuard = fp(textGuardPlugin, { name: 'inkwell-text-guard' });

@@ -285,6 +285,32 @@ describe('bad files', () => {
     expect(wrongField.statusCode).toBe(400);
   });
 
+  it('answers 400 for NUL in the file’s name or a field, and drops NUL from the file’s text', async () => {
+    // As a client may send them: the name percent-encoded (RFC 5987), a field as it was typed.
+    const part = (disposition: string, body: string) =>
+      `--b\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${body}\r\n`;
+    for (const payload of [
+      `${part(`name="file"; filename*=UTF-8''story%00.txt`, 'hello')}--b--\r\n`,
+      `${part('name="format"', 'te\u0000xt')}${part('name="file"; filename="a.txt"', 'hi')}--b--\r\n`,
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/imports',
+        headers: {
+          authorization: `Bearer ${author.token}`,
+          'content-type': 'multipart/form-data; boundary=b',
+        },
+        payload,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().detail).toBe('Text must be valid Unicode without NUL (U+0000) characters');
+    }
+
+    const job = await importFile(Buffer.from('Chapter 1\n\nNo\u0000where.\n'), 'nul.txt');
+    expect(job.status, job.message).toBe('done');
+    expect((await chaptersOf(job.book_id!)).map((c) => c.content)).toEqual(['<p>Nowhere.</p>']);
+  });
+
   it('limits how many imports one user runs at once', async () => {
     const busy = await signup(t.app);
     const now = new Date().toISOString();

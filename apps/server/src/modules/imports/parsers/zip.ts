@@ -126,8 +126,14 @@ function describe(error: unknown): string {
 /**
  * Text of a file whose encoding is not announced reliably: a byte-order mark wins, then UTF-8
  * when the bytes are valid UTF-8, then Windows-1252, the usual encoding of older text files.
+ * U+0000 is dropped: no format means anything by it, and PostgreSQL refuses it in text (the
+ * chapter holding it could not be stored). The decoders leave no lone surrogate.
  */
 export function decodeText(bytes: Uint8Array): string {
+  return decodeTextAsIs(bytes).replaceAll('\u0000', '');
+}
+
+function decodeTextAsIs(bytes: Uint8Array): string {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
     return new TextDecoder('utf-8').decode(bytes.subarray(3));
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
