@@ -249,6 +249,35 @@ test.describe('chapter editor', () => {
     ).toBeNull();
   });
 
+  test('a session that ended mid-edit: logging in again in another tab lets the kept text save', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const { chapter } = await openChapter(page, author, [{ title: 'Lapse' }]);
+    // Another tab of this browser signs out: the session this page holds is over.
+    const ended = await page.context().request.delete(app('/token'));
+    expect(ended.status()).toBe(200);
+
+    await typeChapter(page, 'Written after the session ended');
+    await page.keyboard.press('ControlOrMeta+s');
+    const warning = page
+      .getByRole('alert')
+      .filter({ hasText: 'Your latest changes are not saved.' });
+    await expect(warning).toContainText('Your session has ended.');
+    await expect(warning.getByRole('link', { name: 'Log in again in a new tab' })).toBeVisible();
+
+    // Logging in again in another tab sets a new session cookie; this page must save with it,
+    // not with the token it held before.
+    const other = await page.context().newPage();
+    await logIn(other, author);
+    await other.close();
+    // Coming back to this tab retries at once (as a click on "Retry now" would).
+    await page.bringToFront();
+    await expectServerContent(author, chapter.id, 'Written after the session ended', 10_000);
+    await expect(warning).toHaveCount(0);
+    await expect(page.getByText('All changes saved')).toBeVisible();
+  });
+
   test('after a reload, a local draft newer than the server copy is offered back', async ({
     page,
   }) => {

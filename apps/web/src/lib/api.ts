@@ -37,6 +37,11 @@ export interface RequestOptions {
   form?: Record<string, string>;
   body?: FormData;
   signal?: AbortSignal;
+  /**
+   * Sent with the cookie alone, not the token this page holds: the server believes a bearer
+   * header before the cookie, and after another tab signed in again only the cookie is current.
+   */
+  cookieOnly?: boolean;
 }
 
 async function errorFrom(res: Response): Promise<ApiError> {
@@ -56,7 +61,7 @@ async function errorFrom(res: Response): Promise<ApiError> {
 /** Calls the API under the base path; answers the ok Response, or throws an ApiError. */
 async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  if (bearer && !options.cookieOnly) headers.authorization = `Bearer ${bearer}`;
   let body: BodyInit | undefined;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';

@@ -45,9 +45,10 @@ const SessionContext = createContext<Session | null>(null);
 const pageSaysNoSession = () =>
   document.querySelector('meta[name="inkwell-session"]')?.getAttribute('content') === 'none';
 
+/** The browser's session as its cookie says: another tab may have signed in or out since. */
 async function fetchSession(): Promise<SessionState> {
   try {
-    const answer = await request<SessionResponse>('/token');
+    const answer = await request<SessionResponse>('/token', { cookieOnly: true });
     return answer.access_token
       ? { status: 'in', token: answer.access_token, account: answer.account }
       : OUT;

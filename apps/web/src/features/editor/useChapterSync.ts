@@ -69,7 +69,7 @@ export function useChapterSync(
       },
       // A session renewed in another tab set a new cookie: pick it up without leaving the editor.
       reauthenticate: async () => {
-        const answer = await request<SessionResponse>('/token');
+        const answer = await request<SessionResponse>('/token', { cookieOnly: true });
         if (answer.access_token) await latest.current.session.refresh();
       },
     });
