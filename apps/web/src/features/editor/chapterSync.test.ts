@@ -129,6 +129,33 @@ describe('autosave timer', () => {
     expect(sync.snapshot.status).toBe('saved');
   });
 
+  it('sends edits typed during a save when the editor closes before the save is answered', async () => {
+    const { sync, save, type, server, drafts } = setup();
+    type('<p>first</p>');
+    let arrive!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrive = resolve));
+    save.mockImplementationOnce(async (body) => {
+      await inFlight;
+      server.version = 2;
+      return chapter({ version: 2, content: body.content });
+    });
+    const saving = sync.save('auto');
+    await vi.advanceTimersByTimeAsync(0);
+    type('<p>first and more</p>');
+    sync.dispose(); // the author opened another chapter
+    arrive();
+    await saving;
+    await vi.advanceTimersByTimeAsync(0);
+    expect(save).toHaveBeenCalledTimes(2);
+    expect(save).toHaveBeenLastCalledWith({
+      content: '<p>first and more</p>',
+      version: 2,
+      autosave: true,
+    });
+    expect(server.content).toBe('<p>first and more</p>');
+    expect(drafts.read(7)).toBeNull();
+  });
+
   it('runs saves one at a time: a save asked for during another follows it with the new version', async () => {
     const { sync, save, type } = setup();
     type('<p>x</p>');

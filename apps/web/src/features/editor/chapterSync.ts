@@ -354,10 +354,13 @@ export class ChapterSync {
       this.set({ version: chapter.version, savedAt: chapter.updated_at, failure: null });
       if (this.opts.read() === content) this.markClean();
       else {
-        // Typed during the save: those edits keep their draft and their own idle timer.
+        // Typed during the save: those edits keep their draft and their own idle timer, or go
+        // at once if the editor closed meanwhile (its flush found this save under way, and no
+        // timer runs after it).
         this.set({ status: 'dirty' });
         this.writeDraft();
-        if (!this.autosaveTimer && !this.disposed) this.scheduleAutosave();
+        if (this.disposed) void this.exclusive(() => this.put('auto'));
+        else if (!this.autosaveTimer) this.scheduleAutosave();
       }
       this.opts.onSaved?.(kind, chapter);
     } catch (error) {
