@@ -145,6 +145,9 @@ test('the book page shows the next release and the schedule line, and announceme
   page,
   browser,
 }) => {
+  // Two signed-in pages, three accessibility checks and a screenshot: 54 s alone on a busy
+  // 2-core machine, against the default 60 s.
+  test.slow();
   const author = await createUser('announcer');
   const reader = await createUser('fan');
   const book = await createBook(author, { chapters: [{ title: 'Start' }] });

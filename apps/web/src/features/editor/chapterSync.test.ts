@@ -277,6 +277,8 @@ describe('failed saves', () => {
     await sync.save('auto');
     expect(sync.snapshot.status).toBe('gone');
     expect(drafts.read(7)).toBeNull();
+    // What was typed is nowhere else now: leaving must ask (ChapterEditorPage's LeaveGuard).
+    expect(sync.hasUnsavedChanges).toBe(true);
     type('<p>gone again</p>');
     await vi.advanceTimersByTimeAsync(10_000);
     expect(save).toHaveBeenCalledTimes(1);

@@ -154,9 +154,10 @@ export class ChapterSync {
     return () => this.listeners.delete(listener);
   }
 
-  /** True while something typed is not on the server yet. */
+  /** True while something typed is not on the server yet (and, once it is deleted, never will be). */
   get hasUnsavedChanges(): boolean {
-    return this.state.status !== 'saved' && this.state.status !== 'gone';
+    if (this.state.status === 'gone') return this.opts.read() !== this.savedHtml;
+    return this.state.status !== 'saved';
   }
 
   /** The editor's text changed. */

@@ -44,6 +44,13 @@ export const TEXTS = {
   restored: 'Restored an earlier version.',
   restoreFailed: 'Could not restore this version; your text is unchanged.',
   notesUnsaved: 'Your author’s notes are not saved. Leave, and what you typed in them is lost.',
+  // What leaving would cost while the chapter's text is not on the server (LeaveGuard asks).
+  textKeptHere:
+    'Your latest changes are not on the server yet. They stay on this device, and you will be offered them when you open this chapter again.',
+  textNotKept:
+    'Your latest changes are not on the server, and this browser would not keep a copy of them. Leave, and they are lost: copy anything you want to keep first.',
+  textOfDeletedChapter:
+    'This chapter was deleted, so your latest changes can no longer be saved. Leave, and they are lost: copy anything you want to keep first.',
 };
 
 export interface ChapterEditorPageProps {
@@ -288,14 +295,20 @@ function ChapterEditor({
   };
 
   if (!editor) return <Loading />;
-  const textAtRisk = state.status === 'failed' || state.status === 'conflict';
+  // Plain unsaved typing needs no question (leaving saves it); text that cannot be saved does.
+  const textAtRisk =
+    state.status === 'failed' || state.status === 'conflict'
+      ? state.draftKept
+        ? TEXTS.textKeptHere
+        : TEXTS.textNotKept
+      : state.status === 'gone' && sync?.hasUnsavedChanges
+        ? TEXTS.textOfDeletedChapter
+        : null;
+  const lost = textAtRisk ?? (notesUnsaved ? TEXTS.notesUnsaved : null);
 
   return (
     <div className="chapter-editor-page">
-      <LeaveGuard
-        when={textAtRisk || notesUnsaved}
-        message={textAtRisk ? undefined : TEXTS.notesUnsaved}
-      />
+      <LeaveGuard lost={lost} />
       <header className="chapter-editor-head">
         <ChapterTitle title={meta.title} onRename={rename} />
         <div className="chapter-editor-actions">

@@ -1,30 +1,32 @@
-import { useBlocker } from 'react-router';
+import { useCallback } from 'react';
+import { useBeforeUnload, useBlocker } from 'react-router';
 import { Modal } from '../../../components/Modal.tsx';
 
-/** Why leaving would lose something, in the question's words. */
-const TEXT_KEPT_HERE =
-  'Your latest changes are not on the server yet. They stay on this device, and you will be offered them when you open this chapter again.';
-
 /**
- * Asks before leaving the editor for another page of the app while something typed would not
- * reach the server: text that cannot (a failed save, an open conflict; plain unsaved typing needs
- * no question, leaving saves it), or author's notes not saved (`message` says what is lost).
+ * Asks before leaving the editor while something typed would not reach the server: `lost` says
+ * what, in the question's words (null: nothing, leave freely). Another page of the app asks in
+ * a dialog; closing or reloading the tab, in the browser's own question.
  */
-export function LeaveGuard({
-  when,
-  message = TEXT_KEPT_HERE,
-}: {
-  when: boolean;
-  message?: string;
-}) {
+export function LeaveGuard({ lost }: { lost: string | null }) {
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
-      when && currentLocation.pathname !== nextLocation.pathname,
+      lost !== null && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useBeforeUnload(
+    useCallback(
+      (event: BeforeUnloadEvent) => {
+        if (lost === null) return;
+        event.preventDefault();
+        // Older browsers show the prompt only when returnValue is set.
+        event.returnValue = '';
+      },
+      [lost],
+    ),
   );
   const open = blocker.state === 'blocked';
   return (
     <Modal open={open} title="Leave without saving?" onClose={() => blocker.reset?.()}>
-      <p>{message}</p>
+      <p>{lost}</p>
       <div className="modal-actions">
         <button type="button" className="button button-quiet" onClick={() => blocker.reset?.()}>
           Stay
