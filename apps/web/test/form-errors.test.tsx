@@ -33,7 +33,7 @@ const refuse = (status: number, detail: string) =>
 function renderRoutes(
   routes: { path: string; element: ReactNode; children?: { index: true; element: ReactNode }[] }[],
   path: string,
-  answer: (url: URL, init?: RequestInit) => Response,
+  answer: (url: URL, init?: RequestInit) => Response | Promise<Response>,
   session: SessionState = SIGNED_OUT,
 ) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) =>
@@ -249,5 +249,44 @@ describe('import', () => {
     await waitFor(() => expect(alertText()).toBe('The file is too large: at most 20 MB'));
     await userEvent.upload(picker, new File(['# Story'], 'story.md', { type: 'text/markdown' }));
     expect(alertText()).toBeNull();
+  });
+
+  it('drops a preview that arrives after another file was chosen: it describes the first file', async () => {
+    let answer!: (res: Response) => void;
+    renderRoutes(
+      [{ path: '/', element: <ImportPage /> }],
+      '/',
+      (url, init) =>
+        url.pathname === '/api/imports/preview' && init?.method === 'POST'
+          ? new Promise<Response>((resolve) => (answer = resolve))
+          : Response.json({ imports: [] }),
+      SIGNED_IN,
+    );
+    const picker = screen.getByLabelText('Story file');
+    await userEvent.upload(picker, new File(['A'], 'first.txt', { type: 'text/plain' }));
+    fireEvent.submit(screen.getByRole('button', { name: 'Preview chapters' }).closest('form')!);
+    await waitFor(() => expect(answer).toBeDefined());
+    await userEvent.upload(picker, new File(['B'], 'second.txt', { type: 'text/plain' }));
+    answer(
+      Response.json({
+        filename: 'first.txt',
+        format: 'text',
+        keep_front_matter: false,
+        title: 'First',
+        source_title: null,
+        source_author: null,
+        chapters: [
+          { index: 0, title: 'One', words: 1, kind: 'chapter', included: true, opening: 'A' },
+        ],
+        warnings: [],
+      }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Preview chapters' })).toHaveProperty(
+        'disabled',
+        false,
+      ),
+    );
+    expect(screen.queryByRole('heading', { name: /Chapters of/ })).toBeNull();
   });
 });

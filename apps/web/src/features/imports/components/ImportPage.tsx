@@ -1,7 +1,7 @@
 import { IMPORT_MAX_BYTES } from '@inkwell/contract/constants';
 import type { ImportPlan, ImportPreview } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
@@ -107,8 +107,13 @@ export function ImportPage() {
   const explain = (err: unknown) =>
     isApiError(err) && err.status !== 0 ? err.detail : 'Could not upload the file.';
 
-  /** Another file, or other options, is another attempt: the last one's proposal and error go. */
+  /**
+   * Another file, or other options, is another attempt: the last one's proposal and error go,
+   * and so does its answer if it is still on its way (it would describe another file).
+   */
+  const attempt = useRef(0);
   const restart = () => {
+    attempt.current++;
     setError(null);
     setPreview(null);
     setCreateError(null);
@@ -120,10 +125,12 @@ export function ImportPage() {
     setPending('preview');
     restart();
     setJobId(null);
+    const current = attempt.current;
     try {
-      setPreview(await previewImport(file, keepFront));
+      const proposal = await previewImport(file, keepFront);
+      if (attempt.current === current) setPreview(proposal);
     } catch (err) {
-      setError(explain(err));
+      if (attempt.current === current) setError(explain(err));
     } finally {
       setPending(null);
     }
