@@ -59,7 +59,19 @@ function setup(options: Partial<ChapterSyncOptions> = {}) {
     editor.html = html;
     sync.changed();
   };
-  return { sync, editor, server, drafts, save, load, onSaved, onFailed, type };
+  /** Holds the next save on its way until the returned function is called; the server then takes it. */
+  const holdNextSave = () => {
+    let arrive!: () => void;
+    const inFlight = new Promise<void>((resolve) => (arrive = resolve));
+    save.mockImplementationOnce(async (body) => {
+      await inFlight;
+      server.version++;
+      server.content = body.content;
+      return chapter({ version: server.version, content: body.content });
+    });
+    return arrive;
+  };
+  return { sync, editor, server, drafts, save, load, onSaved, onFailed, type, holdNextSave };
 }
 
 beforeEach(() => {
@@ -104,15 +116,9 @@ describe('autosave timer', () => {
   });
 
   it('keeps edits typed during a save dirty and saves them on their own timer, from the new version', async () => {
-    const { sync, save, type, server } = setup();
+    const { sync, save, type, holdNextSave } = setup();
     type('<p>first</p>');
-    let arrive!: () => void;
-    const inFlight = new Promise<void>((resolve) => (arrive = resolve));
-    save.mockImplementationOnce(async (body) => {
-      await inFlight;
-      server.version = 2;
-      return chapter({ version: 2, content: body.content });
-    });
+    const arrive = holdNextSave();
     const saving = sync.save('manual');
     await vi.advanceTimersByTimeAsync(0);
     expect(save).toHaveBeenCalledWith({ content: '<p>first</p>', version: 1 });
@@ -130,15 +136,9 @@ describe('autosave timer', () => {
   });
 
   it('sends edits typed during a save when the editor closes before the save is answered', async () => {
-    const { sync, save, type, server, drafts } = setup();
+    const { sync, save, type, server, drafts, holdNextSave } = setup();
     type('<p>first</p>');
-    let arrive!: () => void;
-    const inFlight = new Promise<void>((resolve) => (arrive = resolve));
-    save.mockImplementationOnce(async (body) => {
-      await inFlight;
-      server.version = 2;
-      return chapter({ version: 2, content: body.content });
-    });
+    const arrive = holdNextSave();
     const saving = sync.save('auto');
     await vi.advanceTimersByTimeAsync(0);
     type('<p>first and more</p>');
