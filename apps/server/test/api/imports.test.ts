@@ -34,6 +34,18 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** An import's multipart body as written out by hand (boundary "b"), from the author. */
+const postWrittenOut = (payload: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/imports',
+    headers: {
+      authorization: `Bearer ${author.token}`,
+      'content-type': 'multipart/form-data; boundary=b',
+    },
+    payload,
+  });
+
 const upload = (
   who: TestUser | null,
   file: Buffer,
@@ -272,16 +284,9 @@ describe('bad files', () => {
     );
     const json = await as(t.app, author).post('/api/imports', { file: 'not multipart' });
     expect(json.statusCode).toBe(400);
-    const wrongField = await t.app.inject({
-      method: 'POST',
-      url: '/api/imports',
-      headers: {
-        authorization: `Bearer ${author.token}`,
-        'content-type': 'multipart/form-data; boundary=b',
-      },
-      payload:
-        '--b\r\nContent-Disposition: form-data; name="image"; filename="a.txt"\r\n\r\nhello\r\n--b--\r\n',
-    });
+    const wrongField = await postWrittenOut(
+      '--b\r\nContent-Disposition: form-data; name="image"; filename="a.txt"\r\n\r\nhello\r\n--b--\r\n',
+    );
     expect(wrongField.statusCode).toBe(400);
   });
 
@@ -293,15 +298,7 @@ describe('bad files', () => {
       `${part(`name="file"; filename*=UTF-8''story%00.txt`, 'hello')}--b--\r\n`,
       `${part('name="format"', 'te\u0000xt')}${part('name="file"; filename="a.txt"', 'hi')}--b--\r\n`,
     ]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/imports',
-        headers: {
-          authorization: `Bearer ${author.token}`,
-          'content-type': 'multipart/form-data; boundary=b',
-        },
-        payload,
-      });
+      const res = await postWrittenOut(payload);
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json().detail).toBe('Text must be valid Unicode without NUL (U+0000) characters');
     }
