@@ -312,10 +312,13 @@ test.describe('chapter editor', () => {
       'Saved text.',
     );
     await expect(editorText(page)).toHaveAttribute('contenteditable', 'false');
+    // Choose first: restoring a kept version meanwhile would drop the draft offered here.
+    await expect(page.getByRole('button', { name: 'History' })).toBeDisabled();
     await checkWorkspacePage(page, 'editor-restore-offer');
     await offer.getByRole('button', { name: 'Restore my draft' }).click();
     await expect(offer).toHaveCount(0);
     await expect(editorText(page)).toHaveText('Unsaved precious words');
+    await expect(page.getByRole('button', { name: 'History' })).toBeEnabled();
     await expectServerContent(author, chapter.id, 'Unsaved precious words');
 
     // Nothing is offered once the draft is on the server.

@@ -348,6 +348,8 @@ function ChapterEditor({
             aria-expanded={historyOpen}
             aria-controls={historyOpen ? 'chapter-history' : undefined}
             onClick={() => (historyOpen ? closeHistory() : setHistoryOpen(true))}
+            // A version restored now would replace the text, and the offered draft with it.
+            disabled={draft !== null}
           >
             History
           </button>
