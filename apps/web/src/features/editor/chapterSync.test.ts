@@ -285,6 +285,49 @@ describe('failed saves', () => {
   });
 });
 
+describe('a save whose answer was lost', () => {
+  /** The server takes the next save, and its answer never comes back. */
+  const takeAndLoseAnswer = ({ save, server }: ReturnType<typeof setup>) =>
+    save.mockImplementationOnce(async (body) => {
+      server.version++;
+      server.content = body.content;
+      throw new ApiError(0, 'Could not reach the server.', 'network');
+    });
+
+  it('is taken as ours: text typed since is saved from its version, with no conflict', async () => {
+    const synced = setup();
+    const { sync, save, type, server } = synced;
+    type('<p>one</p>');
+    takeAndLoseAnswer(synced);
+    await sync.save('auto');
+    expect(sync.snapshot.status).toBe('failed');
+    type('<p>one two</p>');
+    await vi.advanceTimersByTimeAsync(1_000); // the retry: 409, the server holding our 'one'
+    await vi.advanceTimersByTimeAsync(0);
+    expect(save.mock.calls.map(([body]) => [body.content, body.version])).toEqual([
+      ['<p>one</p>', 1],
+      ['<p>one two</p>', 1],
+      ['<p>one two</p>', 2],
+    ]);
+    expect(sync.snapshot).toMatchObject({ status: 'saved', version: 3, theirs: null });
+    expect(server.content).toBe('<p>one two</p>');
+  });
+
+  it('is still a conflict when another device saved after it', async () => {
+    const synced = setup();
+    const { sync, type, server } = synced;
+    type('<p>one</p>');
+    takeAndLoseAnswer(synced);
+    await sync.save('auto');
+    server.version++;
+    server.content = '<p>from the phone</p>';
+    type('<p>one two</p>');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(sync.snapshot.status).toBe('conflict');
+    expect(sync.snapshot.theirs?.content).toBe('<p>from the phone</p>');
+  });
+});
+
 describe('two tabs: version conflicts', () => {
   it('on a 409 shows the server copy and pauses saving until the author chooses', async () => {
     const { sync, server, save, type } = setup();

@@ -125,6 +125,11 @@ export class ChapterSync {
   private saving = false;
   private queuedSave: SaveKind | null = null;
   private disposed = false;
+  /**
+   * A save that got no answer (the network failed on its way back, perhaps after the server took
+   * it): the text and the version it was based on, to tell our own save from another device's.
+   */
+  private unanswered: { content: string; version: number } | null = null;
 
   constructor(options: ChapterSyncOptions) {
     this.opts = {
@@ -333,6 +338,22 @@ export class ChapterSync {
     this.set({ status: 'saved', failure: null });
   }
 
+  /**
+   * Whether the server's newer copy is our own unanswered save, exactly one version ahead of
+   * it: then nobody else wrote, and the text typed since is saved again from that version.
+   */
+  private wasOurs(theirs: Chapter): boolean {
+    const lost = this.unanswered;
+    this.unanswered = null;
+    if (!lost || theirs.version !== lost.version + 1 || theirs.content !== lost.content)
+      return false;
+    this.savedHtml = theirs.content;
+    this.set({ version: theirs.version, savedAt: theirs.updated_at, status: 'dirty' });
+    if (this.opts.read() === this.savedHtml) this.markClean();
+    else this.queuedSave ??= 'auto';
+    return true;
+  }
+
   private exclusive<T>(run: () => Promise<T>): Promise<T> {
     const result = this.busy.then(run);
     this.busy = result.catch(() => undefined);
@@ -352,6 +373,7 @@ export class ChapterSync {
       });
       this.savedHtml = content;
       this.attempts = 0;
+      this.unanswered = null;
       this.set({ version: chapter.version, savedAt: chapter.updated_at, failure: null });
       if (this.opts.read() === content) this.markClean();
       else {
@@ -365,6 +387,7 @@ export class ChapterSync {
       }
       this.opts.onSaved?.(kind, chapter);
     } catch (error) {
+      if (isApiError(error, 0)) this.unanswered ??= { content, version: this.state.version };
       await this.failed(error);
     }
   }
@@ -375,7 +398,9 @@ export class ChapterSync {
       this.clearTimer('autosaveTimer');
       this.set({ status: 'conflict', theirs: null, failure: null });
       try {
-        this.set({ theirs: await this.opts.load() });
+        const theirs = await this.opts.load();
+        if (this.wasOurs(theirs)) return;
+        this.set({ theirs });
       } catch {
         this.set({
           failure: {
