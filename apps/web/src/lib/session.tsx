@@ -30,6 +30,11 @@ export interface Session {
   logout(): Promise<void>;
   /** Fetches the session again, e.g. after the profile changed. */
   refresh(): Promise<void>;
+  /**
+   * Takes up a session signed in again in another tab (its cookie), if there is one; with none,
+   * the page stays as it is rather than turning signed out (the editor keeps its unsaved text).
+   */
+  renew(): Promise<void>;
 }
 
 const LOADING: SessionState = { status: 'loading', token: null, account: null };
@@ -88,6 +93,11 @@ export function SessionProvider({
     apply(await fetchSession());
   }, [apply]);
 
+  const renew = useCallback(async () => {
+    const next = await fetchSession();
+    if (next.status === 'in') apply(next);
+  }, [apply]);
+
   useEffect(() => {
     if (!known) void refresh();
   }, [known, refresh]);
@@ -132,8 +142,8 @@ export function SessionProvider({
   }, [apply]);
 
   const session = useMemo<Session>(
-    () => ({ state, refresh, login, signup, logout }),
-    [state, refresh, login, signup, logout],
+    () => ({ state, refresh, renew, login, signup, logout }),
+    [state, refresh, renew, login, signup, logout],
   );
 
   return <SessionContext value={session}>{children}</SessionContext>;

@@ -339,10 +339,11 @@ export class ChapterSync {
   }
 
   /**
-   * Whether the server's newer copy is our own unanswered save, exactly one version ahead of
-   * it: then nobody else wrote, and the text typed since is saved again from that version.
+   * Takes the server's newer copy as ours when it is our own unanswered save, exactly one version
+   * ahead of it (nobody else wrote): the text typed since is then saved from that version.
+   * Answers whether it did.
    */
-  private wasOurs(theirs: Chapter): boolean {
+  private tookAsOurs(theirs: Chapter): boolean {
     const lost = this.unanswered;
     this.unanswered = null;
     if (!lost || theirs.version !== lost.version + 1 || theirs.content !== lost.content)
@@ -399,7 +400,7 @@ export class ChapterSync {
       this.set({ status: 'conflict', theirs: null, failure: null });
       try {
         const theirs = await this.opts.load();
-        if (this.wasOurs(theirs)) return;
+        if (this.tookAsOurs(theirs)) return;
         this.set({ theirs });
       } catch {
         this.set({

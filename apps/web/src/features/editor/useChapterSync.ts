@@ -1,9 +1,8 @@
-import type { Chapter, SessionResponse } from '@inkwell/contract';
+import type { Chapter } from '@inkwell/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/core';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useToasts } from '../../components/toasts.tsx';
-import { request } from '../../lib/api.ts';
 import { useSession } from '../../lib/session.tsx';
 import { fetchChapter } from '../../lib/query.ts';
 import { refreshAfterSave, updateChapter } from './api/chapter.ts';
@@ -68,10 +67,7 @@ export function useChapterSync(
         if (first) latest.current.push(TEXTS.saveFailed, { type: 'ERROR' });
       },
       // A session renewed in another tab set a new cookie: pick it up without leaving the editor.
-      reauthenticate: async () => {
-        const answer = await request<SessionResponse>('/token', { cookieOnly: true });
-        if (answer.access_token) await latest.current.session.refresh();
-      },
+      reauthenticate: () => latest.current.session.renew(),
     });
     setSync(instance);
 

@@ -15,6 +15,7 @@ import {
 } from '../api/chapter.ts';
 import { refreshRevisions, restoreRevision } from '../api/revisions.ts';
 import type { ChapterDraft } from '../drafts.ts';
+import type { ChapterSync, SyncState } from '../chapterSync.ts';
 import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
 import { countWords, describeLength } from '../textStats.ts';
@@ -106,6 +107,21 @@ function useDraftOffer(chapterId: number, serverHtml: () => string | undefined) 
     if (!offered.current) drafts.clear(chapterId);
   }, [chapterId]);
   return [draft, setDraft] as const;
+}
+
+/**
+ * What leaving the editor now would lose, in the leave question's words; null when nothing.
+ * Plain unsaved typing needs no question (leaving saves it); text that cannot be saved does.
+ */
+function whatLeavingLoses(
+  state: SyncState,
+  sync: ChapterSync | null,
+  notesUnsaved: boolean,
+): string | null {
+  if (state.status === 'failed' || state.status === 'conflict')
+    return state.draftKept ? TEXTS.textKeptHere : TEXTS.textNotKept;
+  if (state.status === 'gone' && sync?.hasUnsavedChanges) return TEXTS.textOfDeletedChapter;
+  return notesUnsaved ? TEXTS.notesUnsaved : null;
 }
 
 function useLength(editor: ReturnType<typeof useEditor>) {
@@ -295,16 +311,7 @@ function ChapterEditor({
   };
 
   if (!editor) return <Loading />;
-  // Plain unsaved typing needs no question (leaving saves it); text that cannot be saved does.
-  const textAtRisk =
-    state.status === 'failed' || state.status === 'conflict'
-      ? state.draftKept
-        ? TEXTS.textKeptHere
-        : TEXTS.textNotKept
-      : state.status === 'gone' && sync?.hasUnsavedChanges
-        ? TEXTS.textOfDeletedChapter
-        : null;
-  const lost = textAtRisk ?? (notesUnsaved ? TEXTS.notesUnsaved : null);
+  const lost = whatLeavingLoses(state, sync, notesUnsaved);
 
   return (
     <div className="chapter-editor-page">
