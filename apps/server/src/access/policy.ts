@@ -46,9 +46,12 @@ export function canSeeChapter(chapter: ChapterFacts, viewer: AccessViewer): bool
   return isPublicChapter(chapter) || isAuthorOf(chapter, viewer);
 }
 
+/** The answer for a book that is not there, or not there for this viewer. */
+export const bookNotFound = () => notFound('Book not found');
+
 /** The book, if the viewer may see it; otherwise 404. */
 export function assertCanSeeBook<T extends BookFacts>(row: T | undefined, viewer: AccessViewer): T {
-  if (!row || !canSeeBook(row, viewer)) throw notFound('Book not found');
+  if (!row || !canSeeBook(row, viewer)) throw bookNotFound();
   return row;
 }
 

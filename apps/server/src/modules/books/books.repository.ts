@@ -313,8 +313,9 @@ export async function updateBook(
     rating: BookRating;
     status: BookStatus;
   }>,
-) {
-  await db.updateTable('books').set(changes).where('id', '=', id).execute();
+): Promise<boolean> {
+  const result = await db.updateTable('books').set(changes).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** When the book's next chapter is scheduled to come out (issue 20); null when none is. */
@@ -328,8 +329,16 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
   return row?.next ?? null;
 }
 
-/** Deletes a book (its rows go by cascade) and the tags no other book uses (see setBookTags). */
+/**
+ * Deletes a book (its rows go by cascade) and the tags no other book uses (see setBookTags).
+ * Call it in a transaction, which holds the tags' lock to its end.
+ */
 export async function deleteBook(db: DbHandle, id: number) {
+  // The book's row before the tags' lock, the order a save of the book's details takes them in
+  // (its UPDATE, then setBookTags): the two never wait for each other in a circle.
+  if (isPostgres(db))
+    await db.selectFrom('books').select('id').where('id', '=', id).forUpdate().execute();
+  await lockTags(db);
   const tagIds = await tagIdsOf(db, id);
   await db.deleteFrom('books').where('id', '=', id).execute();
   await deleteUnusedTags(db, tagIds);
@@ -359,6 +368,7 @@ export async function popularBooks(db: DbHandle, limit: number, list: ListFilter
  * used a misspelling corrects it by sending the new spelling (decision 0031).
  */
 export async function setBookTags(db: DbHandle, bookId: number, tags: readonly string[]) {
+  await lockTags(db);
   const previous = await tagIdsOf(db, bookId);
   await db.deleteFrom('book_tags').where('book_id', '=', bookId).execute();
   await deleteUnusedTags(db, previous);
@@ -367,9 +377,7 @@ export async function setBookTags(db: DbHandle, bookId: number, tags: readonly s
   await db
     .insertInto('tags')
     .values(tags.map((name, i) => ({ name, key: keys[i]! })))
-    // An update rather than nothing, so that on PostgreSQL the row is locked until this
-    // transaction ends: deleteUnusedTags elsewhere waits, then sees this book's use of it.
-    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
+    .onConflict((oc) => oc.column('key').doNothing())
     .execute();
   const found = await db
     .selectFrom('tags')
@@ -392,16 +400,25 @@ async function tagIdsOf(db: DbHandle, bookId: number): Promise<number[]> {
   return rows.map((r) => r.tag_id);
 }
 
+/** Any fixed number: the key of the advisory lock that gives one change of tags at a time the turn. */
+const TAGS_LOCK = 7_246_002;
+
+/**
+ * Gives one transaction at a time the site's tags, to its end (PostgreSQL; SQLite's writes take
+ * turns already). Without it two books saved at once could each delete a tag the other was about
+ * to use, or lock shared tags in opposite orders and deadlock. Books change their tags rarely, so
+ * taking turns costs nothing that shows.
+ */
+async function lockTags(db: DbHandle): Promise<void> {
+  if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${TAGS_LOCK})`.execute(db);
+}
+
 /**
  * Deletes those of `tagIds` no book uses any more, so that the spelling kept for display is one
- * some book uses. On PostgreSQL the rows are locked first and their use checked in a later
- * statement, which sees a concurrent setBookTags that used one (it holds the row's lock until it
- * commits); without that, the delete could take the tag from under that book.
+ * some book uses. The caller holds the tags' lock (lockTags).
  */
 async function deleteUnusedTags(db: DbHandle, tagIds: readonly number[]): Promise<void> {
   if (tagIds.length === 0) return;
-  if (isPostgres(db))
-    await db.selectFrom('tags').select('id').where('id', 'in', tagIds).forUpdate().execute();
   await db
     .deleteFrom('tags')
     .where('id', 'in', tagIds)
