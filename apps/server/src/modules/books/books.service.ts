@@ -6,7 +6,12 @@ import {
   type ListFilter,
 } from '../../access/book-filters.ts';
 import type { AppContext, ReadContext, Viewer } from '../../context.ts';
-import { assertCanSeeBook, assertOwnsBook, isPublicBook } from '../../access/policy.ts';
+import {
+  assertCanSeeBook,
+  assertOwnsBook,
+  bookNotFound,
+  isPublicBook,
+} from '../../access/policy.ts';
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
@@ -226,7 +231,7 @@ export async function updateBook(
       throw conflict('You already have a book with this title');
     }
     const publishing = Boolean(input.is_published) && !isPublicBook(existing);
-    await books.updateBook(trx, bookId, {
+    const updated = await books.updateBook(trx, bookId, {
       ...(input.title !== undefined && { title: input.title }),
       ...(input.summary != null && { summary: input.summary }),
       ...(input.is_published !== undefined && { is_published: toFlag(input.is_published) }),
@@ -243,6 +248,8 @@ export async function updateBook(
       ...(publishing && existing.published_at === null && { published_at: nowIso() }),
       updated_at: nowIso(),
     });
+    // Deleted since it was read above (in another tab): there is nothing to tag.
+    if (!updated) throw bookNotFound();
     if (input.tags !== undefined) await books.setBookTags(trx, bookId, input.tags);
     if (input.warnings !== undefined) await books.setBookWarnings(trx, bookId, input.warnings);
   });
@@ -252,7 +259,7 @@ export async function updateBook(
 
 export async function deleteBook(ctx: AppContext, viewer: Viewer, bookId: number) {
   await getOwnedBook(ctx, viewer, bookId);
-  // One transaction: the tags it lets go are deleted under their locks (books.deleteBook).
+  // One transaction: the tags it lets go are deleted under the tags' lock (books.deleteBook).
   await ctx.db.transaction().execute((trx) => books.deleteBook(trx, bookId));
   announceBookChanged(ctx, bookId);
 }
@@ -290,7 +297,7 @@ export async function touchDraftBook(db: DbHandle, bookId: number, changes: { co
 
 /** Removes a book without asking whose it is: an import's rollback of the book it made. */
 export async function removeImportedBook(db: DbHandle, bookId: number): Promise<void> {
-  await books.deleteBook(db, bookId);
+  await db.transaction().execute((trx) => books.deleteBook(trx, bookId));
 }
 
 export async function popularBooks(
