@@ -21,6 +21,7 @@ import * as revisions from './migrations/0017_revisions.ts';
 import * as stats from './migrations/0018_stats.ts';
 import * as lz4Text from './migrations/0019_lz4_text.ts';
 import * as textFromContent from './migrations/0020_text_from_content.ts';
+import * as savedTextKept from './migrations/0021_saved_text_kept.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0018_stats': stats,
   '0019_lz4_text': lz4Text,
   '0020_text_from_content': textFromContent,
+  '0021_saved_text_kept': savedTextKept,
 };
 
 class EngineAwareProvider implements MigrationProvider {

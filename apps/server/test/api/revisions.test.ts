@@ -477,6 +477,27 @@ describe('retention, with a fake clock', () => {
     ]);
   });
 
+  it('keeps forever the text a Save left as it was: the autosave before it is what readers saw', async () => {
+    const book = await newBook();
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Saved as it was' });
+    expect((await save(book.id, chapter.id, { is_published: true })).statusCode).toBe(200);
+    // The editor's way: an autosave, then Save with the same text, then more typing.
+    const shown = '<p>The text readers were shown.</p>';
+    expect((await save(book.id, chapter.id, { content: shown, autosave: true })).statusCode).toBe(
+      200,
+    );
+    expect((await save(book.id, chapter.id, { content: shown })).statusCode).toBe(200);
+    const later = { content: '<p>Typed on after the save.</p>', autosave: true };
+    expect((await save(book.id, chapter.id, later)).statusCode).toBe(200);
+
+    await compactRevisions(t.ctx.db, Date.now() + 31 * 24 * HOUR);
+    const texts = await Promise.all(
+      (await versions(chapter.id)).map((v) => versionContent(t.ctx.db, chapter.id, v.id)),
+    );
+    expect(texts).toContain(shown);
+    expect(texts).toContain(later.content);
+  });
+
   it('purges a chapter deleted 30 days ago, with its versions', async () => {
     const book = await newBook();
     const chapter = await createChapter(t.app, author, book.id, { title: 'Gone soon' });
