@@ -319,6 +319,27 @@ describe('the release', () => {
     expect((await inbox(reader)).filter((n) => n.chapter_id === chapter.id)).toEqual([]);
   });
 
+  it("holds a suspended author's schedule, and releases it once the suspension is lifted", async () => {
+    const author = await signup(t.app);
+    const reader = await signup(t.app);
+    await followAuthor(reader, author);
+    const book = await publishedBook(author);
+    const chapter = await createChapter(t.app, author, book.id, { title: 'Held' });
+    const at = inAMinute();
+    await put(author, book.id, chapter.id, { publish_at: at });
+    // As the operator's suspend command leaves the account (its sessions end; a test keeps one).
+    const suspend = (suspended_at: string | null) =>
+      t.ctx.db.updateTable('users').set({ suspended_at }).where('id', '=', author.id).execute();
+    await suspend(new Date().toISOString());
+    await releaseDueChapters(t.ctx, inTwoMinutes());
+    expect((await as(t.app).get(`/api/chapters/${chapter.id}`)).statusCode).toBe(404);
+    expect((await inbox(reader)).filter((n) => n.chapter_id === chapter.id)).toEqual([]);
+    await suspend(null);
+    await releaseDueChapters(t.ctx, inTwoMinutes());
+    expect((await as(t.app).get(`/api/chapters/${chapter.id}`)).statusCode).toBe(200);
+    expect((await inbox(reader)).filter((n) => n.chapter_id === chapter.id)).toHaveLength(1);
+  });
+
   it('leaves a chapter whose schedule was cancelled or moved later', async () => {
     const author = await signup(t.app);
     const book = await publishedBook(author);

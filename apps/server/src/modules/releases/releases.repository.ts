@@ -3,6 +3,8 @@ import type { DbHandle } from '../../db/kysely.ts';
 /**
  * Scheduled chapters whose time has come (issue 20), the earliest first, with their author: what
  * the release job hands, one at a time, to the publishing path, whose UPDATE claims each row.
+ * A suspended author's schedule waits, as they could not publish by hand; it goes on when an
+ * operator lifts the suspension.
  */
 export async function dueChapters(db: DbHandle, now: string, limit: number) {
   return db
@@ -16,6 +18,7 @@ export async function dueChapters(db: DbHandle, now: string, limit: number) {
       'users.username as author_username',
     ])
     .where('chapters.publish_at', '<=', now)
+    .where('users.suspended_at', 'is', null)
     .orderBy('chapters.publish_at')
     .orderBy('chapters.id')
     .limit(limit)
