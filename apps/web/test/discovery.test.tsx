@@ -3,14 +3,15 @@ import { BOOK_TAGS_MAX, FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constan
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState, type ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { useState } from 'react';
+import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { purifySnippet, Snippet } from '../src/components/SafeHtml.tsx';
 import { addTag, TagInput } from '../src/components/TagInput.tsx';
 import { ToastProvider } from '../src/components/toasts.tsx';
 import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
 import { GenrePage } from '../src/features/books/components/GenrePage.tsx';
+import { RecentWork } from '../src/features/authors/components/RecentWork.tsx';
 import { HomePage } from '../src/features/home/components/HomePage.tsx';
 import { MatchPassage, SearchPage } from '../src/features/books/components/SearchPage.tsx';
 import {
@@ -41,7 +42,7 @@ const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
 
 /** The page at `path` with the app's providers; `fetch` answers by URL and is recorded. */
 function renderAt(
-  routes: { path: string; element: ReactNode }[],
+  routes: RouteObject[],
   path: string,
   answer: (url: URL) => Response,
   session: SessionState = SIGNED_OUT,
@@ -394,6 +395,75 @@ describe('show anyway on home', () => {
     await act(() => router.navigate('/?filters=off'));
     await screen.findByRole('link', { name: 'muted-author' });
     expect(calls('/api/home/authors').at(-1)!.searchParams.get('filters')).toBe('off');
+  });
+});
+
+describe('the hidden counts on home', () => {
+  it('count only the books that would have had a place on the page', async () => {
+    const covered = (id: number) => bookFixture(id, { cover: `/uploads/${id}.jpg` });
+    // Newest first: the exclusions take book 3 (shown on the page) and book 14 (beyond it).
+    const everything = Array.from({ length: 16 }, (_, i) => covered(i + 1));
+    const { calls } = renderAt(
+      [{ path: '/', element: <HomePage /> }],
+      '/',
+      (url) => {
+        const off = url.searchParams.get('filters') === 'off';
+        if (url.pathname === '/api/home/authors')
+          return Response.json({
+            author_of_the_month: null,
+            rising_author: null,
+            featured_authors: [],
+          });
+        if (url.pathname === '/api/popular/books')
+          return Response.json({ popular: [] }, { headers: { [FILTERED_HIDDEN_HEADER]: '1' } });
+        const left = off ? everything : everything.filter((b) => b.id !== 3 && b.id !== 14);
+        return Response.json(left, { headers: { [FILTERED_HIDDEN_HEADER]: off ? '0' : '2' } });
+      },
+      SIGNED_IN,
+    );
+    const notices = await screen.findAllByText(/Filtered: 1 book hidden/);
+    expect(notices).toHaveLength(2);
+    expect(screen.getByRole('link', { name: /Book 11/ })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /Book 3\b/ })).toBeNull();
+    // Top books shows three: the server is asked to count among those three.
+    expect(calls('/api/popular/books')[0]!.searchParams.get('limit')).toBe('3');
+  });
+});
+
+describe("an author's recent chapters", () => {
+  it('leave out the chapters of hidden books, say how many books, and show them anyway', async () => {
+    const author = { id: 9, username: 'ann', first_name: '', last_name: '', biography: '' };
+    const chapter = (id: number, bookId: number) => ({
+      id,
+      title: `Chapter ${id}`,
+      book_id: bookId,
+      book_title: `Book ${bookId}`,
+      cover: null,
+      chapter_order: 1,
+      created_at: '2026-11-01T00:00:00.000Z',
+      updated_at: '2026-11-01T00:00:00.000Z',
+    });
+    const { calls } = renderAt(
+      [
+        {
+          path: '/authors/ann',
+          element: <Outlet context={author} />,
+          children: [{ index: true, element: <RecentWork /> }],
+        },
+      ],
+      '/authors/ann',
+      (url) =>
+        url.searchParams.get('filters') === 'off'
+          ? Response.json([chapter(1, 1), chapter(2, 2)])
+          : Response.json([chapter(1, 1)], { headers: { [FILTERED_HIDDEN_HEADER]: '1' } }),
+      SIGNED_IN,
+    );
+    await screen.findByText(/Filtered: 1 book hidden/);
+    expect(screen.getByRole('link', { name: 'Chapter 1' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Chapter 2' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Show anyway' }));
+    await screen.findByRole('link', { name: 'Chapter 2' });
+    expect(calls('/api/authors/9/chapters').at(-1)!.searchParams.get('filters')).toBe('off');
   });
 });
 

@@ -7,6 +7,7 @@ import {
   RECENT_CHAPTERS_PAGE_SIZE,
   USERNAME_RULE,
 } from './constants.ts';
+import { BookFilterFields } from './discovery.ts';
 import { parseId } from './ids.ts';
 import { Timestamp } from './common.ts';
 
@@ -99,6 +100,7 @@ export const RecentChapterList = z.array(RecentChapter);
 export const RecentChaptersQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(RECENT_CHAPTERS_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+  filters: BookFilterFields.filters,
 });
 
 /** Home page picks, computed from data (or pinned by configuration) instead of hard-coded usernames. */

@@ -1,5 +1,5 @@
 import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
-import { isStorableText } from './storable-text.ts';
+import { assertStorable } from './storable-text.ts';
 import { badRequest } from './errors.ts';
 
 /**
@@ -32,10 +32,6 @@ export async function multipartFormFields(request: FastifyRequest, _reply: Fasti
     const previous = fields[part.fieldname];
     fields[part.fieldname] = previous === undefined ? value : [previous, value].flat();
   }
-  for (const [name, value] of Object.entries(fields)) {
-    if (![name, value].flat().every(isStorableText)) {
-      throw badRequest('Text must be valid Unicode without NUL (U+0000) characters');
-    }
-  }
+  assertStorable(fields);
   request.body = { ...fields };
 }

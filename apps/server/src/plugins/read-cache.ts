@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { gzip, type AnswerCache, type CachedAnswer } from '../lib/answer-cache.ts';
@@ -222,7 +223,11 @@ async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: Answe
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.routeOptions.config?.publicRead || servedKept.has(request)) return payload;
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `W/"${crypto.hash('sha1', payload, 'base64url')}"`;
+    // The hidden count travels beside the body (plugins/filtered-list.ts) and is part of what
+    // the answer says: a 304 for the same body would leave the browser showing an old count.
+    const hidden = reply.getHeader(FILTERED_HIDDEN_HEADER);
+    const tagged = hidden === undefined ? payload : `${payload}\n${String(hidden)}`;
+    const etag = `W/"${crypto.hash('sha1', tagged, 'base64url')}"`;
     reply.header('etag', etag);
     // Any cache may keep a visitor's answer but must revalidate it (a chapter may be edited at
     // any moment); a signed-in viewer's, which may hold their drafts, only their browser.

@@ -25,8 +25,6 @@ const NOT_FILTERED: Record<string, string> = {
   '/api/books/:id/deleted-chapters': "the author's own deleted chapters",
   '/api/books/:id/chapters': 'the chapters of one book, opened by id',
   '/api/books/:id/announcements': 'the announcements of one book, opened by id',
-  '/api/authors/:id/chapters':
-    "an author's recent chapters on the author's page: chapters, not book cards (decision 0031)",
 };
 
 /** What a list route's path parameters and query need to list the muted book. */

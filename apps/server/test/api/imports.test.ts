@@ -294,13 +294,18 @@ describe('bad files', () => {
     // As a client may send them: the name percent-encoded (RFC 5987), a field as it was typed.
     const part = (disposition: string, body: string) =>
       `--b\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${body}\r\n`;
-    for (const payload of [
-      `${part(`name="file"; filename*=UTF-8''story%00.txt`, 'hello')}--b--\r\n`,
-      `${part('name="format"', 'te\u0000xt')}${part('name="file"; filename="a.txt"', 'hi')}--b--\r\n`,
+    for (const [payload, field] of [
+      [`${part(`name="file"; filename*=UTF-8''story%00.txt`, 'hello')}--b--\r\n`, 'file'],
+      [
+        `${part('name="format"', 'te\u0000xt')}${part('name="file"; filename="a.txt"', 'hi')}--b--\r\n`,
+        'format',
+      ],
     ]) {
-      const res = await postWrittenOut(payload);
+      const res = await postWrittenOut(payload!);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().detail).toBe('Text must be valid Unicode without NUL (U+0000) characters');
+      expect(res.json().detail).toBe(
+        `${field}: Text must be valid Unicode without NUL (U+0000) characters`,
+      );
     }
 
     const job = await importFile(Buffer.from('Chapter 1\n\nNo\u0000where.\n'), 'nul.txt');

@@ -26,7 +26,8 @@ export const keys = {
   author: (ref: string) => ['authors', ref] as const,
   authorBooks: (authorId: number, filtersOff: boolean) =>
     ['authors', authorId, 'books', filtersOff] as const,
-  authorRecentChapters: (authorId: number) => ['authors', authorId, 'chapters'] as const,
+  authorRecentChapters: (authorId: number, filtersOff: boolean) =>
+    ['authors', authorId, 'chapters', filtersOff] as const,
   /** Prefix of every chapter's comments (a mute or block changes whose are shown anywhere). */
   allComments: ['comments'] as const,
   /** Prefix of one chapter's comments: its pages (per sort or paragraph), replies and counts. */

@@ -1,4 +1,5 @@
 import { publicChapter } from '../../access/visibility.ts';
+import { listCondition, NO_FILTER, type ListFilter } from '../../access/book-filters.ts';
 import type { Updateable } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { UsersTable } from '../../db/schema.ts';
@@ -94,11 +95,15 @@ export async function findReaderSettings(db: DbHandle, userId: number) {
   return row?.reader_settings ?? null;
 }
 
-/** Published chapters of the author's published books, most recently updated first. */
+/**
+ * Published chapters of the author's published books, most recently updated first, of the books
+ * `list` leaves (a reader's exclusions).
+ */
 export async function listRecentChapters(
   db: DbHandle,
   authorId: number,
   page: { limit: number; offset: number },
+  list: ListFilter = NO_FILTER,
 ) {
   return db
     .selectFrom('chapters')
@@ -115,6 +120,7 @@ export async function listRecentChapters(
     ])
     .where('books.author_id', '=', authorId)
     .where(publicChapter())
+    .where(listCondition(list))
     .orderBy('chapters.updated_at', 'desc')
     .orderBy('chapters.id', 'desc')
     .limit(page.limit)

@@ -98,13 +98,23 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: {
         ...TAG,
-        summary: "An author's recently updated published chapters",
+        summary:
+          "An author's recently updated published chapters (less those of books the signed-in reader's saved exclusions hide)",
         params: AuthorRefParams,
         querystring: RecentChaptersQuery,
         response: { 200: RecentChapterList, 400: ErrorBody, ...notFound },
       },
     },
-    async (request) => service.listRecentChapters(ctx, request.params.id, request.query),
+    async (request, reply) => {
+      const { chapters, hidden } = await service.listRecentChapters(
+        ctx,
+        request.viewer,
+        request.params.id,
+        request.query,
+      );
+      sendHiddenCount(reply, hidden);
+      return chapters;
+    },
   );
 
   app.get(

@@ -23,7 +23,8 @@ import {
   sessionsEnded,
 } from '../accounts/accounts.service.ts';
 import { hashPassword } from '../accounts/passwords.ts';
-import { listAuthorBooks } from '../books/books.service.ts';
+import { countHiddenBooksOf, listAuthorBooks } from '../books/books.service.ts';
+import { listFilterFor } from '../discovery/discovery.service.ts';
 import * as authors from './authors.repository.ts';
 import type { ProfileRow, UserChanges } from './authors.repository.ts';
 
@@ -76,13 +77,21 @@ export async function listAuthors(ctx: AppContext, page: { limit: number; offset
   return (await authors.listProfiles(ctx.db, page)).map(toAuthorProfile);
 }
 
+/**
+ * The author's recent chapters, less those of the books the reader's saved exclusions hide;
+ * `hidden` counts those books, as the author's book list beside it does (on the first page).
+ */
 export async function listRecentChapters(
   ctx: AppContext,
+  viewer: Viewer | null,
   ref: string,
-  page: { limit: number; offset: number },
-): Promise<RecentChapter[]> {
+  request: { limit: number; offset: number } & Pick<BookFilter, 'filters'>,
+): Promise<{ chapters: RecentChapter[]; hidden: number }> {
   const author = await findAuthor(ctx.db, ref);
-  return authors.listRecentChapters(ctx.db, author.id, page);
+  const list = await listFilterFor(ctx, viewer, { filters: request.filters });
+  const chapters = await authors.listRecentChapters(ctx.db, author.id, request, list);
+  const hidden = request.offset > 0 ? 0 : await countHiddenBooksOf(ctx, list, author.id);
+  return { chapters, hidden };
 }
 
 export async function listPublishedBooksOf(

@@ -184,10 +184,16 @@ export async function listAuthorBooks(
   const list = await listFilterFor(ctx, viewer, { filters });
   // Published only, as a visitor sees them; the reader's filter applies.
   const rows = await books.listBooksByAuthor(ctx.db, authorId, { viewerId: null }, list);
-  return {
-    books: rows.map(toBook),
-    hidden: await hiddenCount(ctx, list, [books.byAuthor(authorId)]),
-  };
+  return { books: rows.map(toBook), hidden: await countHiddenBooksOf(ctx, list, authorId) };
+}
+
+/** How many of the author's published books the reader's exclusions in `list` hide. */
+export async function countHiddenBooksOf(
+  ctx: ReadContext,
+  list: ListFilter,
+  authorId: number,
+): Promise<number> {
+  return hiddenCount(ctx, list, [books.byAuthor(authorId)]);
 }
 
 /**

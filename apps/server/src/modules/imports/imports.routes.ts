@@ -14,7 +14,7 @@ import { AppError, badRequest } from '../../lib/errors.ts';
 import { KeyedCounter } from '../../lib/keyed-counter.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
-import { assertStorable } from '../../plugins/text-guard.ts';
+import { assertStorable } from '../../lib/storable-text.ts';
 import { ImportRunner, type RunnerOptions } from './runner.ts';
 import * as service from './imports.service.ts';
 
@@ -45,7 +45,7 @@ async function readUpload(request: FastifyRequest): Promise<service.Upload> {
     throw error;
   }
   if (!file) throw badRequest(missing);
-  assertStorable(fields, file.filename);
+  assertStorable(fields, { file: file.filename });
   const parsed = ImportFields.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

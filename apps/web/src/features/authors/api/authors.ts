@@ -19,16 +19,28 @@ export const authorQuery = (username: string) =>
       api.get<AuthorProfile>(`/api/authors/${encodeURIComponent(username)}`, signal),
   });
 
-export const recentChaptersQuery = (authorId: number) =>
+/**
+ * The author's recent chapters, less those of books the reader's saved exclusions hide unless
+ * `filtersOff`; the first page says how many books those are.
+ */
+export const recentChaptersQuery = (authorId: number, filtersOff: boolean) =>
   infiniteQueryOptions({
-    queryKey: keys.authorRecentChapters(authorId),
+    queryKey: keys.authorRecentChapters(authorId, filtersOff),
     queryFn: ({ pageParam, signal }) =>
-      api.get<RecentChapter[]>(
-        `/api/authors/${authorId}/chapters?limit=${RECENT_CHAPTERS_PAGE_SIZE}&offset=${pageParam}`,
+      getFiltered<RecentChapter[]>(
+        withFiltersOff(
+          `/api/authors/${authorId}/chapters?limit=${RECENT_CHAPTERS_PAGE_SIZE}&offset=${pageParam}`,
+          filtersOff,
+        ),
         signal,
       ),
     initialPageParam: 0,
-    getNextPageParam: (last, all) => nextOffset(last, all, RECENT_CHAPTERS_PAGE_SIZE),
+    getNextPageParam: (last, all) =>
+      nextOffset(
+        last.items,
+        all.map((page) => page.items),
+        RECENT_CHAPTERS_PAGE_SIZE,
+      ),
   });
 
 /** The author's books, narrowed by the reader's saved exclusions unless `filtersOff`. */

@@ -2,8 +2,10 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
+import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
+import { useFiltersOff } from '../../../lib/filtered.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { recentChaptersQuery } from '../api/authors.ts';
@@ -15,8 +17,10 @@ const LOAD_MORE_FAILED = 'Could not load more chapters.';
 export function RecentWork() {
   const author = useProfileAuthor();
   const { push } = useToasts();
-  const chapters = useInfiniteQuery(recentChaptersQuery(author.id));
-  const items = chapters.data?.pages.flat() ?? [];
+  const [filtersOff] = useFiltersOff();
+  const chapters = useInfiniteQuery(recentChaptersQuery(author.id, filtersOff));
+  const items = chapters.data?.pages.flatMap((page) => page.items) ?? [];
+  const hidden = chapters.data?.pages[0]?.hidden ?? 0;
   const failedMore = chapters.isFetchNextPageError;
 
   useEffect(() => {
@@ -32,7 +36,10 @@ export function RecentWork() {
       {chapters.isError && !chapters.data && (
         <Status kind="error">Could not load recent chapters.</Status>
       )}
-      {chapters.data && items.length === 0 && <Status kind="empty">{NO_RECENT}</Status>}
+      {chapters.data && <FilteredNotice hidden={hidden} />}
+      {chapters.data && items.length === 0 && (
+        <Status kind="empty">{hidden ? ALL_HIDDEN_TEXT : NO_RECENT}</Status>
+      )}
       {items.length > 0 && (
         <ul className="recent-list">
           {items.map((c) => (

@@ -17,23 +17,31 @@ const pickRecent = (books: readonly Book[]): Book[] =>
 export const recentBooksQuery = (filtersOff: boolean) =>
   queryOptions({
     queryKey: keys.homeRecent(filtersOff),
-    queryFn: ({ signal }) =>
-      getFiltered<Book[]>(withFiltersOff('/api/recent/books', filtersOff), signal),
-    select: (data) => ({ books: pickRecent(data.items), hidden: data.hidden }),
+    queryFn: async ({ signal }) => {
+      const filtered = await getFiltered<Book[]>(
+        withFiltersOff('/api/recent/books', filtersOff),
+        signal,
+      );
+      const books = pickRecent(filtered.items);
+      if (filtered.hidden === 0) return { books, hidden: 0 };
+      // The server counts among the 30 books it answers; the page shows the first 10 with a
+      // cover, so only the hidden books that would have had a place here are counted.
+      const everything = await api.get<Book[]>(withFiltersOff('/api/recent/books', true), signal);
+      const kept = new Set(filtered.items.map((book) => book.id));
+      return { books, hidden: pickRecent(everything).filter((b) => !kept.has(b.id)).length };
+    },
   });
 
+/** Top books: the server counts the hidden ones among as many as the page shows. */
 export const popularBooksQuery = (filtersOff: boolean) =>
   queryOptions({
     queryKey: keys.homePopular(filtersOff),
     queryFn: ({ signal }) =>
       getFiltered<{ popular: PopularBook[] }>(
-        withFiltersOff('/api/popular/books', filtersOff),
+        withFiltersOff(`/api/popular/books?limit=${POPULAR_BOOKS_SHOWN}`, filtersOff),
         signal,
       ),
-    select: (data) => ({
-      books: data.items.popular.slice(0, POPULAR_BOOKS_SHOWN),
-      hidden: data.hidden,
-    }),
+    select: (data) => ({ books: data.items.popular, hidden: data.hidden }),
   });
 
 /** The author picks, which leave muted authors out unless `filtersOff`, as the lists do. */
