@@ -22,8 +22,13 @@ function tokenFrom(request: FastifyRequest): { token: string; via: 'bearer' | 'c
     const token = header.slice('Bearer '.length).trim();
     if (token) return { token, via: 'bearer' };
   }
-  const cookie = request.cookies[SESSION_COOKIE]?.replace(/^Bearer\s+/i, '').trim();
+  const cookie = sessionCookieToken(request);
   return cookie ? { token: cookie, via: 'cookie' } : null;
+}
+
+/** The token in the session cookie, if any (whether or not a bearer header came too). */
+export function sessionCookieToken(request: FastifyRequest): string | null {
+  return request.cookies[SESSION_COOKIE]?.replace(/^Bearer\s+/i, '').trim() || null;
 }
 
 /** What the cross-site check needs of the configuration. */

@@ -142,6 +142,39 @@ describe('token', () => {
     expect(after.json()).toEqual({ access_token: null });
   });
 
+  it('DELETE /token ends the cookie\'s session too when another bearer comes with it', async () => {
+    const user = await signup(t.app);
+    // Another tab signed in again: the page still holds its old bearer, the cookie the new one.
+    const signInAgain = async () =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/token',
+          payload: { username: user.username, password: user.password },
+        })
+      ).json().access_token as string;
+    const logout = (bearer: string, cookie: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: '/token',
+        headers: { authorization: `Bearer ${bearer}` },
+        cookies: { fastapi_token: cookie },
+      });
+    const signedIn = async (token: string) =>
+      (await as(t.app, { token }).get('/api/my/books')).statusCode === 200;
+
+    // The bearer's session already ended (logged out in that other tab before signing in again).
+    const fresh = await signInAgain();
+    expect((await logout('ended-in-another-tab', fresh)).statusCode).toBe(200);
+    expect(await signedIn(fresh)).toBe(false);
+    // Both live: both end.
+    const newer = await signInAgain();
+    expect(await signedIn(user.token)).toBe(true);
+    expect((await logout(user.token, newer)).statusCode).toBe(200);
+    expect(await signedIn(newer)).toBe(false);
+    expect(await signedIn(user.token)).toBe(false);
+  });
+
   it('refuses an expired session', async () => {
     const user = await signup(t.app);
     await t.ctx.db

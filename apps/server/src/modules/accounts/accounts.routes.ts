@@ -16,6 +16,7 @@ import {
   authDocs as auth,
   clearSessionCookie,
   requireViewer,
+  sessionCookieToken,
   setSessionCookie,
 } from '../../plugins/auth.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
@@ -135,7 +136,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       },
     },
     async (request, reply) => {
-      await service.logout(ctx, request.viewer);
+      await service.logout(ctx, request.viewer, sessionCookieToken(request));
       clearSessionCookie(reply, cookiePath);
       return { detail: 'Logged out' };
     },

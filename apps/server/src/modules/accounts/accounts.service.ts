@@ -280,10 +280,23 @@ export async function setSuspended(
   await sessionsEnded(ctx, sessionIds);
 }
 
-export async function logout(ctx: AppContext, viewer: Viewer | null): Promise<void> {
-  if (!viewer) return;
-  await accounts.deleteSession(ctx.db, viewer.sessionId);
-  await sessionsEnded(ctx, [viewer.sessionId]);
+/**
+ * Ends the session the request was signed in with and the session cookie's, when that is another
+ * one (a page's bearer token can outlive a sign-in again in another tab, which set a new cookie):
+ * logging out clears the cookie, so the session it named must not live on without it.
+ */
+export async function logout(
+  ctx: AppContext,
+  viewer: Viewer | null,
+  cookieToken: string | null,
+): Promise<void> {
+  const byCookie = cookieToken ? await viewerForToken(ctx, cookieToken) : null;
+  const ended = [...new Set([viewer?.sessionId, byCookie?.sessionId])].filter(
+    (id): id is number => id !== undefined,
+  );
+  if (ended.length === 0) return;
+  for (const id of ended) await accounts.deleteSession(ctx.db, id);
+  await sessionsEnded(ctx, ended);
 }
 
 /** The account as its owner sees it, with whether they are an operator (ADMIN_USERNAMES). */
