@@ -273,4 +273,14 @@ describe('REPLY', () => {
     expect(await annSocket.drain(300, isComment)).toEqual([]);
     expect(await inboxOf(ann)).toEqual([]);
   });
+
+  it('is not sent to a thread writer the replier blocked: the blocked hear nothing of the blocker', async () => {
+    const { author, chapter } = await publishedChapter();
+    const reader = await signup(apps[A]!.app);
+    const thread = await write(A, reader, chapter.id, 'Before the block');
+    await onList('block', author, reader);
+    // The author may still answer in the thread the block hid.
+    await write(A, author, chapter.id, 'A last word', thread);
+    expect(await inboxOf(reader)).toEqual([]);
+  });
 });

@@ -171,7 +171,10 @@ export async function hasFollowNotificationSince(
   return row !== undefined;
 }
 
-/** Of `userIds`, those who blocked or muted `writerId`: a comment of theirs notifies none of them. */
+/**
+ * Of `userIds`, those who blocked or muted `writerId`, and those `writerId` blocked (who hear
+ * nothing of the blocker): a comment or follow of the writer's notifies none of them.
+ */
 export async function silencedBy(
   db: DbHandle,
   writerId: number,
@@ -189,6 +192,13 @@ export async function silencedBy(
         .select('muter_id as id')
         .where('muted_id', '=', writerId)
         .where('muter_id', 'in', userIds),
+    )
+    .union(
+      db
+        .selectFrom('user_blocks')
+        .select('blocked_id as id')
+        .where('blocker_id', '=', writerId)
+        .where('blocked_id', 'in', userIds),
     )
     .execute();
   return rows.map((row) => row.id);

@@ -50,7 +50,8 @@ export function notificationFor(event: DomainEvent): NotificationMessage | null 
 
 /**
  * Of the people a user's action would notify, those who hear of it: not the ones who blocked or
- * muted that user (issue 19: muted and blocked users notify no one).
+ * muted that user (issue 19: muted and blocked users notify no one), nor the ones that user
+ * blocked (who get no notification of the blocker's).
  */
 export async function whoHears(
   ctx: Pick<AppContext, 'db'>,
