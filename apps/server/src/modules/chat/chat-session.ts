@@ -70,7 +70,12 @@ export function joinRoom(
     const allowed = limits.allowMessage();
     tail = tail.then(async () => {
       waiting--;
-      if (!(await allowed)) return refuseMessage(REFUSED.tooFast);
+      const mayPost = await allowed;
+      // Closed while the line waited its turn: a block, a logout or a suspension must not be
+      // followed by the lines sent before it. (A client that closes the moment it sends may lose
+      // a line still waiting on the limit store; a chat line is not worth the other risk.)
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (!mayPost) return refuseMessage(REFUSED.tooFast);
       const incoming = readIncoming(data, isBinary);
       if (incoming.kind === 'refused') return refuseMessage(incoming.detail);
       if (incoming.kind === 'blank') return;

@@ -1,0 +1,55 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
+import { WebSocket } from 'ws';
+import type { AppContext } from '../../src/context.ts';
+import type { ChatHistory } from '../../src/modules/chat/chat-history.ts';
+import { joinRoom, type ChatDeps } from '../../src/modules/chat/chat-session.ts';
+import { ChatRooms } from '../../src/realtime/chat-rooms.ts';
+
+/** A socket as joinRoom uses it: events, a ready state, frames sent and a close that fires. */
+class FakeSocket extends EventEmitter {
+  readyState: number = WebSocket.OPEN;
+  bufferedAmount = 0;
+  sent: string[] = [];
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    if (this.readyState === WebSocket.CLOSED) return;
+    this.readyState = WebSocket.CLOSED;
+    this.emit('close');
+  }
+}
+
+describe('a chat member whose socket closes while lines wait their turn', () => {
+  it('stores and publishes none of the waiting lines (a block, logout or suspension closed it)', async () => {
+    const socket = new FakeSocket();
+    const publish = vi.fn(async (_event: { system?: boolean; message: string }) => {});
+    const append = vi.fn(async () => {});
+    const history = { append, recent: async () => [] } as unknown as ChatHistory;
+    // The limit store answers late (Redis under load): the lines queue behind its answers.
+    let answer: (allowed: boolean) => void = () => {};
+    const answered = new Promise<boolean>((resolve) => (answer = resolve));
+    joinRoom(
+      {
+        ctx: { events: { publish } } as unknown as AppContext,
+        rooms: new ChatRooms(),
+        history,
+      } as ChatDeps,
+      {
+        socket: socket as unknown as WebSocket,
+        viewer: { id: 7, username: 'pest', sessionId: 1, signedInAt: '' },
+        room: 'author',
+        muted: new Set(),
+        limits: { allowMessage: () => answered, recordRefusal: () => false },
+        log: { warn() {} } as never,
+      },
+    );
+    for (const line of ['one', 'two', 'three']) socket.emit('message', Buffer.from(line), false);
+    socket.close();
+    answer(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(append).not.toHaveBeenCalled();
+    expect(publish.mock.calls.filter(([event]) => !event.system)).toEqual([]);
+  });
+});
