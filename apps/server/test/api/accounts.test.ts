@@ -142,7 +142,7 @@ describe('token', () => {
     expect(after.json()).toEqual({ access_token: null });
   });
 
-  it('DELETE /token ends the cookie\'s session too when another bearer comes with it', async () => {
+  it("DELETE /token ends the cookie's session too when another bearer comes with it", async () => {
     const user = await signup(t.app);
     // Another tab signed in again: the page still holds its old bearer, the cookie the new one.
     const signInAgain = async () =>
