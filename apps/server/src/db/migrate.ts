@@ -22,6 +22,7 @@ import * as stats from './migrations/0018_stats.ts';
 import * as lz4Text from './migrations/0019_lz4_text.ts';
 import * as textFromContent from './migrations/0020_text_from_content.ts';
 import * as savedTextKept from './migrations/0021_saved_text_kept.ts';
+import * as commentNoticesIndex from './migrations/0022_comment_notices_index.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0019_lz4_text': lz4Text,
   '0020_text_from_content': textFromContent,
   '0021_saved_text_kept': savedTextKept,
+  '0022_comment_notices_index': commentNoticesIndex,
 };
 
 class EngineAwareProvider implements MigrationProvider {

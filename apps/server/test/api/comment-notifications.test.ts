@@ -274,6 +274,21 @@ describe('REPLY', () => {
     expect(await inboxOf(ann)).toEqual([]);
   });
 
+  it('is taken back when its comment is deleted: the notice quoted the deleted text', async () => {
+    const { author, chapter } = await publishedChapter();
+    const [ann, troll] = [await signup(apps[A]!.app), await signup(apps[A]!.app)];
+    const thread = await write(A, ann, chapter.id, 'A fair question');
+    const abuse = await write(A, troll, chapter.id, 'Something abusive', thread);
+    const alone = await write(A, troll, chapter.id, 'More of it');
+    expect((await inboxOf(ann)).map((n) => n.comment_id)).toEqual([abuse]);
+    expect((await inboxOf(author)).map((n) => n.comment_id)).toContain(alone);
+    // The author deletes the reply; the troll deletes their own comment.
+    expect((await on(A, author).delete(`/api/comments/${abuse}`)).statusCode).toBeLessThan(300);
+    expect((await on(A, troll).delete(`/api/comments/${alone}`)).statusCode).toBeLessThan(300);
+    expect(await inboxOf(ann)).toEqual([]);
+    expect((await inboxOf(author)).map((n) => n.comment_id)).toEqual([thread]);
+  });
+
   it('is not sent to a thread writer the replier blocked: the blocked hear nothing of the blocker', async () => {
     const { author, chapter } = await publishedChapter();
     const reader = await signup(apps[A]!.app);

@@ -20,7 +20,7 @@ import { fromFlag, nowIso } from '../../lib/convert.ts';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { toComment } from '../../presenters/comment.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
-import { whoHears } from '../notifications/notifications.service.ts';
+import { forgetCommentNotices, whoHears } from '../notifications/notifications.service.ts';
 import { chapterBlockCount, getChapterForComments } from '../chapters/chapters.service.ts';
 import * as comments from './comments.repository.ts';
 import type { CommentHead } from './comments.repository.ts';
@@ -279,6 +279,7 @@ export async function deleteComment(
   const outcome = await writeTransaction(ctx.db, async (trx) => {
     const done = await comments.deleteComment(trx, head.id);
     if (done === 'placeholder') await comments.resolveReportsOfComment(trx, head.id, nowIso());
+    if (done !== 'gone') await forgetCommentNotices(trx, head.id);
     return done;
   });
   // Another delete of the same comment went first.

@@ -217,3 +217,8 @@ export async function insertForUsers(
     .values(userIds.map((userId) => ({ user_id: userId, ...content, created_at: now })))
     .execute();
 }
+
+/** Deletes the notices that quote comment `commentId` (COMMENT and REPLY). */
+export async function deleteCommentNotices(db: DbHandle, commentId: number): Promise<void> {
+  await db.deleteFrom('notifications').where('comment_id', '=', commentId).execute();
+}

@@ -5,6 +5,7 @@ import type {
   NotificationMessage,
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
+import type { DbHandle } from '../../db/kysely.ts';
 import { fromFlag, nowIso } from '../../lib/convert.ts';
 import type { DomainEvent } from '../../realtime/events.ts';
 import * as notifications from './notifications.repository.ts';
@@ -163,4 +164,12 @@ type NotificationRow = Awaited<ReturnType<typeof notifications.listForUser>>[num
 
 function toNotification(row: NotificationRow): Notification {
   return { ...row, is_read: fromFlag(row.is_read) };
+}
+
+/**
+ * Takes back the notices of a comment that was deleted (in the delete's transaction): their
+ * message quotes its text, which its writer, the author or an operator has just removed.
+ */
+export async function forgetCommentNotices(db: DbHandle, commentId: number): Promise<void> {
+  await notifications.deleteCommentNotices(db, commentId);
 }
