@@ -120,4 +120,29 @@ describe('live sockets', () => {
     ]);
     socket.close();
   });
+
+  it('back off further each time the server opens and closes at once (over its cap), and start again once a connection held', async () => {
+    vi.useFakeTimers();
+    const socket = openLiveSocket('/ws', { onMessage() {} });
+    await vi.advanceTimersByTimeAsync(0);
+    /** Plays the server: opens the newest socket, closes it after `heldMs`; answers the wait for the next. */
+    const refuseAfter = async (heldMs: number) => {
+      const opened = FakeSocket.opened.length;
+      FakeSocket.opened.at(-1)!.onopen?.();
+      await vi.advanceTimersByTimeAsync(heldMs);
+      FakeSocket.opened.at(-1)!.onclose?.({ code: 4429 });
+      let waited = 0;
+      while (FakeSocket.opened.length === opened) {
+        await vi.advanceTimersByTimeAsync(250);
+        waited += 250;
+      }
+      return waited;
+    };
+    expect([await refuseAfter(0), await refuseAfter(0), await refuseAfter(0)]).toEqual([
+      1000, 2000, 4000,
+    ]);
+    // A connection that stayed open a while was a good one: the next loss waits a second again.
+    expect(await refuseAfter(60_000)).toBe(1000);
+    socket.close();
+  });
 });

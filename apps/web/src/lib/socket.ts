@@ -8,6 +8,12 @@ import { socketUrl } from './paths.ts';
  */
 const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * A connection open this long has proved itself: the next loss starts the backoff again from a
+ * second. Not at once on open: a server over its socket cap (4429) opens the socket and closes it
+ * straight away, and a retry every second would never let it be.
+ */
+const SETTLED_AFTER_MS = 10_000;
 
 export interface LiveSocket {
   send(data: string): boolean;
@@ -43,6 +49,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
   // Once a connection was open (or one attempt failed), further attempts are reconnections.
   let reconnecting = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
+  let settling: ReturnType<typeof setTimeout> | undefined;
 
   const retryLater = () => {
     reconnecting = true;
@@ -66,7 +73,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
     const ws = new WebSocket(socketUrl(path, { ticket }));
     socket = ws;
     ws.onopen = () => {
-      attempt = 0;
+      settling = setTimeout(() => (attempt = 0), SETTLED_AFTER_MS);
       handlers.onStatus?.('open');
     };
     ws.onmessage = (event) => {
@@ -78,6 +85,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
     };
     ws.onclose = (event) => {
       socket = null;
+      clearTimeout(settling);
       if (stopped || FINAL_CLOSE_CODES.has(event.code)) {
         if (!stopped) handlers.onRefused?.(event.code, event.reason);
         handlers.onStatus?.('closed');
@@ -97,6 +105,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
     close() {
       stopped = true;
       clearTimeout(retry);
+      clearTimeout(settling);
       socket?.close(1000);
     },
   };
