@@ -103,6 +103,12 @@ export class ChatRooms {
     }
   }
 
+  /** Every member that belongs to a user, in every room. */
+  *members(): IterableIterator<RoomMember & { of: MemberOf }> {
+    for (const mine of this.byUser.values())
+      for (const member of mine) yield member as RoomMember & { of: MemberOf };
+  }
+
   /** Closes the user's sockets in one room (e.g. the room's author blocked them). */
   closeUserIn(room: string, userId: number, code: number, reason: string): void {
     for (const member of this.byUser.get(userId) ?? [])

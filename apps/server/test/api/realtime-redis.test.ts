@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
+import { WS_CLOSE } from '@inkwell/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -10,7 +11,7 @@ import {
   follow,
   updateChapter,
 } from '../helpers/live.ts';
-import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
+import { closeAllSockets, closing, connect, listen } from '../helpers/ws.ts';
 
 /**
  * Two apps in this process, one database, one Redis — reached through a TCP proxy the test can
@@ -133,6 +134,58 @@ describe('a Redis outage', () => {
     await updateChapter(as(apps[B]!.app, author!), book.id, next.id, { is_published: true });
     expect(await stream.next()).toMatchObject({ type: 'CHAPTER', chapter_id: next.id });
   });
+});
+
+describe('blocks and mutes made while Redis is down', () => {
+  it('reach the open chat sockets once it is back: the blocked are closed out, the muted hidden', async () => {
+    const [author, pest, ann, bob] = await Promise.all(
+      [1, 2, 3, 4].map(() => signup(apps[A]!.app)),
+    );
+    const joined = async (which: number, user: TestUser) => {
+      const socket = await chatOn(which, author!.username, user);
+      await socket.next((m) => m.message === `<em>${user.username} has connected.</em>`);
+      return socket;
+    };
+    const [pestSocket, authorSocket, bobSocket] = [
+      await joined(A, pest!),
+      await joined(A, author!),
+      await joined(A, bob!),
+    ];
+    const annSocket = await joined(B, ann!);
+
+    await proxy.cut();
+    // Both answer at once: the lists are in the database; their events went nowhere.
+    const blocked = await as(apps[B]!.app, author).post('/api/my/blocks', {
+      username: pest!.username,
+    });
+    expect(blocked.statusCode).toBeLessThan(300);
+    const muted = await as(apps[B]!.app, ann).post('/api/my/mutes', { username: bob!.username });
+    expect(muted.statusCode).toBeLessThan(300);
+    await proxy.restore();
+
+    expect(await closing(pestSocket, 15_000)).toEqual({
+      code: WS_CLOSE.forbidden,
+      reason: 'The author has blocked you',
+    });
+    // Bob's line, then the author's: once app B has read Ann's mutes again, she gets only the
+    // author's. (Lines cross Redis again only once it is back: ask until they do.)
+    let round = 0;
+    await expect
+      .poll(
+        async () => {
+          const [hidden, marker] = [`<p>bob ${++round}</p>`, `<p>author ${round}</p>`];
+          bobSocket.send(hidden);
+          await bobSocket.drain(50);
+          authorSocket.send(marker);
+          const lines = await annSocket.drain(300, (m) => m.type !== 'system');
+          return (
+            lines.some((m) => m.message === marker) && !lines.some((m) => m.message === hidden)
+          );
+        },
+        { timeout: 15_000, interval: 100 },
+      )
+      .toBe(true);
+  }, 45_000);
 });
 
 interface RedisProxy {

@@ -59,6 +59,25 @@ export async function hasEntry(
   return row !== undefined;
 }
 
+/** Every entry of these owners' lists, as [owner, other] id pairs. */
+export async function entriesOf(
+  db: DbHandle,
+  kind: ListKind,
+  ownerIds: readonly number[],
+): Promise<Array<[number, number]>> {
+  if (ownerIds.length === 0) return [];
+  const { table, owner, other } = TABLES[kind];
+  const rows = await db
+    .selectFrom(table)
+    .select([`${owner} as owner_id`, `${other} as other_id`] as [
+      'blocker_id as owner_id',
+      'blocked_id as other_id',
+    ])
+    .where(owner as 'blocker_id', 'in', ownerIds)
+    .execute();
+  return rows.map((row) => [row.owner_id, row.other_id]);
+}
+
 /** The users on the owner's list, most recent first, with when they were put there. */
 export async function listEntries(db: DbHandle, kind: ListKind, ownerId: number) {
   const { table, owner, other } = TABLES[kind];

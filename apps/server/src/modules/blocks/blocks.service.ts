@@ -84,6 +84,24 @@ export async function listUsers(
   return lists.listEntries(ctx.db, kind, viewer.id);
 }
 
+/** What refuses a blocked user on the author's things, and closes their socket in the author's room. */
+export const BLOCKED_DETAIL = 'The author has blocked you';
+
+/** The lists of these owners: each owner's id to the ids on their list (absent: none). */
+export async function listsOf(
+  ctx: Pick<AppContext, 'db'>,
+  kind: ListKind,
+  ownerIds: readonly number[],
+): Promise<Map<number, Set<number>>> {
+  const byOwner = new Map<number, Set<number>>();
+  for (const [owner, other] of await lists.entriesOf(ctx.db, kind, [...new Set(ownerIds)])) {
+    const list = byOwner.get(owner) ?? new Set<number>();
+    list.add(other);
+    byOwner.set(owner, list);
+  }
+  return byOwner;
+}
+
 /** Whether `authorId` blocked `userId`. */
 export function isBlockedBy(
   ctx: Pick<AppContext, 'db'>,
@@ -103,6 +121,6 @@ export async function assertNotBlockedBy(
   userId: number,
 ): Promise<void> {
   if (authorId !== userId && (await isBlockedBy(ctx, authorId, userId))) {
-    throw forbidden('The author has blocked you');
+    throw forbidden(BLOCKED_DETAIL);
   }
 }

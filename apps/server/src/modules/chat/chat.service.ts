@@ -1,15 +1,51 @@
-import { CHAT_LIMITS, CHAT_SERVER_USER } from '@inkwell/contract';
+import { CHAT_LIMITS, CHAT_SERVER_USER, WS_CLOSE } from '@inkwell/contract';
 import type { RawData } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
 import { escapeText } from '../../html/escape.ts';
 import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { findAuthor } from '../authors/authors.service.ts';
-import { assertNotBlockedBy, listUsers } from '../blocks/blocks.service.ts';
+import {
+  assertNotBlockedBy,
+  BLOCKED_DETAIL,
+  listsOf,
+  listUsers,
+} from '../blocks/blocks.service.ts';
 import type { LimitStore } from '../../lib/limit-store.ts';
+import type { ChatRooms } from '../../realtime/chat-rooms.ts';
 import { TokenBucket, type TokenRate } from '../../lib/token-bucket.ts';
 
 /** The room of an author, keyed by id so that renaming the author keeps the room and its history. */
 export const roomOf = (authorId: number) => `author:${authorId}`;
+/** The author whose room `room` is (roomOf's inverse). */
+const authorOfRoom = (room: string) => Number(room.slice('author:'.length));
+
+/**
+ * Brings the rooms' members up to date with the database's blocks and mutes: a block or mute made
+ * while the event bus was down (Redis unreachable) sent its event nowhere, so once the bus is back
+ * each member's mutes are read again and a member the room's author blocked meanwhile is closed
+ * out, as the event would have done (live/delivery.ts).
+ */
+export async function recheckRoomLists(ctx: Pick<AppContext, 'db'>, rooms: ChatRooms) {
+  const members = [...rooms.members()];
+  if (members.length === 0) return;
+  const blocked = await listsOf(
+    ctx,
+    'block',
+    members.map((member) => authorOfRoom(member.room)),
+  );
+  const muted = await listsOf(
+    ctx,
+    'mute',
+    members.map((member) => member.of.userId),
+  );
+  for (const member of members) {
+    const { userId, hidden } = member.of;
+    if (blocked.get(authorOfRoom(member.room))?.has(userId))
+      member.socket.close(WS_CLOSE.forbidden, BLOCKED_DETAIL);
+    hidden.clear();
+    for (const id of muted.get(userId) ?? []) hidden.add(id);
+  }
+}
 
 /**
  * Admission to an author's room (issue 19): 404 when there is no such author, 403 when the

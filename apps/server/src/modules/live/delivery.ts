@@ -4,6 +4,7 @@ import {
   type ChatMessage,
   type ChatSystemFrame,
 } from '@inkwell/contract';
+import { BLOCKED_DETAIL } from '../blocks/blocks.service.ts';
 import { roomOf } from '../chat/chat.service.ts';
 import { notificationFor } from '../notifications/notifications.service.ts';
 import type { ChatRooms } from '../../realtime/chat-rooms.ts';
@@ -49,7 +50,7 @@ export function deliverEvents(
           roomOf(event.ownerId),
           event.userId,
           WS_CLOSE.forbidden,
-          'The author has blocked you',
+          BLOCKED_DETAIL,
         );
       return;
     }

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { ChatHistory } from '../chat/chat-history.ts';
 import { sessionsStillThere } from '../accounts/accounts.service.ts';
 import { chatRoutes } from '../chat/chat.routes.ts';
+import { recheckRoomLists } from '../chat/chat.service.ts';
 import { ChatRooms } from '../../realtime/chat-rooms.ts';
 import { deliverEvents } from './delivery.ts';
 import { notificationSocketRoutes } from './notification-socket.ts';
@@ -52,13 +53,16 @@ async function realtimePlugin(app: FastifyInstance, { ctx, chatHistory, base }: 
       .catch((error: unknown) => app.log.warn({ err: error }, 'socket quota not renewed'));
   });
   const stopDelivery = deliverEvents(ctx.events, { users, rooms, sessions });
-  // A logout while Redis was down sent its event nowhere: once the bus is back, the database
-  // says which of our sockets' sessions are gone.
+  // A logout, block or mute while Redis was down sent its event nowhere: once the bus is back,
+  // the database says which of our sockets' sessions are gone, and who blocked or muted whom.
   const stopRecheck = ctx.events.onResume(() => {
     const checked = sessions.sessionIds();
     sessionsStillThere(ctx, checked).then(
       (stillThere) => sessions.endMissing(checked, stillThere),
       (error: unknown) => app.log.error({ err: error }, "could not recheck open sockets' sessions"),
+    );
+    recheckRoomLists(ctx, rooms).catch((error: unknown) =>
+      app.log.error({ err: error }, "could not recheck chat members' blocks and mutes"),
     );
   });
   app.addHook('onClose', async () => {
