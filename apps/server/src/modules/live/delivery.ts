@@ -46,12 +46,7 @@ export function deliverEvents(
     if (event.type === 'user.listed') {
       if (event.kind === 'mute') rooms.hideFrom(event.ownerId, event.userId, event.listed);
       else if (event.listed)
-        rooms.closeUserIn(
-          roomOf(event.ownerId),
-          event.userId,
-          WS_CLOSE.forbidden,
-          BLOCKED_DETAIL,
-        );
+        rooms.closeUserIn(roomOf(event.ownerId), event.userId, WS_CLOSE.forbidden, BLOCKED_DETAIL);
       return;
     }
     const message = notificationFor(event);
