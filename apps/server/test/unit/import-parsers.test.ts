@@ -128,6 +128,18 @@ describe('EPUB 3', () => {
     );
   });
 
+  it('reads a malformed percent escape in a link as written, not as a crash', async () => {
+    const book = await parse(
+      await epub2({
+        title: 'Escapes',
+        docs: storyDocs(),
+        landmarks: [['text', 'chapter-1.xhtml#part%zz']],
+      }),
+      'epub',
+    );
+    expect(titles(book)).toContain('The Start');
+  });
+
   it('keeps front and back matter on request, but never a blank page', async () => {
     const book = await parse(
       await epub3({ title: 'T', docs: storyDocs(), landmarks: [['cover', 'cover.xhtml']] }),

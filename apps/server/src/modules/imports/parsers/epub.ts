@@ -42,19 +42,23 @@ const parseXml = (text: string) => parseDocument(text, { xmlMode: true }).childr
 const parseXhtml = (text: string) => parseDocument(text, { recognizeSelfClosing: true }).children;
 
 /** An href inside the archive, relative to the file that holds it; null when it leaves the archive or is external. */
+/** A percent-encoded part of an href, decoded; a malformed escape leaves it as written. */
+function decodedOrAsWritten(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 function resolveHref(
   fromDir: string,
   href: string,
 ): { file: string; fragment: string | null } | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return null;
   const [rawPath = '', rawFragment] = href.split('#', 2);
-  let decoded = rawPath.split('?')[0]!;
-  try {
-    decoded = decodeURIComponent(decoded);
-  } catch {
-    // A malformed escape: use the name as written.
-  }
-  const fragment = rawFragment ? decodeURIComponent(rawFragment) : null;
+  const decoded = decodedOrAsWritten(rawPath.split('?')[0]!);
+  const fragment = rawFragment ? decodedOrAsWritten(rawFragment) : null;
   if (decoded === '') return { file: fromDir, fragment };
   const file = path.normalize(path.join(fromDir, decoded)).replace(/^\.\//, '');
   return file.startsWith('../') || file.startsWith('/') ? null : { file, fragment };
