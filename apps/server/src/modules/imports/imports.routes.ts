@@ -29,7 +29,10 @@ async function readUpload(request: FastifyRequest): Promise<service.Upload> {
   const fields: Record<string, string> = {};
   let file: { bytes: Buffer; filename: string } | null = null;
   try {
-    for await (const part of request.parts({ limits: { fileSize: IMPORT_MAX_BYTES } })) {
+    // Text fields up to the import's own limit too: the app's multipart default (1 KB, for the
+    // image uploads' fields) would cut a plan that renames a few chapters.
+    const limits = { fileSize: IMPORT_MAX_BYTES, fieldSize: IMPORT_MAX_BYTES };
+    for await (const part of request.parts({ limits })) {
       if (part.type === 'field') fields[part.fieldname] = String(part.value);
       else if (part.fieldname === FILE_FIELD && !file)
         file = { bytes: await part.toBuffer(), filename: part.filename };
