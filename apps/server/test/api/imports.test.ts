@@ -404,6 +404,54 @@ describe('jobs and the server process', () => {
     }
   });
 
+  it('keeps a half-made book its author took up meanwhile: a chapter written, or the book published', async () => {
+    const old = new Date(Date.now() - 10 * 60_000).toISOString();
+    const written = await createBook(t.app, author, uniqueTitle('Written in'));
+    await createChapter(t.app, author, written.id, { title: 'By hand' });
+    const published = await createBook(t.app, author, uniqueTitle('Shown'), { published: true });
+    const orphanOf = async (bookId: number) =>
+      (
+        await t.ctx.db
+          .insertInto('import_jobs')
+          .values({
+            user_id: author.id,
+            status: 'running',
+            filename: 'x.epub',
+            format: 'epub',
+            runner: 'dead',
+            heartbeat_at: old,
+            created_at: old,
+            updated_at: old,
+            progress: 500,
+            message: 'Reading',
+            keep_front_matter: 0,
+            warnings: '[]',
+            book_id: bookId,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const jobIds = [await orphanOf(written.id), await orphanOf(published.id)];
+    const second = await buildApp(t.config, { logger: false });
+    try {
+      const jobs = await t.ctx.db
+        .selectFrom('import_jobs')
+        .select(['status', 'book_id'])
+        .where('id', 'in', jobIds)
+        .orderBy('id')
+        .execute();
+      // Failed, and still naming the book, which the author keeps.
+      expect(jobs).toEqual([
+        { status: 'failed', book_id: written.id },
+        { status: 'failed', book_id: published.id },
+      ]);
+      for (const book of [written, published])
+        expect((await as(t.app, author).get(`/api/books/${book.id}`)).statusCode).toBe(200);
+    } finally {
+      await second.app.close();
+    }
+  });
+
   it(
     'fails the jobs in hand on a graceful shutdown, leaving no half-made book',
     { timeout: 60_000 },

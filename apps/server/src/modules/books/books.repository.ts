@@ -330,6 +330,25 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
 }
 
 /**
+ * Whether the book is still only what an import made of it: unpublished, and every chapter last
+ * written by the import (`save_kind` 'import'; an edit, a publication or a chapter added by hand
+ * writes another kind). Locks the book's row on PostgreSQL until the caller's transaction ends.
+ */
+export async function isUntouchedImport(db: DbHandle, bookId: number): Promise<boolean> {
+  const query = db.selectFrom('books').select('is_published').where('id', '=', bookId);
+  const book = await (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
+  if (!book || book.is_published !== 0) return false;
+  const written = await db
+    .selectFrom('chapters')
+    .select('id')
+    .where('book_id', '=', bookId)
+    .where((eb) => eb.or([eb('save_kind', 'is', null), eb('save_kind', '!=', 'import')]))
+    .limit(1)
+    .executeTakeFirst();
+  return written === undefined;
+}
+
+/**
  * Deletes a book (its rows go by cascade) and the tags no other book uses (see setBookTags).
  * Call it in a transaction, which holds the tags' lock to its end.
  */

@@ -301,9 +301,17 @@ export async function touchDraftBook(db: DbHandle, bookId: number, changes: { co
   await books.updateBook(db, bookId, { ...changes, updated_at: nowIso() });
 }
 
-/** Removes a book without asking whose it is: an import's rollback of the book it made. */
-export async function removeImportedBook(db: DbHandle, bookId: number): Promise<void> {
-  await db.transaction().execute((trx) => books.deleteBook(trx, bookId));
+/**
+ * An import's rollback of the book it made, without asking whose it is; unless its author has
+ * taken the book up meanwhile (published it, or written any of its chapters): their work is never
+ * removed with it. Answers whether the book was removed.
+ */
+export async function removeImportedBook(db: DbHandle, bookId: number): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await books.isUntouchedImport(trx, bookId))) return false;
+    await books.deleteBook(trx, bookId);
+    return true;
+  });
 }
 
 export async function popularBooks(
