@@ -359,6 +359,18 @@ describe('the hidden line', () => {
     expect(screen.getByText('Your filters hide every book here.')).toBeTruthy();
     expect(screen.queryByText('No books in Fantasy yet.')).toBeNull();
   });
+
+  it('says a search matched only books the filters hide, not that it matched nothing', async () => {
+    renderAt(
+      [{ path: '/books/search', element: <SearchPage /> }],
+      '/books/search?q=heron',
+      () => Response.json({ books: [] }, { headers: { [FILTERED_HIDDEN_HEADER]: '3' } }),
+      SIGNED_IN,
+    );
+    await screen.findByText(/Filtered: 3 books hidden/);
+    expect(screen.getByText('Your filters hide every book here.')).toBeTruthy();
+    expect(screen.queryByText(/did not match any books/)).toBeNull();
+  });
 });
 
 describe('show anyway on home', () => {

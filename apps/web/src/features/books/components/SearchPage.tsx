@@ -2,7 +2,7 @@ import type { SearchHit } from '@inkwell/contract';
 import { normalizeSearchText } from '@inkwell/contract/search-text';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
+import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { InfiniteList } from '../../../components/InfiniteList.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Snippet } from '../../../components/SafeHtml.tsx';
@@ -79,7 +79,7 @@ export function SearchPage() {
       {results.data && <FilteredNotice hidden={hidden} />}
       {results.data &&
         (books.length === 0 ? (
-          <Status kind="empty">{noMatchSentence(q)}</Status>
+          <Status kind="empty">{hidden ? ALL_HIDDEN_TEXT : noMatchSentence(q)}</Status>
         ) : (
           <>
             <p className="result-count" role="status">
