@@ -135,6 +135,23 @@ test('a reader comments on a paragraph, the author gets COMMENT and replies, the
   await page.context().close();
 });
 
+test('a comment typed under one chapter does not follow the reader to the next', async ({
+  browser,
+}) => {
+  const serial = await createBook(author, {
+    chapters: [
+      { title: 'First Light', content: CONTENT },
+      { title: 'Second Light', content: CONTENT },
+    ],
+  });
+  const page = await signedInPage(browser, reader);
+  await page.goto(app(`/books/${serial.id}/chapters/${serial.chapters[0]!.id}`));
+  await page.getByLabel('Comment on this chapter').fill('About the ending of the first');
+  await page.getByRole('link', { name: 'Next Chapter' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Second Light' })).toBeVisible();
+  await expect(page.getByLabel('Comment on this chapter')).toHaveValue('');
+});
+
 test('on a phone, a paragraph thread opens as a bottom sheet', async ({ browser }) => {
   const page = await signedInPage(browser, reader);
   await page.setViewportSize({ width: 390, height: 800 });

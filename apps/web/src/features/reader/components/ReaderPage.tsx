@@ -210,7 +210,14 @@ export function ReaderPage({
       </nav>
       {Comments && content && (
         <Suspense fallback={null}>
-          <Comments bookId={bookId} chapterId={chapterId} content={content} margin={margin} />
+          {/* One per chapter: a comment typed, or a like still on its way, stays with its chapter. */}
+          <Comments
+            key={chapterId}
+            bookId={bookId}
+            chapterId={chapterId}
+            content={content}
+            margin={margin}
+          />
         </Suspense>
       )}
     </article>
