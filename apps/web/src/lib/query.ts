@@ -75,6 +75,19 @@ export const tagSuggestionsQuery = (prefix: string) =>
     staleTime: 60_000,
   });
 
+/**
+ * The reader's history changed (a chapter read, or one taken out of it): what is counted from it
+ * is stale too, the checkmarks and Read History, the library's "chapters read" and the followed
+ * books' unread counts.
+ */
+export function historyChanged(client: QueryClient): Promise<void> {
+  return Promise.all(
+    [keys.history, keys.library, keys.followedBooks].map((queryKey) =>
+      client.invalidateQueries({ queryKey }),
+    ),
+  ).then(() => {});
+}
+
 /** The signed-in reader's history: the Read History page, and checkmarks on chapter lists. */
 export const historyQuery = () =>
   queryOptions({

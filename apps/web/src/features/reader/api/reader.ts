@@ -1,13 +1,13 @@
 import type { ReadingProgress } from '@inkwell/contract';
 import type { QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { bookChaptersQuery, bookQuery, chapterQuery } from '../../../lib/query.ts';
+import { bookChaptersQuery, bookQuery, chapterQuery, historyChanged } from '../../../lib/query.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
-/** Records that the reader read the chapter; the history (checkmarks, Read History) is stale then. */
+/** Records that the reader read the chapter; what is counted from the history is stale then. */
 export async function recordHistory(client: QueryClient, bookId: number, chapterId: number) {
   await api.post(`/api/books/${bookId}/chapters/${chapterId}/history`);
-  void client.invalidateQueries({ queryKey: keys.history });
+  void historyChanged(client);
 }
 
 /**
