@@ -71,6 +71,8 @@ interface Appearance {
   update(change: Partial<ReaderSettings>): void;
   /** Where the settings are kept, for the settings panel's note. */
   savedIn: 'account' | 'device';
+  /** The account's copy could not be written: the change shows on this device only, for now. */
+  notSaved: boolean;
 }
 
 const AppearanceContext = createContext<Appearance | null>(null);
@@ -116,9 +118,10 @@ export function AppearanceProvider({ children }: { children: ReactNode }) {
     [settings, signedIn, client, save],
   );
 
+  const notSaved = signedIn && save.isError;
   const value = useMemo<Appearance>(
-    () => ({ settings, update, savedIn: signedIn ? 'account' : 'device' }),
-    [settings, update, signedIn],
+    () => ({ settings, update, savedIn: signedIn ? 'account' : 'device', notSaved }),
+    [settings, update, signedIn, notSaved],
   );
   return <AppearanceContext value={value}>{children}</AppearanceContext>;
 }

@@ -8,6 +8,8 @@ import {
 import { useAppearance } from '../../../lib/appearance.tsx';
 
 const FONT_STEP = 2;
+export const NOT_SAVED_TEXT =
+  'Could not save this to your account. It applies on this device for now; try again later.';
 const label = (value: string) => value[0]!.toUpperCase() + value.slice(1);
 
 function Choice<T extends string>({
@@ -44,7 +46,7 @@ function Choice<T extends string>({
 
 /** Font size, line width and theme; kept in the account when signed in, on the device otherwise. */
 export function ReaderSettingsPanel() {
-  const { settings, update, savedIn } = useAppearance();
+  const { settings, update, savedIn, notSaved } = useAppearance();
   const [open, setOpen] = useState(false);
   const panelId = useId();
   return (
@@ -97,11 +99,17 @@ export function ReaderSettingsPanel() {
           value={settings.theme}
           onChange={(theme) => update({ theme })}
         />
-        <p className="field-help">
-          {savedIn === 'account'
-            ? 'Saved to your account.'
-            : 'Saved on this device. Sign in to keep them everywhere.'}
-        </p>
+        {notSaved ? (
+          <p className="field-error" role="alert">
+            {NOT_SAVED_TEXT}
+          </p>
+        ) : (
+          <p className="field-help">
+            {savedIn === 'account'
+              ? 'Saved to your account.'
+              : 'Saved on this device. Sign in to keep them everywhere.'}
+          </p>
+        )}
       </div>
     </div>
   );

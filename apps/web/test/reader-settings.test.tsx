@@ -1,0 +1,54 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  NOT_SAVED_TEXT,
+  ReaderSettingsPanel,
+} from '../src/features/reader/components/ReaderSettingsPanel.tsx';
+import { AppearanceProvider } from '../src/lib/appearance.tsx';
+import { createQueryClient } from '../src/lib/query.ts';
+import { SessionProvider } from '../src/lib/session.tsx';
+import { accountFixture } from './fixtures.ts';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const SETTINGS = { font_size: 18, line_width: 'medium', theme: 'light' };
+
+function renderPanel(saveAnswer: () => Response) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'PUT' ? saveAnswer() : Response.json(SETTINGS),
+    ),
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <SessionProvider initial={{ status: 'in', token: 't', account: accountFixture(7, 'ann') }}>
+        <AppearanceProvider>
+          <ReaderSettingsPanel />
+        </AppearanceProvider>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('reading settings', () => {
+  it('say so when the account could not keep a change, instead of "Saved to your account"', async () => {
+    renderPanel(() => Response.json({ detail: 'Down', code: 'internal' }, { status: 500 }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Reading settings/ }));
+    await user.click(await screen.findByRole('radio', { name: 'Dark' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(NOT_SAVED_TEXT);
+    expect(screen.queryByText('Saved to your account.')).toBeNull();
+  });
+
+  it('say "Saved to your account" when it did', async () => {
+    renderPanel(() => Response.json({ ...SETTINGS, theme: 'dark' }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Reading settings/ }));
+    await user.click(await screen.findByRole('radio', { name: 'Dark' }));
+    expect(await screen.findByText('Saved to your account.')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
