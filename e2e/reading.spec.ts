@@ -108,3 +108,18 @@ test('reader settings are saved in the account when signed in', async ({ page, b
   await expect(second.locator('html')).toHaveAttribute('data-theme', 'dark');
   await other.close();
 });
+
+test('a reader counts the chapters they can read: a draft between two leaves no gap', async ({
+  page,
+}) => {
+  const serial = await createBook(author, {
+    chapters: [{ title: 'Dawn' }, { title: 'Unfinished', publish: false }, { title: 'Dusk' }],
+  });
+  await page.goto(app(`/books/${serial.id}`));
+  const rows = page.locator('.chapter-list li');
+  await expect(rows).toHaveCount(2);
+  expect(await rows.locator('.chapter-number').allTextContents()).toEqual(['1', '2']);
+  await page.goto(app(`/books/${serial.id}/chapters/${serial.chapters[2]!.id}`));
+  await expect(page.getByRole('heading', { level: 1, name: 'Dusk' })).toBeVisible();
+  await expect(page.locator('.reader-kicker')).toHaveText('Chapter 2');
+});

@@ -25,12 +25,14 @@ function ChapterList({ bookId }: { bookId: number }) {
   if (chapters.data.length === 0) return <Status kind="empty">No Chapters.</Status>;
   return (
     <ol className="chapter-list">
-      {chapters.data.map((chapter) => {
+      {chapters.data.map((chapter, index) => {
         const isRead = read.data?.has(chapter.id) ?? false;
         return (
           <li key={chapter.id} className={isRead ? 'is-read' : undefined}>
+            {/* Its place among the chapters shown: a reader's list has no drafts, and
+                chapter_order counts them, so its gaps would tell of one. */}
             <span className="chapter-number" aria-hidden="true">
-              {chapter.chapter_order}
+              {index + 1}
             </span>
             <Link to={paths.chapter(bookId, chapter.id)}>{chapter.title}</Link>
             {isRead && (

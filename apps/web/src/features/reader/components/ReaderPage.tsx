@@ -28,11 +28,15 @@ const PositionSaver = lazy(() =>
 );
 import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
 
-/** The chapters before and after this one in reading order. */
+/**
+ * The chapters before and after this one in reading order, and its number among the chapters
+ * this viewer may read (a reader's list leaves drafts out, so `chapter_order` could have gaps
+ * that tell of a draft).
+ */
 function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
   const i = chapters?.findIndex((c) => c.id === chapterId) ?? -1;
-  if (!chapters || i < 0) return { previous: undefined, next: undefined };
-  return { previous: chapters[i - 1], next: chapters[i + 1] };
+  if (!chapters || i < 0) return { previous: undefined, next: undefined, number: undefined };
+  return { previous: chapters[i - 1], next: chapters[i + 1], number: i + 1 };
 }
 
 function NavLinkOrText({
@@ -97,7 +101,7 @@ export function ReaderPage({
   const chapter = useQuery(chapterQuery(chapterId));
   const book = useQuery(bookQuery(bookId));
   const chapters = useQuery(bookChaptersQuery(bookId));
-  const { previous, next } = neighbours(chapters.data, chapterId);
+  const { previous, next, number } = neighbours(chapters.data, chapterId);
 
   const recordNow = useHistoryRecorder({
     bookId,
@@ -171,7 +175,7 @@ export function ReaderPage({
     <article className="reader">
       {bar}
       <header className="reader-header">
-        <p className="reader-kicker">Chapter {chapter.data.chapter_order}</p>
+        <p className="reader-kicker">Chapter {number ?? chapter.data.chapter_order}</p>
         <PageTitle>{chapter.data.title}</PageTitle>
       </header>
       <AuthorNote html={chapter.data.note_before} />
