@@ -11,10 +11,10 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext, Viewer } from '../../context.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
-import { KeyedCounter } from '../../lib/keyed-counter.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
 import { assertStorable } from '../../lib/storable-text.ts';
+import { ArrivingUploads } from './arriving-uploads.ts';
 import { ImportRunner, type RunnerOptions } from './runner.ts';
 import * as service from './imports.service.ts';
 
@@ -62,8 +62,8 @@ export const importsRoutes: FastifyPluginAsyncZod<{
   runner?: Partial<RunnerOptions>;
 }> = async (app, { ctx, runner: runnerOptions }) => {
   const runner = new ImportRunner(ctx, { ...runnerOptions, log: app.log });
-  // Import uploads this process is receiving, per user.
-  const uploads = new KeyedCounter<number>();
+  // Import uploads still arriving, per user, on every process.
+  const arriving = new ArrivingUploads(ctx.limits.store);
   await runner.start();
   // preClose, not onClose: the jobs in hand must be failed while the database is still open,
   // and the app's own onClose (which closes it) runs before a child plugin's.
@@ -78,12 +78,11 @@ export const importsRoutes: FastifyPluginAsyncZod<{
     work: (viewer: Viewer, upload: service.Upload) => Promise<T>,
   ): Promise<T> {
     const viewer = requireViewer(request);
-    uploads.increment(viewer.id);
+    const release = await service.reserveImport(ctx, runner, arriving, viewer);
     try {
-      await service.checkCanImport(ctx, runner, viewer, uploads.count(viewer.id) - 1);
       return await work(viewer, await readUpload(request));
     } finally {
-      uploads.decrement(viewer.id);
+      release();
     }
   }
   // Tells the body length guard these routes take files up to the import limit, not the image limit.

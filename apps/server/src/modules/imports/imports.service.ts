@@ -12,6 +12,7 @@ import * as jobs from './imports.repository.ts';
 import { toImportJob, toImportPreview } from './imports.presenter.ts';
 import { ParseCrash, type WorkerRequest } from './parse-in-worker.ts';
 import { detectFormat, ImportFileError, type ParsedBook } from './parsers/index.ts';
+import type { ArrivingUploads } from './arriving-uploads.ts';
 import type { ImportRunner } from './runner.ts';
 import type { ImportDeps } from './save-book.ts';
 
@@ -21,23 +22,39 @@ export interface Upload {
   fields: ImportFields;
 }
 
+const tooManyImports = () =>
+  new AppError(
+    'rate_limited',
+    `You already have ${IMPORT_MAX_ACTIVE_PER_USER} imports in progress; wait for one to finish`,
+  );
+
 /**
  * Refuses a new import before its upload is read: too many of the user's own (jobs, and other
- * uploads of theirs still arriving), or a full queue here.
+ * uploads of theirs still arriving, on any process), or a full queue here. Answers the function
+ * that gives the upload's place back (call it once its job exists, or it failed).
  */
-export async function checkCanImport(
+export async function reserveImport(
   ctx: AppContext,
   runner: ImportRunner,
+  arriving: ArrivingUploads,
   viewer: Viewer,
-  otherUploadsArriving = 0,
-): Promise<void> {
-  const active = (await jobs.countActiveJobs(ctx.db, viewer.id)) + otherUploadsArriving;
-  if (active >= IMPORT_MAX_ACTIVE_PER_USER) {
-    throw new AppError(
-      'rate_limited',
-      `You already have ${IMPORT_MAX_ACTIVE_PER_USER} imports in progress; wait for one to finish`,
-    );
+): Promise<() => void> {
+  const active = await jobs.countActiveJobs(ctx.db, viewer.id);
+  const release = await arriving.take(viewer.id, IMPORT_MAX_ACTIVE_PER_USER - active);
+  if (!release) throw tooManyImports();
+  try {
+    checkRunnerHasRoom(runner);
+  } catch (error) {
+    release();
+    throw error;
   }
+  return release;
+}
+
+/** The same check once the upload has arrived, against the jobs alone (its own place is held). */
+async function checkCanStart(ctx: AppContext, runner: ImportRunner, viewer: Viewer) {
+  if ((await jobs.countActiveJobs(ctx.db, viewer.id)) >= IMPORT_MAX_ACTIVE_PER_USER)
+    throw tooManyImports();
   checkRunnerHasRoom(runner);
 }
 
@@ -137,7 +154,7 @@ export async function startImport(
   viewer: Viewer,
   upload: Upload,
 ): Promise<ImportJob> {
-  await checkCanImport(ctx, runner, viewer);
+  await checkCanStart(ctx, runner, viewer);
   return queueImport(ctx, runner, viewer.id, upload);
 }
 
