@@ -108,6 +108,18 @@ describe('login', () => {
   });
 });
 
+describe('login refused for a reason other than the password', () => {
+  it('says the account is suspended, as the server does, not that the password is wrong', async () => {
+    renderRoutes([{ path: '/', element: <LoginPage /> }], '/', () =>
+      refuse(403, 'This account is suspended'),
+    );
+    await userEvent.type(screen.getByLabelText('Username'), 'ann');
+    await userEvent.type(screen.getByLabelText('Password'), 'right-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await waitFor(() => expect(alertText()).toBe('This account is suspended'));
+  });
+});
+
 const NO_SAVED_FILTERS = {
   exclude_tags: [],
   exclude_warnings: [],

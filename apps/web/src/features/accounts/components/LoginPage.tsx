@@ -27,8 +27,9 @@ export function LoginPage() {
       await session.login(String(form.get('username') ?? ''), String(form.get('password') ?? ''));
       navigate(safeReturnPath(params.get('prev')), { replace: true });
     } catch (err) {
-      // Too many attempts is not a wrong password: say what the server said.
-      const message = isApiError(err, 429) ? err.detail : LOGIN_FAILED;
+      // Too many attempts, or a suspended account (told only to whoever knows its password), is
+      // not a wrong password: say what the server said.
+      const message = isApiError(err, 429) || isApiError(err, 403) ? err.detail : LOGIN_FAILED;
       error.show(message);
       push(message, { type: 'ERROR' });
       setPending(false);
