@@ -338,6 +338,34 @@ test.describe('workspace', () => {
       .toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
   });
 
+  test('a failed refresh of the book keeps the workspace, and what is typed in it', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const book = await createBook(author, { chapters: [{ title: 'Only one' }] });
+    await logIn(page, author);
+    await page.goto(app(`/my/workspace/books/${book.id}`));
+    await expect(page.getByRole('heading', { level: 1, name: 'Book Details' })).toBeVisible();
+    await page.getByLabel('Summary').fill('A summary not saved yet');
+    // From now on the book cannot be read again (a deploy restarting the server, say).
+    let refused = 0;
+    await page.route(new RegExp(`/api/books/${book.id}$`), (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      refused++;
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ detail: 'Unavailable', code: 'unavailable' }),
+      });
+    });
+    // Adding a chapter asks for the book again; the refresh and its retries all fail.
+    await page.getByRole('button', { name: 'Add Chapter' }).click();
+    await expect(page.getByTestId('workspace-chapter')).toHaveCount(2);
+    await expect.poll(() => refused, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect(page.getByText('Could not load this book.')).toHaveCount(0);
+    await expect(page.getByLabel('Summary')).toHaveValue('A summary not saved yet');
+  });
+
   test('delete the open chapter: the typed-title modal, then the book page', async ({ page }) => {
     const author = await createUser('author');
     const book = await createBook(author, {

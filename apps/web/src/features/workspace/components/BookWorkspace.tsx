@@ -58,7 +58,9 @@ export function BookWorkspace() {
 
   if (!valid || isApiError(book.error, 404))
     return <Notice title="Book not found">This book does not exist.</Notice>;
-  if (book.isError) return <Status kind="error">Could not load this book.</Status>;
+  // Only when there is nothing to show: a failed refresh (after an upload, say) keeps the book
+  // on screen, and with it whatever the author is typing.
+  if (book.isError && !book.data) return <Status kind="error">Could not load this book.</Status>;
   if (!context) return <Loading />;
   if (context.book.author_id !== account?.id)
     return <Notice title="Not your book">You can only edit your own books.</Notice>;
