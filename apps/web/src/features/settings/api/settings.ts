@@ -27,10 +27,16 @@ export function useUpdateProfile(
   });
 }
 
+/** Uploads the signed-in author's avatar; their profile pages show the new one at once. */
 export function useUploadAvatar(ui: MutationCallbacks<Href, File> = {}) {
+  const client = useQueryClient();
   return useMutation({
     mutationFn: (file: File) => api.upload<Href>('/api/authors/avatar', file),
     ...ui,
+    onSuccess: async (...args) => {
+      await ui.onSuccess?.(...args);
+      void client.invalidateQueries({ queryKey: keys.authors });
+    },
   });
 }
 
