@@ -9,13 +9,22 @@ export function NotificationBell() {
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const wrapper = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const inbox = useQuery(inboxQuery());
   const unread = inbox.data?.unread_count ?? 0;
   const markRead = useMarkAllRead();
+  // What was unread when the panel opened stays marked as new while it is open: opening marks
+  // everything read at once, and the inbox asked again would otherwise unmark it under the eye.
+  const [newWhenOpened, setNewWhenOpened] = useState<ReadonlySet<number>>(new Set());
 
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    // Escape gives focus back to the bell: the panel it was in is hidden now.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
     const onClick = (e: MouseEvent) =>
       !wrapper.current?.contains(e.target as Node) && setOpen(false);
     document.addEventListener('keydown', onKey);
@@ -29,12 +38,16 @@ export function NotificationBell() {
   const toggle = () => {
     const next = !open;
     setOpen(next);
+    setNewWhenOpened(
+      new Set(next ? inbox.data?.notifications.filter((n) => !n.is_read).map((n) => n.id) : []),
+    );
     if (next && unread > 0) markRead.mutate();
   };
 
   return (
     <div className="bell" ref={wrapper}>
       <button
+        ref={button}
         type="button"
         className="icon-button"
         aria-expanded={open}
@@ -66,7 +79,7 @@ export function NotificationBell() {
             {inbox.data.notifications.map((n) => {
               const href = notificationHref(n);
               return (
-                <li key={n.id} className={n.is_read ? '' : 'is-unread'}>
+                <li key={n.id} className={n.is_read && !newWhenOpened.has(n.id) ? '' : 'is-unread'}>
                   {href ? (
                     <Link to={href} onClick={() => setOpen(false)}>
                       {n.message}

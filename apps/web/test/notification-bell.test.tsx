@@ -1,0 +1,60 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NotificationBell } from '../src/features/notifications/components/NotificationBell.tsx';
+import { createQueryClient } from '../src/lib/query.ts';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const notice = (id: number, isRead: boolean) => ({
+  id,
+  type: 'FOLLOW',
+  message: `Reader ${id} followed you`,
+  book_id: null,
+  chapter_id: null,
+  comment_id: null,
+  announcement_id: null,
+  follower: `reader${id}`,
+  is_read: isRead,
+  created_at: '2026-11-29T10:00:00.000Z',
+});
+
+describe('the notification bell', () => {
+  it('keeps what was new marked while the panel is open, though opening marked it read', async () => {
+    let markedRead = false;
+    const fetchMock = vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
+      if (init?.method === 'POST') {
+        markedRead = true;
+        return Response.json({ updated: 2 });
+      }
+      return Response.json({
+        notifications: [notice(2, markedRead), notice(1, markedRead)],
+        unread_count: markedRead ? 0 : 2,
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const router = createMemoryRouter([{ path: '/', element: <NotificationBell /> }]);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    const bell = await screen.findByRole('button', { name: 'Notifications, 2 unread' });
+    await userEvent.click(bell);
+    // Marked read, and the inbox asked again: the badge goes, the highlight stays while open.
+    await screen.findByRole('button', { name: 'Notifications' });
+    await waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(3));
+    const items = () => screen.getAllByRole('listitem');
+    expect(items().map((li) => li.className)).toEqual(['is-unread', 'is-unread']);
+    // Closed and opened again, they are old news.
+    await userEvent.click(screen.getByRole('button', { name: 'Notifications' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Notifications' }));
+    expect(items().map((li) => li.className)).toEqual(['', '']);
+    // Escape from a link in the panel: focus goes back to the bell, not to the page's start.
+    screen.getByRole('link', { name: 'Reader 2 followed you' }).focus();
+    await userEvent.keyboard('{Escape}');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Notifications' }));
+  });
+});
