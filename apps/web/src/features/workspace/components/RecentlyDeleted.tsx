@@ -1,5 +1,6 @@
 import { DELETED_CHAPTER_DAYS } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { formatDate, formatDateTime, plural } from '../../../lib/format.ts';
@@ -18,11 +19,20 @@ export function RecentlyDeleted({ bookId }: { bookId: number }) {
   const deleted = useQuery(deletedChaptersQuery(bookId));
   const restore = useRestoreDeletedChapter(bookId);
   const { push } = useToasts();
-  const run = (chapter: { id: number; title: string }) =>
-    restore.mutate(chapter.id, {
-      onSuccess: () => push(TEXTS.restored(chapter.title), { type: 'SUCCESS' }),
-      onError: () => push(TEXTS.restoreFailed(chapter.title), { type: 'ERROR' }),
-    });
+  // Each restore under way, by chapter: several may run at once, each with its own answer
+  // (mutate's callbacks would be those of the last call only).
+  const [restoring, setRestoring] = useState<ReadonlySet<number>>(new Set());
+  const run = async (chapter: { id: number; title: string }) => {
+    setRestoring((ids) => new Set(ids).add(chapter.id));
+    try {
+      await restore.mutateAsync(chapter.id);
+      push(TEXTS.restored(chapter.title), { type: 'SUCCESS' });
+    } catch {
+      push(TEXTS.restoreFailed(chapter.title), { type: 'ERROR' });
+    } finally {
+      setRestoring((ids) => new Set([...ids].filter((id) => id !== chapter.id)));
+    }
+  };
   return (
     <section className="workspace-panel" aria-labelledby="recently-deleted-title">
       <h2 id="recently-deleted-title">Recently deleted</h2>
@@ -50,8 +60,8 @@ export function RecentlyDeleted({ bookId }: { bookId: number }) {
                 type="button"
                 className="button button-small"
                 aria-label={`Restore ${chapter.title}`}
-                disabled={restore.isPending && restore.variables === chapter.id}
-                onClick={() => run(chapter)}
+                disabled={restoring.has(chapter.id)}
+                onClick={() => void run(chapter)}
               >
                 Restore
               </button>
