@@ -141,13 +141,19 @@ const INDEXER_LOCK = 7_246_001;
  * The text is read from the HTML here (decision 0039), and the second statement writes the
  * entries of the chapters still published then. Saves append to the queue and never touch
  * chapter_search, so they never wait for a round.
+ *
+ * An unpublish or delete that commits while the second statement runs is missed both ways: the
+ * statement saw the chapter published, and the change's trigger could not see the entry it was
+ * writing. So once the round has committed, a last statement (a new snapshot) takes back the
+ * entries it wrote for chapters no longer published, rather than a lock that saves would wait on.
  */
 async function indexPending(
   db: Db,
   batch: number,
   resting: readonly number[],
 ): Promise<IndexRound | null> {
-  return db.transaction().execute(async (trx) => {
+  let written: number[] = [];
+  const round = await db.transaction().execute(async (trx) => {
     const { rows: locks } = await sql<{ locked: boolean }>`
       select pg_try_advisory_xact_lock(${INDEXER_LOCK}) as locked`.execute(trx);
     if (!locks[0]?.locked) return null;
@@ -165,6 +171,7 @@ async function indexPending(
       trx,
     );
     const texts = rows.filter((row) => row.content !== null);
+    written = texts.map((row) => row.chapter_id);
     if (texts.length > 0)
       await sql`
         insert into chapter_search (chapter_id, book_id, content_tsv)
@@ -176,4 +183,12 @@ async function indexPending(
           set book_id = excluded.book_id, content_tsv = excluded.content_tsv`.execute(trx);
     return { taken: books + rows.length, chapters: rows.map((row) => row.chapter_id) };
   });
+  if (written.length > 0)
+    await sql`
+      delete from chapter_search s
+       where s.chapter_id = any(${written}::int[])
+         and not exists (select 1 from chapters c where c.id = s.chapter_id and ${published('c')})`.execute(
+      db,
+    );
+  return round;
 }

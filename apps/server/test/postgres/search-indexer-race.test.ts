@@ -1,0 +1,53 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { as, createBook, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { createChapter } from '../helpers/chapters.ts';
+
+// PostgreSQL's indexer writes a round's entries in a statement whose snapshot is taken when it
+// starts; an unpublish committed while that statement runs is missed both ways (the statement saw
+// the chapter published, the unpublish's trigger could not see the entry being written). The
+// round takes such entries back once it has committed (postgres-search.ts, indexPending).
+let t: TestApp;
+beforeAll(async () => {
+  // Only the test's own rounds index: the periodic one would race the test for the chapter.
+  t = await createTestApp({ SEARCH_INDEX_INTERVAL_MS: '3600000' });
+});
+afterAll(() => t.close());
+
+it('leaves no entry for a chapter unpublished while the round that indexes it is writing', async () => {
+  const author = await signup(t.app);
+  const book = await createBook(t.app, author, 'Quills', { published: true });
+  // Long enough that writing its entry takes a while: the unpublish lands in the middle of it.
+  const words = Array.from({ length: 24_000 }, (_, i) => `<p>w${i} and ${i}</p>`);
+  const chapter = await createChapter(
+    t.app,
+    author,
+    book.id,
+    { content: `<p>quillspar</p>${words.join('')}` },
+    { published: true },
+  );
+  // One round, as the periodic indexer runs it (the next, which the unpublish queued, rests).
+  const round = t.ctx.search.indexPending(25, []);
+  // Wait until the round's write is running, then unpublish.
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+       where state = 'active' and query like '%insert into chapter_search%'
+         and pid <> pg_backend_pid()`.execute(t.ctx.db);
+    if (rows[0]!.n > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const unpublished = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
+    is_published: false,
+  });
+  expect(unpublished.statusCode).toBe(200);
+  await round;
+  const entries = await t.ctx.db
+    .selectFrom('chapter_search')
+    .select('chapter_id')
+    .where('chapter_id', '=', chapter.id)
+    .execute();
+  expect(entries).toEqual([]);
+  const search = await as(t.app).get('/api/books/search?q=quillspar');
+  expect(search.json().books).toEqual([]);
+});
