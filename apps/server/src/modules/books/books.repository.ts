@@ -18,6 +18,7 @@ import {
   chapterListedFor,
   published,
   publishedRowCheck,
+  unpublished,
 } from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 
@@ -335,9 +336,13 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
  * writes another kind). Locks the book's row on PostgreSQL until the caller's transaction ends.
  */
 export async function isUntouchedImport(db: DbHandle, bookId: number): Promise<boolean> {
-  const query = db.selectFrom('books').select('is_published').where('id', '=', bookId);
+  const query = db
+    .selectFrom('books')
+    .select('id')
+    .where('id', '=', bookId)
+    .where(unpublished('books'));
   const book = await (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
-  if (!book || book.is_published !== 0) return false;
+  if (!book) return false;
   const written = await db
     .selectFrom('chapters')
     .select('id')
