@@ -373,6 +373,10 @@ describe('the hidden line', () => {
   });
 });
 
+/** Home's author picks as the server answers them: no author of the month, these featured. */
+const homePicks = (featured: unknown[]) =>
+  Response.json({ author_of_the_month: null, rising_author: null, featured_authors: featured });
+
 describe('show anyway on home', () => {
   it("brings back the muted author among home's author picks too", async () => {
     const muted = {
@@ -391,12 +395,7 @@ describe('show anyway on home', () => {
       '/',
       (url) => {
         const off = url.searchParams.get('filters') === 'off';
-        if (url.pathname === '/api/home/authors')
-          return Response.json({
-            author_of_the_month: null,
-            rising_author: null,
-            featured_authors: off ? [muted] : [],
-          });
+        if (url.pathname === '/api/home/authors') return homePicks(off ? [muted] : []);
         if (url.pathname === '/api/popular/books') return Response.json({ popular: [] });
         return Response.json([], { headers: { [FILTERED_HIDDEN_HEADER]: off ? '0' : '2' } });
       },
@@ -420,12 +419,7 @@ describe('the hidden counts on home', () => {
       '/',
       (url) => {
         const off = url.searchParams.get('filters') === 'off';
-        if (url.pathname === '/api/home/authors')
-          return Response.json({
-            author_of_the_month: null,
-            rising_author: null,
-            featured_authors: [],
-          });
+        if (url.pathname === '/api/home/authors') return homePicks([]);
         if (url.pathname === '/api/popular/books')
           return Response.json({ popular: [] }, { headers: { [FILTERED_HIDDEN_HEADER]: '1' } });
         const left = off ? everything : everything.filter((b) => b.id !== 3 && b.id !== 14);

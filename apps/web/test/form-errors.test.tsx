@@ -94,28 +94,24 @@ describe('signup', () => {
   });
 });
 
+/** The login page, whose every attempt the server refuses with `status` and `detail`; one attempt made. */
+async function refusedLogin(status: number, detail: string, password: string) {
+  renderRoutes([{ path: '/', element: <LoginPage /> }], '/', () => refuse(status, detail));
+  await userEvent.type(screen.getByLabelText('Username'), 'ann');
+  await userEvent.type(screen.getByLabelText('Password'), password);
+  await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+}
+
 describe('login', () => {
   it('takes "Incorrect username or password." away as soon as either field changes', async () => {
-    renderRoutes([{ path: '/', element: <LoginPage /> }], '/', () =>
-      refuse(401, 'Incorrect username or password'),
-    );
-    await userEvent.type(screen.getByLabelText('Username'), 'ann');
-    await userEvent.type(screen.getByLabelText('Password'), 'wrong');
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await refusedLogin(401, 'Incorrect username or password', 'wrong');
     await waitFor(() => expect(alertText()).toBe('Incorrect username or password.'));
     await userEvent.type(screen.getByLabelText('Password'), 'er');
     expect(alertText()).toBeNull();
   });
-});
 
-describe('login refused for a reason other than the password', () => {
   it('says the account is suspended, as the server does, not that the password is wrong', async () => {
-    renderRoutes([{ path: '/', element: <LoginPage /> }], '/', () =>
-      refuse(403, 'This account is suspended'),
-    );
-    await userEvent.type(screen.getByLabelText('Username'), 'ann');
-    await userEvent.type(screen.getByLabelText('Password'), 'right-password');
-    await userEvent.click(screen.getByRole('button', { name: 'Log In' }));
+    await refusedLogin(403, 'This account is suspended', 'right-password');
     await waitFor(() => expect(alertText()).toBe('This account is suspended'));
   });
 });

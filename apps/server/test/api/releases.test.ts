@@ -62,6 +62,16 @@ async function followedBook(author: TestUser) {
   await followBook(byBoth, book.id);
   return { book, followers };
 }
+/** A chapter of a new published book, scheduled a minute from now, and a reader who follows its author. */
+async function scheduledForAFollower(title: string) {
+  const author = await signup(t.app);
+  const reader = await signup(t.app);
+  await followAuthor(reader, author);
+  const book = await publishedBook(author);
+  const chapter = await createChapter(t.app, author, book.id, { title });
+  await put(author, book.id, chapter.id, { publish_at: inAMinute() });
+  return { author, reader, book, chapter };
+}
 const liveSocket = (user: TestUser) =>
   connect(`${base}/ws?token=${encodeURIComponent(user.token)}`);
 
@@ -170,12 +180,7 @@ describe('scheduling a chapter', () => {
   });
 
   it('is cancelled by publishing by hand, which notifies once', async () => {
-    const author = await signup(t.app);
-    const reader = await signup(t.app);
-    await followAuthor(reader, author);
-    const book = await publishedBook(author);
-    const chapter = await createChapter(t.app, author, book.id, { title: 'Early' });
-    await put(author, book.id, chapter.id, { publish_at: inAMinute() });
+    const { author, reader, book, chapter } = await scheduledForAFollower('Early');
     const published = await put(author, book.id, chapter.id, { is_published: true });
     expect(published.json()).toMatchObject({ is_published: true, publish_at: null });
     // Its time coming later publishes nothing more (other tests' chapters may be released here).
@@ -320,13 +325,7 @@ describe('the release', () => {
   });
 
   it("holds a suspended author's schedule, and releases it once the suspension is lifted", async () => {
-    const author = await signup(t.app);
-    const reader = await signup(t.app);
-    await followAuthor(reader, author);
-    const book = await publishedBook(author);
-    const chapter = await createChapter(t.app, author, book.id, { title: 'Held' });
-    const at = inAMinute();
-    await put(author, book.id, chapter.id, { publish_at: at });
+    const { author, reader, chapter } = await scheduledForAFollower('Held');
     // As the operator's suspend command leaves the account (its sessions end; a test keeps one).
     const suspend = (suspended_at: string | null) =>
       t.ctx.db.updateTable('users').set({ suspended_at }).where('id', '=', author.id).execute();

@@ -1,25 +1,10 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { AppContext } from '../../src/context.ts';
 import type { ChatHistory } from '../../src/modules/chat/chat-history.ts';
 import { joinRoom, type ChatDeps } from '../../src/modules/chat/chat-session.ts';
 import { ChatRooms } from '../../src/realtime/chat-rooms.ts';
-
-/** A socket as joinRoom uses it: events, a ready state, frames sent and a close that fires. */
-class FakeSocket extends EventEmitter {
-  readyState: number = WebSocket.OPEN;
-  bufferedAmount = 0;
-  sent: string[] = [];
-  send(data: string) {
-    this.sent.push(data);
-  }
-  close() {
-    if (this.readyState === WebSocket.CLOSED) return;
-    this.readyState = WebSocket.CLOSED;
-    this.emit('close');
-  }
-}
+import { FakeSocket } from '../helpers/fake-socket.ts';
 
 describe('a chat member whose socket closes while lines wait their turn', () => {
   it('stores and publishes none of the waiting lines (a block, logout or suspension closed it)', async () => {

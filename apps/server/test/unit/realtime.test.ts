@@ -1,21 +1,8 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { TokenBucket } from '../../src/lib/token-bucket.ts';
 import { ChatRooms } from '../../src/realtime/chat-rooms.ts';
-
-/** Just enough of a socket for the rooms: records what it was sent. */
-class FakeSocket extends EventEmitter {
-  readyState: number = WebSocket.OPEN;
-  bufferedAmount = 0;
-  sent: string[] = [];
-  send(data: string) {
-    this.sent.push(data);
-  }
-  terminate() {
-    this.readyState = WebSocket.CLOSED;
-  }
-}
+import { FakeSocket } from '../helpers/fake-socket.ts';
 
 const join = (rooms: ChatRooms, room: string) => {
   const socket = new FakeSocket();
