@@ -28,8 +28,9 @@ it('leaves no entry for a chapter unpublished while the round that indexes it is
   );
   // One round, as the periodic indexer runs it (the next, which the unpublish queued, rests).
   const round = t.ctx.search.indexPending(25, []);
-  // Wait until the round's write is running, then unpublish.
-  for (;;) {
+  // Wait until the round's write is running, then unpublish (a writing round takes ~1 s here).
+  for (const deadline = Date.now() + 10_000; ;) {
+    if (Date.now() > deadline) throw new Error("never saw the round's write running");
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
        where state = 'active' and query like '%insert into chapter_search%'
@@ -47,4 +48,30 @@ it('leaves no entry for a chapter unpublished while the round that indexes it is
   expect(entries).toEqual([]);
   const search = await as(t.app).get('/api/books/search?q=quillspar');
   expect(search.json().books).toEqual([]);
+});
+
+it('takes out the entry of a chapter no longer published at the next round, resting or not', async () => {
+  const author = await signup(t.app);
+  const book = await createBook(t.app, author, 'Rests', { published: true });
+  const chapter = await createChapter(
+    t.app,
+    author,
+    book.id,
+    { content: '<p>brindlewick</p>' },
+    { published: true },
+  );
+  await t.ctx.search.indexPending(25, []);
+  const unpublished = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
+    is_published: false,
+  });
+  expect(unpublished.statusCode).toBe(200);
+  // As a round that raced the unpublish would leave it (see above), the entry is back.
+  await sql`insert into chapter_search (chapter_id, book_id, content_tsv)
+    values (${chapter.id}, ${book.id}, to_tsvector('english', 'brindlewick'))`.execute(t.ctx.db);
+  // The chapter was just indexed, so it rests; being unpublished, it is taken all the same.
+  const round = await t.ctx.search.indexPending(25, [chapter.id]);
+  expect(round?.chapters).toContain(chapter.id);
+  const { rows } = await sql`
+    select chapter_id from chapter_search where chapter_id = ${chapter.id}`.execute(t.ctx.db);
+  expect(rows).toEqual([]);
 });

@@ -142,10 +142,12 @@ const INDEXER_LOCK = 7_246_001;
  * entries of the chapters still published then. Saves append to the queue and never touch
  * chapter_search, so they never wait for a round.
  *
- * An unpublish or delete that commits while the second statement runs is missed both ways: the
- * statement saw the chapter published, and the change's trigger could not see the entry it was
- * writing. So once the round has committed, a last statement (a new snapshot) takes back the
+ * An unpublish or delete whose trigger runs while the second statement writes is missed both
+ * ways: the statement saw the chapter published, and the trigger could not see the entry being
+ * written. So once the round has committed, a last statement (a new snapshot) takes back the
  * entries it wrote for chapters no longer published, rather than a lock that saves would wait on.
+ * A change that commits only after that statement began (a delete still renumbering the book's
+ * chapters) queued the chapter, which then skips its rest: its entry goes in the next round.
  */
 async function indexPending(
   db: Db,

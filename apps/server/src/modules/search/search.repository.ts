@@ -170,19 +170,23 @@ const PENDING_LOOK_AHEAD = 20;
 /**
  * The ids of the `batch` chapters queued longest (migration 0009), as a subquery: one chapter
  * saved many times is taken once, for all its queued changes. `resting` leaves out the chapters
- * that wait for their next turn (SearchIndexer); their queue rows stay for a later round.
+ * that wait for their next turn (SearchIndexer); their queue rows stay for a later round. A
+ * chapter no longer published (unpublished, deleted) never rests: taking its entry out costs
+ * nothing, and a round that raced its change may have left one (postgres-search.ts).
  */
 export const oldestPendingChapters = (
   batch: number,
   resting: readonly number[],
   postgres: boolean,
 ) => {
+  const notResting = postgres
+    ? sql`chapter_id <> all(${resting}::int[])`
+    : sql`chapter_id not in (select value from json_each(${JSON.stringify(resting)}))`;
   const awake =
     resting.length === 0
       ? sql``
-      : postgres
-        ? sql`where chapter_id <> all(${resting}::int[])`
-        : sql`where chapter_id not in (select value from json_each(${JSON.stringify(resting)}))`;
+      : sql`where ${notResting} or not exists (
+          select 1 from chapters c where c.id = search_pending.chapter_id and ${published('c')})`;
   return sql<{ chapter_id: number }>`
     select chapter_id from (select id, chapter_id from search_pending ${awake} order by id
                              limit ${batch * PENDING_LOOK_AHEAD}) oldest
