@@ -15,7 +15,7 @@ import {
 import { fromFlag, nowIso, toFlag } from '../../lib/convert.ts';
 import { conflict } from '../../lib/errors.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
-import type { DbHandle } from '../../db/kysely.ts';
+import type { Db, DbHandle } from '../../db/kysely.ts';
 import { toBook } from '../../presenters/book.ts';
 import { listFilterFor } from '../discovery/discovery.service.ts';
 import { bookFollowFacts } from '../follows/book-follows.service.ts';
@@ -306,7 +306,7 @@ export async function touchDraftBook(db: DbHandle, bookId: number, changes: { co
  * taken the book up meanwhile (published it, or written any of its chapters): their work is never
  * removed with it. Answers whether the book was removed.
  */
-export async function removeImportedBook(db: DbHandle, bookId: number): Promise<boolean> {
+export async function removeImportedBook(db: Db, bookId: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     if (!(await books.isUntouchedImport(trx, bookId))) return false;
     await books.deleteBook(trx, bookId);

@@ -41,7 +41,6 @@ const parseXml = (text: string) => parseDocument(text, { xmlMode: true }).childr
 /** Content and nav documents are parsed as HTML (named entities such as &nbsp; occur), tolerating XHTML's self-closing tags. */
 const parseXhtml = (text: string) => parseDocument(text, { recognizeSelfClosing: true }).children;
 
-/** An href inside the archive, relative to the file that holds it; null when it leaves the archive or is external. */
 /** A percent-encoded part of an href, decoded; a malformed escape leaves it as written. */
 function decodedOrAsWritten(part: string): string {
   try {
@@ -51,6 +50,7 @@ function decodedOrAsWritten(part: string): string {
   }
 }
 
+/** An href inside the archive, relative to the file that holds it; null when it leaves the archive or is external. */
 function resolveHref(
   fromDir: string,
   href: string,

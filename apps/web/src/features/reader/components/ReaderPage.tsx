@@ -175,7 +175,7 @@ export function ReaderPage({
     <article className="reader">
       {bar}
       <header className="reader-header">
-        <p className="reader-kicker">Chapter {number ?? chapter.data.chapter_order}</p>
+        {number !== undefined && <p className="reader-kicker">Chapter {number}</p>}
         <PageTitle>{chapter.data.title}</PageTitle>
       </header>
       <AuthorNote html={chapter.data.note_before} />
