@@ -16,6 +16,11 @@ export type ViewerId = number | null;
 
 const column = (alias: string, name: string) => sql.ref(`${alias}.${name}`);
 
+/** The account under `alias` may act (it is not suspended): sign in, keep a session, publish. */
+export function activeAccount(alias = 'users'): Expression<SqlBool> {
+  return sql<SqlBool>`${column(alias, 'suspended_at')} is null`;
+}
+
 /** The book or chapter row under `alias` is published (on its own: see `publicChapter`). */
 export function published(alias: string): Expression<SqlBool> {
   return sql<SqlBool>`${column(alias, 'is_published')} = 1`;

@@ -1,3 +1,4 @@
+import { activeAccount } from '../../access/visibility.ts';
 import type { Selectable } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { UsersTable } from '../../db/schema.ts';
@@ -73,7 +74,7 @@ export function liveSessions(db: DbHandle, now: string) {
       'users.username',
     ])
     .where('sessions.expires_at', '>', now)
-    .where('users.suspended_at', 'is', null);
+    .where(activeAccount('users'));
 }
 
 /** The live session for a token hash, with its user; expired sessions are not answered. */

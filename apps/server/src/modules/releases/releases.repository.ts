@@ -1,3 +1,4 @@
+import { activeAccount } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 
 /**
@@ -18,7 +19,7 @@ export async function dueChapters(db: DbHandle, now: string, limit: number) {
       'users.username as author_username',
     ])
     .where('chapters.publish_at', '<=', now)
-    .where('users.suspended_at', 'is', null)
+    .where(activeAccount('users'))
     .orderBy('chapters.publish_at')
     .orderBy('chapters.id')
     .limit(limit)
