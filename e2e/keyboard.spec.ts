@@ -181,6 +181,8 @@ test('the delete modals: open, stay inside, close with Escape back to the opener
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(card).toHaveCount(0);
+  // Its opener went with the card: focus is on the list's heading, not lost to the page.
+  await expect(page.getByRole('heading', { level: 2, name: 'My Books' })).toBeFocused();
   expect(await apiStatus(author, `/api/books/${doomed.id}`)).toBe(404);
 
   // The chapter modal, from the chapter editor: Escape, then Enter on the typed title.

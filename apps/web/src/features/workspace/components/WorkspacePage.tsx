@@ -1,7 +1,7 @@
 import type { Book } from '@inkwell/contract';
 import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
@@ -107,11 +107,20 @@ export function WorkspacePage() {
   const books = useQuery(myBooksQuery());
   const remove = useDeleteBook();
   const [deleting, setDeleting] = useState<Book | null>(null);
+  // After a delete the dialog gives focus back to the card's Delete button, which is about to
+  // go with its card: focus moves on to the list's heading instead. (This effect runs after the
+  // dialog's own, which closes it, in the same commit.)
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const [deletes, setDeletes] = useState(0);
+  useEffect(() => {
+    if (deletes > 0) listHeading.current?.focus();
+  }, [deletes]);
 
   const confirmDelete = async () => {
     if (!deleting) return;
     await remove.mutateAsync(deleting.id);
     setDeleting(null);
+    setDeletes((n) => n + 1);
   };
 
   let list;
@@ -137,7 +146,9 @@ export function WorkspacePage() {
     <div className="page workspace-page">
       <PageTitle>Workspace</PageTitle>
       <section aria-labelledby="my-books-title">
-        <h2 id="my-books-title">My Books</h2>
+        <h2 id="my-books-title" ref={listHeading} tabIndex={-1}>
+          My Books
+        </h2>
         <AddBookForm titles={books.data?.map((b) => b.title)} />
         {/* Where an author looks for it: beside Add Book, not only in the sidebar. */}
         <p className="workspace-import">
