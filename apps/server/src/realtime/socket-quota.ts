@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import type { Held, LimitStore, Place } from '../lib/limit-store.ts';
+import { PlaceHolders } from '../lib/place-holders.ts';
 
 /** Each socket's place lapses after this many heartbeats without being renewed. */
 const HEARTBEATS_PER_HOLD = 3;
@@ -16,10 +16,8 @@ const HEARTBEATS_PER_HOLD = 3;
  */
 export class SocketQuota {
   /** This process's sockets' places, by holder: what each heartbeat renews. */
-  private readonly mine = new Map<string, readonly string[]>();
-  private readonly process = crypto.randomBytes(6).toString('hex');
-  private sequence = 0;
-  private readonly holdMs: number;
+  private readonly mine = new Map<string, Held>();
+  private readonly holders: PlaceHolders;
   private readonly store: LimitStore;
   private readonly limits: { perUser: number; perAddress: number; heartbeatMs: number };
 
@@ -29,7 +27,7 @@ export class SocketQuota {
   ) {
     this.store = store;
     this.limits = limits;
-    this.holdMs = HEARTBEATS_PER_HOLD * limits.heartbeatMs;
+    this.holders = new PlaceHolders(store, HEARTBEATS_PER_HOLD * limits.heartbeatMs);
   }
 
   /** Whether the address holds its cap of sockets: a cheap look, before any work for a new one. */
@@ -52,22 +50,19 @@ export class SocketQuota {
       { key: addressKey(address), cap: this.limits.perAddress },
     ].filter((place) => place.cap > 0);
     if (places.length === 0) return () => {};
-    const holder = `${this.process}:${++this.sequence}`;
-    if (!(await this.store.hold(places, holder, Date.now(), this.holdMs))) return undefined;
-    const keys = places.map((place) => place.key);
-    this.mine.set(holder, keys);
+    const taken = await this.holders.take(places);
+    if (!taken) return undefined;
+    const { held, giveBack } = taken;
+    this.mine.set(held.holder, held);
     return () => {
-      if (!this.mine.delete(holder)) return;
-      // Not renewed any more, the places lapse anyway if this does not get through.
-      this.store.unhold(keys, holder).catch(() => {});
+      if (this.mine.delete(held.holder)) giveBack();
     };
   }
 
   /** Keeps this process's sockets' places: call it every heartbeat. */
   async renew(): Promise<void> {
     if (this.mine.size === 0) return;
-    const holds: Held[] = [...this.mine].map(([holder, keys]) => ({ holder, keys }));
-    await this.store.renew(holds, Date.now(), this.holdMs);
+    await this.holders.renew([...this.mine.values()]);
   }
 
   private async full(key: string, cap: number): Promise<boolean> {

@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import type { LimitStore } from '../../lib/limit-store.ts';
+import { PlaceHolders } from '../../lib/place-holders.ts';
 
 /** A place lapses this long after its last renewal: the upload's process died without giving it back. */
 const HOLD_MS = 30_000;
@@ -11,12 +11,10 @@ const HOLD_MS = 30_000;
  * given back once its job exists (or it failed); a process that dies leaves places that lapse.
  */
 export class ArrivingUploads {
-  private readonly store: LimitStore;
-  private readonly process = crypto.randomBytes(6).toString('hex');
-  private sequence = 0;
+  private readonly holders: PlaceHolders;
 
   constructor(store: LimitStore) {
-    this.store = store;
+    this.holders = new PlaceHolders(store, HOLD_MS);
   }
 
   /**
@@ -25,18 +23,15 @@ export class ArrivingUploads {
    */
   async take(userId: number, room: number): Promise<(() => void) | undefined> {
     if (room <= 0) return undefined;
-    const keys = [`imports:arriving:user:${userId}`];
-    const holder = `${this.process}:${++this.sequence}`;
-    const places = [{ key: keys[0]!, cap: room }];
-    if (!(await this.store.hold(places, holder, Date.now(), HOLD_MS))) return undefined;
+    const taken = await this.holders.take([{ key: `imports:arriving:user:${userId}`, cap: room }]);
+    if (!taken) return undefined;
     const renewal = setInterval(() => {
-      this.store.renew([{ holder, keys }], Date.now(), HOLD_MS).catch(() => {});
+      this.holders.renew([taken.held]).catch(() => {});
     }, HOLD_MS / 3);
     renewal.unref();
     return () => {
       clearInterval(renewal);
-      // Not renewed any more, the place lapses anyway if this does not get through.
-      this.store.unhold(keys, holder).catch(() => {});
+      taken.giveBack();
     };
   }
 }
