@@ -14,17 +14,34 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-it('leaves no entry for a chapter unpublished while the round that indexes it is writing', async () => {
+/** A published chapter of a new published book, holding `content`. */
+async function publishedChapter(title: string, content: string) {
   const author = await signup(t.app);
-  const book = await createBook(t.app, author, 'Quills', { published: true });
+  const book = await createBook(t.app, author, title, { published: true });
+  const chapter = await createChapter(t.app, author, book.id, { content }, { published: true });
+  const unpublish = async () => {
+    const res = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
+      is_published: false,
+    });
+    expect(res.statusCode).toBe(200);
+  };
+  return { book, chapter, unpublish };
+}
+
+/** The chapter's entries in PostgreSQL's search index (none, or one). */
+const entriesOf = async (chapterId: number) =>
+  (
+    await sql`select chapter_id from chapter_search where chapter_id = ${chapterId}`.execute(
+      t.ctx.db,
+    )
+  ).rows;
+
+it('leaves no entry for a chapter unpublished while the round that indexes it is writing', async () => {
   // Long enough that writing its entry takes a while: the unpublish lands in the middle of it.
   const words = Array.from({ length: 24_000 }, (_, i) => `<p>w${i} and ${i}</p>`);
-  const chapter = await createChapter(
-    t.app,
-    author,
-    book.id,
-    { content: `<p>quillspar</p>${words.join('')}` },
-    { published: true },
+  const { chapter, unpublish } = await publishedChapter(
+    'Quills',
+    `<p>quillspar</p>${words.join('')}`,
   );
   // One round, as the periodic indexer runs it (the next, which the unpublish queued, rests).
   const round = t.ctx.search.indexPending(25, []);
@@ -38,40 +55,22 @@ it('leaves no entry for a chapter unpublished while the round that indexes it is
     if (rows[0]!.n > 0) break;
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
-  const unpublished = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
-    is_published: false,
-  });
-  expect(unpublished.statusCode).toBe(200);
+  await unpublish();
   await round;
-  const { rows: entries } = await sql`
-    select chapter_id from chapter_search where chapter_id = ${chapter.id}`.execute(t.ctx.db);
-  expect(entries).toEqual([]);
+  expect(await entriesOf(chapter.id)).toEqual([]);
   const search = await as(t.app).get('/api/books/search?q=quillspar');
   expect(search.json().books).toEqual([]);
 });
 
 it('takes out the entry of a chapter no longer published at the next round, resting or not', async () => {
-  const author = await signup(t.app);
-  const book = await createBook(t.app, author, 'Rests', { published: true });
-  const chapter = await createChapter(
-    t.app,
-    author,
-    book.id,
-    { content: '<p>brindlewick</p>' },
-    { published: true },
-  );
+  const { book, chapter, unpublish } = await publishedChapter('Rests', '<p>brindlewick</p>');
   await t.ctx.search.indexPending(25, []);
-  const unpublished = await as(t.app, author).put(`/api/books/${book.id}/chapters/${chapter.id}`, {
-    is_published: false,
-  });
-  expect(unpublished.statusCode).toBe(200);
+  await unpublish();
   // As a round that raced the unpublish would leave it (see above), the entry is back.
   await sql`insert into chapter_search (chapter_id, book_id, content_tsv)
     values (${chapter.id}, ${book.id}, to_tsvector('english', 'brindlewick'))`.execute(t.ctx.db);
   // The chapter was just indexed, so it rests; being unpublished, it is taken all the same.
   const round = await t.ctx.search.indexPending(25, [chapter.id]);
   expect(round?.chapters).toContain(chapter.id);
-  const { rows } = await sql`
-    select chapter_id from chapter_search where chapter_id = ${chapter.id}`.execute(t.ctx.db);
-  expect(rows).toEqual([]);
+  expect(await entriesOf(chapter.id)).toEqual([]);
 });
