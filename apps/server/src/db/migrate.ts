@@ -23,6 +23,7 @@ import * as lz4Text from './migrations/0019_lz4_text.ts';
 import * as textFromContent from './migrations/0020_text_from_content.ts';
 import * as savedTextKept from './migrations/0021_saved_text_kept.ts';
 import * as commentNoticesIndex from './migrations/0022_comment_notices_index.ts';
+import * as searchGramsOnce from './migrations/0023_search_grams_once.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0020_text_from_content': textFromContent,
   '0021_saved_text_kept': savedTextKept,
   '0022_comment_notices_index': commentNoticesIndex,
+  '0023_search_grams_once': searchGramsOnce,
 };
 
 class EngineAwareProvider implements MigrationProvider {
