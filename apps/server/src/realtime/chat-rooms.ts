@@ -53,11 +53,29 @@ export class RoomMember {
   }
 }
 
+/** Members with their owner, as `ChatRooms.members` yields them. */
+export type OwnedMember = RoomMember & { of: MemberOf };
+
+/**
+ * A read of every member's mutes from the database, begun at one moment and applied at a later
+ * one; see `ChatRooms.recheckMutes`.
+ */
+export interface MuteRecheck {
+  /** The members when the recheck began. */
+  readonly members: OwnedMember[];
+  /** Sets each member's hidden users to `muted` (by user id), but for changes made since it began. */
+  apply(muted: ReadonlyMap<number, Iterable<number>>): void;
+  /** Ends the recheck without applying it (its read failed). */
+  abandon(): void;
+}
+
 /** The chat rooms of this process: created by their first member, removed with their last. */
 export class ChatRooms {
   private readonly rooms = new Map<string, Set<RoomMember>>();
   /** Members by user, for changes that concern one user's sockets wherever they are. */
   private readonly byUser = new Map<number, Set<RoomMember>>();
+  /** For each recheck under way, the `user:speaker` pairs `hideFrom` changed since it began. */
+  private readonly rechecks = new Set<Set<string>>();
 
   join(room: string, socket: WebSocket, of?: MemberOf): RoomMember {
     const member = new RoomMember(room, socket, of);
@@ -97,6 +115,7 @@ export class ChatRooms {
 
   /** From now on, the user's sockets (in every room) get lines from `speakerId`, or not. */
   hideFrom(userId: number, speakerId: number, hidden: boolean): void {
+    for (const changed of this.rechecks) changed.add(`${userId}:${speakerId}`);
     for (const member of this.byUser.get(userId) ?? []) {
       if (hidden) member.of?.hidden.add(speakerId);
       else member.of?.hidden.delete(speakerId);
@@ -104,9 +123,36 @@ export class ChatRooms {
   }
 
   /** Every member that belongs to a user, in every room. */
-  *members(): IterableIterator<RoomMember & { of: MemberOf }> {
-    for (const mine of this.byUser.values())
-      for (const member of mine) yield member as RoomMember & { of: MemberOf };
+  *members(): IterableIterator<OwnedMember> {
+    for (const mine of this.byUser.values()) for (const member of mine) yield member as OwnedMember;
+  }
+
+  /**
+   * Begins replacing every member's mutes with the database's. A mute or unmute whose event
+   * arrives while the database is read may or may not be in what the read finds; the event is
+   * the newer word on that pair, so `apply` keeps what the event set for it.
+   */
+  recheckMutes(): MuteRecheck {
+    const changed = new Set<string>();
+    this.rechecks.add(changed);
+    const end = () => this.rechecks.delete(changed);
+    // A member who joins meanwhile read its mutes on joining, as fresh as this read or fresher.
+    const members = [...this.members()];
+    return {
+      members,
+      apply: (muted) => {
+        end();
+        for (const member of members) {
+          const { userId, hidden } = member.of;
+          const keep = [...hidden].filter((id) => changed.has(`${userId}:${id}`));
+          hidden.clear();
+          for (const id of muted.get(userId) ?? [])
+            if (!changed.has(`${userId}:${id}`)) hidden.add(id);
+          for (const id of keep) hidden.add(id);
+        }
+      },
+      abandon: end,
+    };
   }
 
   /** Closes the user's sockets in one room (e.g. the room's author blocked them). */

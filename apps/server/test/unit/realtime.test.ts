@@ -54,6 +54,42 @@ describe('chat rooms', () => {
   });
 });
 
+describe("chat rooms' recheck of mutes (the event bus back after an outage)", () => {
+  const member = (rooms: ChatRooms, room: string, userId: number, hidden: number[]) => {
+    const socket = new FakeSocket();
+    const joined = rooms.join(room, socket as unknown as WebSocket, {
+      userId,
+      hidden: new Set(hidden),
+    });
+    joined.replay([]);
+    return { socket, hidden: joined.of!.hidden };
+  };
+
+  it("takes the database's mutes, but keeps what an event changed while they were read", () => {
+    const rooms = new ChatRooms();
+    const reader = member(rooms, 'author:1', 10, [20, 21]);
+    const recheck = rooms.recheckMutes();
+    expect(recheck.members).toHaveLength(1);
+    // While the database is read: a mute of 30 and an unmute of 22 arrive (the read may have
+    // missed both), and a member joins with its own fresh mutes.
+    rooms.hideFrom(10, 30, true);
+    rooms.hideFrom(10, 22, false);
+    const late = member(rooms, 'author:2', 11, [40]);
+    // The read: 20 unmuted and 22 muted during the outage, 30 and 40 not seen.
+    recheck.apply(
+      new Map([
+        [10, new Set([21, 22])],
+        [11, new Set<number>()],
+      ]),
+    );
+    expect([...reader.hidden].sort()).toEqual([21, 30]);
+    expect([...late.hidden]).toEqual([40]);
+    // Events after the recheck apply as always, and the recheck no longer notes them.
+    rooms.hideFrom(10, 30, false);
+    expect([...reader.hidden]).toEqual([21]);
+  });
+});
+
 describe('token bucket', () => {
   it('allows a burst, then the sustained rate', () => {
     let now = 0;

@@ -26,24 +26,27 @@ const authorOfRoom = (room: string) => Number(room.slice('author:'.length));
  * out, as the event would have done (live/delivery.ts).
  */
 export async function recheckRoomLists(ctx: Pick<AppContext, 'db'>, rooms: ChatRooms) {
-  const members = [...rooms.members()];
-  if (members.length === 0) return;
-  const blocked = await listsOf(
-    ctx,
-    'block',
-    members.map((member) => authorOfRoom(member.room)),
-  );
-  const muted = await listsOf(
-    ctx,
-    'mute',
-    members.map((member) => member.of.userId),
-  );
-  for (const member of members) {
-    const { userId, hidden } = member.of;
-    if (blocked.get(authorOfRoom(member.room))?.has(userId))
-      member.socket.close(WS_CLOSE.forbidden, BLOCKED_DETAIL);
-    hidden.clear();
-    for (const id of muted.get(userId) ?? []) hidden.add(id);
+  const recheck = rooms.recheckMutes();
+  const { members } = recheck;
+  if (members.length === 0) return recheck.abandon();
+  try {
+    const blocked = await listsOf(
+      ctx,
+      'block',
+      members.map((member) => authorOfRoom(member.room)),
+    );
+    const muted = await listsOf(
+      ctx,
+      'mute',
+      members.map((member) => member.of.userId),
+    );
+    for (const member of members)
+      if (blocked.get(authorOfRoom(member.room))?.has(member.of.userId))
+        member.socket.close(WS_CLOSE.forbidden, BLOCKED_DETAIL);
+    recheck.apply(muted);
+  } catch (error) {
+    recheck.abandon();
+    throw error;
   }
 }
 
