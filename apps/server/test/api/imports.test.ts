@@ -404,11 +404,70 @@ describe('jobs and the server process', () => {
     }
   });
 
-  it('keeps a half-made book its author took up meanwhile: a chapter written, or the book published', async () => {
+  it('keeps a half-made book its author took up meanwhile, in any way but reordering it', async () => {
     const old = new Date(Date.now() - 10 * 60_000).toISOString();
-    const written = await createBook(t.app, author, uniqueTitle('Written in'));
+    /** A draft book with `count` chapters as an import writes them. */
+    const halfImported = async (name: string, count = 2) => {
+      const book = await createBook(t.app, author, uniqueTitle(name));
+      for (let order = 1; order <= count; order++)
+        await t.ctx.db
+          .insertInto('chapters')
+          .values({
+            book_id: book.id,
+            title: `Imported ${order}`,
+            content: '<p>As the file had it.</p>',
+            word_count: 5,
+            chapter_order: order,
+            is_published: 0,
+            save_kind: 'import',
+            created_at: old,
+            updated_at: old,
+          })
+          .execute();
+      const chapters = await t.ctx.db
+        .selectFrom('chapters')
+        .select('id')
+        .where('book_id', '=', book.id)
+        .orderBy('chapter_order')
+        .execute();
+      const chapterIds = chapters.map((c) => c.id);
+      return { id: book.id as number, chapterIds };
+    };
+    const ok = (res: { statusCode: number; body: string }) => {
+      expect(res.statusCode, res.body).toBeLessThan(300);
+    };
+    const written = await halfImported('Written in', 0);
     await createChapter(t.app, author, written.id, { title: 'By hand' });
     const published = await createBook(t.app, author, uniqueTitle('Shown'), { published: true });
+    const renamed = await halfImported('Renamed');
+    ok(await as(t.app, author).put(`/api/books/${renamed.id}`, { title: uniqueTitle('Mine now') }));
+    const noted = await halfImported('Noted');
+    ok(
+      await as(t.app, author).put(`/api/books/${noted.id}/chapters/${noted.chapterIds[0]}`, {
+        note_before: '<p>A word before</p>',
+      }),
+    );
+    const pruned = await halfImported('Pruned');
+    ok(await as(t.app, author).delete(`/api/chapters/${pruned.chapterIds[1]}`));
+    const announced = await halfImported('Announced');
+    ok(
+      await as(t.app, author).post(`/api/books/${announced.id}/announcements`, {
+        title: 'Soon',
+        body: '<p>More to come</p>',
+      }),
+    );
+    const reordered = await halfImported('Reordered');
+    ok(
+      await as(t.app, author).put(`/api/books/${reordered.id}/chapters`, {
+        chapters: [...reordered.chapterIds]
+          .reverse()
+          .map((id, i) => ({ id, chapter_order: i + 1 })),
+      }),
+    );
+    const untouched = await halfImported('Untouched');
+
+    const kept = [written, published, renamed, noted, pruned, announced];
+    const removed = [reordered, untouched];
     const orphanOf = async (bookId: number) =>
       (
         await t.ctx.db
@@ -431,7 +490,8 @@ describe('jobs and the server process', () => {
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
-    const jobIds = [await orphanOf(written.id), await orphanOf(published.id)];
+    const jobIds = [];
+    for (const book of [...kept, ...removed]) jobIds.push(await orphanOf(book.id));
     const second = await buildApp(t.config, { logger: false });
     try {
       const jobs = await t.ctx.db
@@ -440,13 +500,15 @@ describe('jobs and the server process', () => {
         .where('id', 'in', jobIds)
         .orderBy('id')
         .execute();
-      // Failed, and still naming the book, which the author keeps.
+      // Failed, and still naming the books the author keeps.
       expect(jobs).toEqual([
-        { status: 'failed', book_id: written.id },
-        { status: 'failed', book_id: published.id },
+        ...kept.map((book) => ({ status: 'failed', book_id: book.id })),
+        ...removed.map(() => ({ status: 'failed', book_id: null })),
       ]);
-      for (const book of [written, published])
+      for (const book of kept)
         expect((await as(t.app, author).get(`/api/books/${book.id}`)).statusCode).toBe(200);
+      for (const book of removed)
+        expect((await as(t.app, author).get(`/api/books/${book.id}`)).statusCode).toBe(404);
     } finally {
       await second.app.close();
     }

@@ -331,26 +331,38 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
 }
 
 /**
- * Whether the book is still only what an import made of it: unpublished, and every chapter last
- * written by the import (`save_kind` 'import'; an edit, a publication or a chapter added by hand
- * writes another kind). Locks the book's row on PostgreSQL until the caller's transaction ends.
+ * Whether the book is still only what an import made of it, untouched by its author: unpublished,
+ * its details as made (`updated_at` still `created_at`: every edit of the book's details or cover
+ * sets it), every chapter as the import wrote it (`save_kind` 'import' and never updated since:
+ * every save of a chapter, of its text, notes or schedule, sets its `updated_at`), no chapter
+ * deleted and no announcement made. Reordering its chapters leaves no trace and is not counted.
+ * Locks the book's row on PostgreSQL until the caller's transaction ends.
  */
 export async function isUntouchedImport(db: DbHandle, bookId: number): Promise<boolean> {
   const query = db
     .selectFrom('books')
     .select('id')
     .where('id', '=', bookId)
-    .where(unpublished('books'));
+    .where(unpublished('books'))
+    .whereRef('updated_at', '=', 'created_at');
   const book = await (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
   if (!book) return false;
-  const written = await db
+  const touched = await db
     .selectFrom('chapters')
     .select('id')
     .where('book_id', '=', bookId)
-    .where((eb) => eb.or([eb('save_kind', 'is', null), eb('save_kind', '!=', 'import')]))
+    .where((eb) =>
+      eb.or([
+        eb('save_kind', 'is', null),
+        eb('save_kind', '!=', 'import'),
+        eb('updated_at', '!=', eb.ref('created_at')),
+      ]),
+    )
+    .unionAll(db.selectFrom('deleted_chapters').select('id').where('book_id', '=', bookId))
+    .unionAll(db.selectFrom('announcements').select('id').where('book_id', '=', bookId))
     .limit(1)
     .executeTakeFirst();
-  return written === undefined;
+  return touched === undefined;
 }
 
 /**

@@ -296,15 +296,23 @@ export async function createDraftBook(
   });
 }
 
-/** Sets a draft book's cover, or marks it changed (an import that wrote its chapters). */
-export async function touchDraftBook(db: DbHandle, bookId: number, changes: { cover?: string }) {
-  await books.updateBook(db, bookId, { ...changes, updated_at: nowIso() });
+/**
+ * Sets the cover an import found, leaving the book's `updated_at` as the import made it: a later
+ * one tells that its author changed the book by hand (books.isUntouchedImport).
+ */
+export async function setImportedCover(db: DbHandle, bookId: number, cover: string) {
+  await books.updateBook(db, bookId, { cover });
+}
+
+/** Marks an imported book changed once its import has written every chapter. */
+export async function finishImportedBook(db: DbHandle, bookId: number) {
+  await books.updateBook(db, bookId, { updated_at: nowIso() });
 }
 
 /**
  * An import's rollback of the book it made, without asking whose it is; unless its author has
- * taken the book up meanwhile (published it, or written any of its chapters): their work is never
- * removed with it. Answers whether the book was removed.
+ * taken the book up meanwhile (see books.isUntouchedImport): their work is never removed with
+ * it. Answers whether the book was removed.
  */
 export async function removeImportedBook(db: Db, bookId: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {

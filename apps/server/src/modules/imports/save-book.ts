@@ -3,7 +3,12 @@ import { SUMMARY_MAX_LENGTH } from '@inkwell/contract';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
 import { processImage } from '../../lib/images.ts';
-import { createDraftBook, removeImportedBook, touchDraftBook } from '../books/books.service.ts';
+import {
+  createDraftBook,
+  finishImportedBook,
+  removeImportedBook,
+  setImportedCover,
+} from '../books/books.service.ts';
 import {
   appendChapters,
   contentColumns,
@@ -71,7 +76,7 @@ export async function saveParsedBook(
       hooks.progress(0.02, 'Saving the cover');
       try {
         const { bytes, extension } = await coverImage(parsed.cover);
-        await touchDraftBook(deps.db, bookId, { cover: await deps.uploads.save(bytes, extension) });
+        await setImportedCover(deps.db, bookId, await deps.uploads.save(bytes, extension));
       } catch {
         warnings.push('The cover image could not be read and was left out');
       }
@@ -101,7 +106,7 @@ export async function saveParsedBook(
       hooks.progress(0.05 + (0.95 * saved) / total, `Saved ${saved} of ${total} chapters`);
       await yieldToEventLoop();
     }
-    await touchDraftBook(deps.db, bookId, {});
+    await finishImportedBook(deps.db, bookId);
     return { bookId, title, chapterCount: total, warnings };
   } catch (error) {
     await removeImportedBook(deps.db, bookId).catch(() => {});
