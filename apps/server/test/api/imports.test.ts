@@ -456,6 +456,16 @@ describe('jobs and the server process', () => {
         body: '<p>More to come</p>',
       }),
     );
+    const genred = await halfImported('Genred');
+    const genreId = (await as(t.app).get('/api/genres')).json().genres[0].id;
+    ok(await as(t.app, author).post(`/api/books/${genred.id}/genres`, { genre_id: genreId }));
+    const annotated = await halfImported('Annotated');
+    ok(
+      await as(t.app, author).post('/api/my/notes', {
+        book_id: annotated.id,
+        body: 'Fix the second chapter',
+      }),
+    );
     const reordered = await halfImported('Reordered');
     ok(
       await as(t.app, author).put(`/api/books/${reordered.id}/chapters`, {
@@ -466,7 +476,7 @@ describe('jobs and the server process', () => {
     );
     const untouched = await halfImported('Untouched');
 
-    const kept = [written, published, renamed, noted, pruned, announced];
+    const kept = [written, published, renamed, noted, pruned, announced, genred, annotated];
     const removed = [reordered, untouched];
     const orphanOf = async (bookId: number) =>
       (
@@ -515,17 +525,19 @@ describe('jobs and the server process', () => {
   });
 
   it(
-    'fails the jobs in hand on a graceful shutdown, leaving no half-made book',
+    'fails the jobs in hand on a graceful shutdown, leaving no half-made book, its cover found or not',
     { timeout: 60_000 },
     async () => {
       const own = await createTestApp();
       const user = await signup(own.app);
-      const docs: TestDoc[] = Array.from({ length: 40 }, (_, i) => ({
+      const docs: TestDoc[] = Array.from({ length: 200 }, (_, i) => ({
         file: `c${i}.xhtml`,
         toc: `Chapter ${i + 1}`,
         body: prose(30),
       }));
-      const body = importForm(await epub3({ title: 'Interrupted', docs }), 'stop.epub');
+      // The cover is saved before the chapters, so the book the shutdown stops has it.
+      const cover = { bytes: await makeImage('jpeg', 40, 60), mediaType: 'image/jpeg' as const };
+      const body = importForm(await epub3({ title: 'Interrupted', docs, cover }), 'stop.epub');
       const post = () =>
         own.app.inject({
           method: 'POST',
@@ -534,11 +546,15 @@ describe('jobs and the server process', () => {
           headers: { ...body.headers, authorization: `Bearer ${user.token}` },
         });
       const ids = [(await post()).json().id, (await post()).json().id, (await post()).json().id];
-      // Wait until the first one is at work, then stop the server.
+      // Wait until the first one has made its book (its cover is saved next, whatever
+      // happens), then stop the server.
       for (;;) {
-        const status = (await as(own.app, user).get(`/api/imports/${ids[0]}`)).json().status;
-        if (status === 'running') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        const job = (await as(own.app, user).get(`/api/imports/${ids[0]}`)).json();
+        if (job.book_id !== null) break;
+        expect(job.status, 'the import ended before the server stopped').not.toMatch(
+          /completed|failed/,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
       await own.app.close();
       const reopened = await buildApp(own.config, { logger: false });

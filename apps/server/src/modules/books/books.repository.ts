@@ -334,9 +334,14 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
  * Whether the book is still only what an import made of it, untouched by its author: unpublished,
  * its details as made (`updated_at` still `created_at`: every edit of the book's details or cover
  * sets it), every chapter as the import wrote it (`save_kind` 'import' and never updated since:
- * every save of a chapter, of its text, notes or schedule, sets its `updated_at`), no chapter
- * deleted and no announcement made. Reordering its chapters leaves no trace and is not counted.
- * Locks the book's row on PostgreSQL until the caller's transaction ends.
+ * every save of a chapter, of its text, notes or schedule, sets its `updated_at`), and nothing
+ * else of the author's on it: no genre, deleted chapter, announcement or private note.
+ * Reordering its chapters leaves no trace and is not counted.
+ *
+ * On PostgreSQL, locks the book's row and its chapters' until the caller's transaction ends: a
+ * chapter's save takes no book lock (one statement, chapters.service), so it either committed
+ * before this read or waits, and then finds no chapter, instead of being answered 200 and
+ * deleted with the book.
  */
 export async function isUntouchedImport(db: DbHandle, bookId: number): Promise<boolean> {
   const query = db
@@ -347,6 +352,13 @@ export async function isUntouchedImport(db: DbHandle, bookId: number): Promise<b
     .whereRef('updated_at', '=', 'created_at');
   const book = await (isPostgres(db) ? query.forUpdate() : query).executeTakeFirst();
   if (!book) return false;
+  if (isPostgres(db))
+    await db
+      .selectFrom('chapters')
+      .select('id')
+      .where('book_id', '=', bookId)
+      .forUpdate()
+      .execute();
   const touched = await db
     .selectFrom('chapters')
     .select('id')
@@ -358,8 +370,10 @@ export async function isUntouchedImport(db: DbHandle, bookId: number): Promise<b
         eb('updated_at', '!=', eb.ref('created_at')),
       ]),
     )
+    .unionAll(db.selectFrom('book_genres').select('genre_id as id').where('book_id', '=', bookId))
     .unionAll(db.selectFrom('deleted_chapters').select('id').where('book_id', '=', bookId))
     .unionAll(db.selectFrom('announcements').select('id').where('book_id', '=', bookId))
+    .unionAll(db.selectFrom('notes').select('id').where('book_id', '=', bookId))
     .limit(1)
     .executeTakeFirst();
   return touched === undefined;
