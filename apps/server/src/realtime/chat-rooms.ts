@@ -61,10 +61,15 @@ export type OwnedMember = RoomMember & { of: MemberOf };
  * one; see `ChatRooms.recheckMutes`.
  */
 export interface MuteRecheck {
-  /** The members when the recheck began. */
+  /** The members when the recheck began: the users whose mutes the caller reads. */
   readonly members: OwnedMember[];
-  /** Sets each member's hidden users to `muted` (by user id), but for changes made since it began. */
-  apply(muted: ReadonlyMap<number, Iterable<number>>): void;
+  /**
+   * Sets the hidden users of every member whose user was read to `muted` (by user id), but for
+   * changes made since the recheck began. Answers how many members it could not cover: those
+   * who joined meanwhile as users it did not read (to recheck again). Does nothing, and answers
+   * 0, when a newer recheck began meanwhile: its read is the fresher.
+   */
+  apply(muted: ReadonlyMap<number, Iterable<number>>): number;
   /** Ends the recheck without applying it (its read failed). */
   abandon(): void;
 }
@@ -76,6 +81,8 @@ export class ChatRooms {
   private readonly byUser = new Map<number, Set<RoomMember>>();
   /** For each recheck under way, the `user:speaker` pairs `hideFrom` changed since it began. */
   private readonly rechecks = new Set<Set<string>>();
+  /** How many rechecks have begun; only the latest one applies. */
+  private recheckCount = 0;
 
   join(room: string, socket: WebSocket, of?: MemberOf): RoomMember {
     const member = new RoomMember(room, socket, of);
@@ -136,20 +143,28 @@ export class ChatRooms {
     const changed = new Set<string>();
     this.rechecks.add(changed);
     const end = () => this.rechecks.delete(changed);
-    // A member who joins meanwhile read its mutes on joining, as fresh as this read or fresher.
+    const number = ++this.recheckCount;
     const members = [...this.members()];
+    const read = new Set(members.map((member) => member.of.userId));
     return {
       members,
       apply: (muted) => {
         end();
-        for (const member of members) {
+        if (number !== this.recheckCount) return 0;
+        let uncovered = 0;
+        for (const member of this.members()) {
           const { userId, hidden } = member.of;
+          if (!read.has(userId)) {
+            uncovered++;
+            continue;
+          }
           const keep = [...hidden].filter((id) => changed.has(`${userId}:${id}`));
           hidden.clear();
           for (const id of muted.get(userId) ?? [])
             if (!changed.has(`${userId}:${id}`)) hidden.add(id);
           for (const id of keep) hidden.add(id);
         }
+        return uncovered;
       },
       abandon: end,
     };

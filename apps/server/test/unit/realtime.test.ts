@@ -71,22 +71,32 @@ describe("chat rooms' recheck of mutes (the event bus back after an outage)", ()
     const recheck = rooms.recheckMutes();
     expect(recheck.members).toHaveLength(1);
     // While the database is read: a mute of 30 and an unmute of 22 arrive (the read may have
-    // missed both), and a member joins with its own fresh mutes.
+    // missed both), and another socket of the same user and a socket of a user not read join.
     rooms.hideFrom(10, 30, true);
     rooms.hideFrom(10, 22, false);
+    const second = member(rooms, 'author:3', 10, [21, 30]);
     const late = member(rooms, 'author:2', 11, [40]);
-    // The read: 20 unmuted and 22 muted during the outage, 30 and 40 not seen.
-    recheck.apply(
-      new Map([
-        [10, new Set([21, 22])],
-        [11, new Set<number>()],
-      ]),
-    );
+    // The read: 20 unmuted and 22 muted during the outage; 30 and 40 not seen.
+    const uncovered = recheck.apply(new Map([[10, new Set([21, 22])]]));
     expect([...reader.hidden].sort()).toEqual([21, 30]);
+    expect([...second.hidden].sort()).toEqual([21, 30]);
+    // Not read: left as it joined, and counted for another round.
+    expect(uncovered).toBe(1);
     expect([...late.hidden]).toEqual([40]);
     // Events after the recheck apply as always, and the recheck no longer notes them.
     rooms.hideFrom(10, 30, false);
     expect([...reader.hidden]).toEqual([21]);
+  });
+
+  it('lets only the latest of two rechecks apply', () => {
+    const rooms = new ChatRooms();
+    const reader = member(rooms, 'author:1', 10, [20]);
+    const older = rooms.recheckMutes();
+    const newer = rooms.recheckMutes();
+    expect(newer.apply(new Map([[10, new Set([20, 21])]]))).toBe(0);
+    // The older read, slower, comes back last: without 21, muted during a second outage.
+    expect(older.apply(new Map([[10, new Set([20])]]))).toBe(0);
+    expect([...reader.hidden].sort()).toEqual([20, 21]);
   });
 });
 

@@ -19,16 +19,25 @@ export const roomOf = (authorId: number) => `author:${authorId}`;
 /** The author whose room `room` is (roomOf's inverse). */
 const authorOfRoom = (room: string) => Number(room.slice('author:'.length));
 
+/** Rounds of `recheckRoomLists` for members who keep joining while it reads. */
+const RECHECK_ROUNDS = 3;
+
 /**
  * Brings the rooms' members up to date with the database's blocks and mutes: a block or mute made
  * while the event bus was down (Redis unreachable) sent its event nowhere, so once the bus is back
  * each member's mutes are read again and a member the room's author blocked meanwhile is closed
- * out, as the event would have done (live/delivery.ts).
+ * out, as the event would have done (live/delivery.ts). Members who joined during the read, as
+ * users it did not read, are read in another round.
  */
-export async function recheckRoomLists(ctx: Pick<AppContext, 'db'>, rooms: ChatRooms) {
+export async function recheckRoomLists(
+  ctx: Pick<AppContext, 'db'>,
+  rooms: ChatRooms,
+  round = 1,
+): Promise<void> {
   const recheck = rooms.recheckMutes();
   const { members } = recheck;
   if (members.length === 0) return recheck.abandon();
+  let uncovered: number;
   try {
     const blocked = await listsOf(
       ctx,
@@ -43,11 +52,12 @@ export async function recheckRoomLists(ctx: Pick<AppContext, 'db'>, rooms: ChatR
     for (const member of members)
       if (blocked.get(authorOfRoom(member.room))?.has(member.of.userId))
         member.socket.close(WS_CLOSE.forbidden, BLOCKED_DETAIL);
-    recheck.apply(muted);
+    uncovered = recheck.apply(muted);
   } catch (error) {
     recheck.abandon();
     throw error;
   }
+  if (uncovered > 0 && round < RECHECK_ROUNDS) await recheckRoomLists(ctx, rooms, round + 1);
 }
 
 /**
