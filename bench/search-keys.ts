@@ -34,6 +34,7 @@ async function admin(statement: string) {
 /** The corpus's books cut into chapters of about CHAPTER_WORDS words, as many as CHAPTERS. */
 async function chapterTexts(): Promise<string[]> {
   const corpus = await loadCorpus(seededRandom(23));
+  if (corpus.books.every((book) => book.length === 0)) throw new Error('The corpus has no text');
   const texts: string[] = [];
   let current: string[] = [];
   let words = 0;

@@ -86,9 +86,10 @@ it('keeps every key set and every phrase array of migrations 0007 and 0008', asy
   expect(after).toEqual(before);
 });
 
-it('replaced the functions, at the cost migration 0009 gave them', async () => {
-  const { rows } = await sql<{ name: string; cost: number; body: string }>`
-    select p.proname as name, p.procost::float8 as cost, pg_get_functiondef(p.oid) as body
+it('replaced the functions, strict and at the cost migration 0009 gave them', async () => {
+  const { rows } = await sql<{ name: string; cost: number; strict: boolean; body: string }>`
+    select p.proname as name, p.procost::float8 as cost, p.proisstrict as strict,
+           pg_get_functiondef(p.oid) as body
       from pg_proc p
      where p.proname in ('inkwell_phrase_gram_texts', 'inkwell_phrase_triple_texts',
                          'inkwell_search_keys', 'inkwell_wide_search_keys')
@@ -102,5 +103,7 @@ it('replaced the functions, at the cost migration 0009 gave them', async () => {
   for (const row of rows) {
     expect(row.body).toContain('inkwell_search_grams(doc)');
     expect(row.cost).toBe(100_000);
+    // As 0007 and 0008 made them: a chapter without a document has no keys (null), not none.
+    expect(row.strict).toBe(true);
   }
 });

@@ -12,9 +12,9 @@ const WIDE_BUCKET_BITS = 14;
  * evaluated for every published chapter the indexer writes and for every chapter an index build
  * reads, and they spent most of their time making the same pairs twice (the wide keys made the
  * pairs, then the triples over the same sorted positions), joining each lexeme to its positions
- * with a lateral unnest, and sorting the texts to drop duplicates that GIN drops anyway. Measured
- * on 350 chapters of the corpus (bench/README.md, 2026-11-30): 2.9 → 1.8 ms a chapter for the
- * keys, 6.1 → 3.0 ms for the wide keys.
+ * with a lateral unnest, and sorting the texts to drop duplicates that GIN drops anyway.
+ * `npm run bench:search-keys` (bench/README.md, 2026-11-30): 3.2 → 1.9 ms a chapter for the
+ * keys, 3.9 → 1.9 ms for the wide keys.
  *
  * The indexes need no rebuild. A GIN index on an array holds the set of its elements, and each
  * new key function gives the same set as the one it replaces (test/postgres/search-grams.test.ts
