@@ -332,11 +332,10 @@ export async function nextReleaseAt(db: DbHandle, bookId: number): Promise<strin
 
 /**
  * Whether the book is still only what an import made of it, untouched by its author: unpublished,
- * its details as made (`updated_at` still `created_at`: every edit of the book's details or cover
- * sets it), every chapter as the import wrote it (`save_kind` 'import' and never updated since:
- * every save of a chapter, of its text, notes or schedule, sets its `updated_at`), and nothing
- * else of the author's on it: no genre, deleted chapter, announcement or private note.
- * Reordering its chapters leaves no trace and is not counted.
+ * its details as made (`updated_at` still `created_at`: every edit of the book's details, cover
+ * or chapter order sets it), every chapter as the import wrote it (`save_kind` 'import' and never
+ * updated since: every save of a chapter, of its text, notes or schedule, sets its `updated_at`),
+ * and nothing else of the author's on it: no genre, deleted chapter, announcement or private note.
  *
  * On PostgreSQL, locks the book's row and its chapters' until the caller's transaction ends: a
  * chapter's save takes no book lock (one statement, chapters.service), so it either committed

@@ -304,8 +304,11 @@ export async function setImportedCover(db: DbHandle, bookId: number, cover: stri
   await books.updateBook(db, bookId, { cover });
 }
 
-/** Marks an imported book changed once its import has written every chapter. */
-export async function finishImportedBook(db: DbHandle, bookId: number) {
+/**
+ * Marks the book changed: by its author, where nothing else of the book records the change (a new
+ * reading order), or by its import once it has written every chapter.
+ */
+export async function markBookChanged(db: DbHandle, bookId: number) {
   await books.updateBook(db, bookId, { updated_at: nowIso() });
 }
 

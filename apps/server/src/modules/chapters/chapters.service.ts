@@ -30,7 +30,12 @@ import { uniqueTitle } from '../../lib/unique-title.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toChapter, toChapterSummary } from '../../presenters/chapter.ts';
 import { writeStatement, writeTransaction, type Db } from '../../db/kysely.ts';
-import { announceBookChanged, getOwnedBook, getVisibleBookAccess } from '../books/books.service.ts';
+import {
+  announceBookChanged,
+  getOwnedBook,
+  getVisibleBookAccess,
+  markBookChanged,
+} from '../books/books.service.ts';
 import { assertNotBlockedBy } from '../blocks/blocks.service.ts';
 import { storeNotifications } from '../notifications/notifications.service.ts';
 import type { DomainEvent } from '../../realtime/events.ts';
@@ -252,9 +257,10 @@ export async function reorderChapters(
     const outline = await chapters.chapterOutline(trx, bookId);
     const current = new Map(outline.map((c) => [c.id, c.chapter_order]));
     const ids = newReadingOrder([...current.keys()], items);
-    for (const [index, id] of ids.entries()) {
-      if (current.get(id) !== index + 1) await chapters.setChapterOrder(trx, id, index + 1);
-    }
+    const moved = [...ids.entries()].filter(([index, id]) => current.get(id) !== index + 1);
+    for (const [index, id] of moved) await chapters.setChapterOrder(trx, id, index + 1);
+    // The order is the book's: its own row says it changed (books.isUntouchedImport reads it).
+    if (moved.length > 0) await markBookChanged(trx, bookId);
   });
   announceBookChanged(ctx, bookId);
   return listAll(ctx.db, bookId);

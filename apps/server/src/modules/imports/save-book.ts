@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { processImage } from '../../lib/images.ts';
 import {
   createDraftBook,
-  finishImportedBook,
+  markBookChanged,
   removeImportedBook,
   setImportedCover,
 } from '../books/books.service.ts';
@@ -106,7 +106,7 @@ export async function saveParsedBook(
       hooks.progress(0.05 + (0.95 * saved) / total, `Saved ${saved} of ${total} chapters`);
       await yieldToEventLoop();
     }
-    await finishImportedBook(deps.db, bookId);
+    await markBookChanged(deps.db, bookId);
     return { bookId, title, chapterCount: total, warnings };
   } catch (error) {
     await removeImportedBook(deps.db, bookId).catch(() => {});
