@@ -358,30 +358,35 @@ describe('import jobs belong to their owner', () => {
 });
 
 describe('jobs and the server process', () => {
+  /** A job row as a runner (live, or dead since `heartbeat`) leaves it. */
+  const insertJob = (status: 'running' | 'queued', heartbeat: string, bookId: number | null) =>
+    t.ctx.db
+      .insertInto('import_jobs')
+      .values({
+        user_id: author.id,
+        status,
+        filename: 'x.epub',
+        format: 'epub',
+        runner: 'dead-or-alive',
+        heartbeat_at: heartbeat,
+        created_at: heartbeat,
+        updated_at: heartbeat,
+        progress: 500,
+        message: 'Reading',
+        keep_front_matter: 0,
+        warnings: '[]',
+        book_id: bookId,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
   it('fails jobs orphaned by a dead process when a server starts, removing their half-made book, and spares live ones', async () => {
     const old = new Date(Date.now() - 10 * 60_000).toISOString();
     const fresh = new Date().toISOString();
     const partial = await createBook(t.app, author, uniqueTitle('Half imported'));
-    const row = (status: 'running' | 'queued', heartbeat: string, bookId: number | null) => ({
-      user_id: author.id,
-      status,
-      filename: 'x.epub',
-      format: 'epub' as const,
-      runner: 'dead-or-alive',
-      heartbeat_at: heartbeat,
-      created_at: heartbeat,
-      updated_at: heartbeat,
-      progress: 500,
-      message: 'Reading',
-      keep_front_matter: 0 as const,
-      warnings: '[]',
-      book_id: bookId,
-    });
-    const insert = (values: ReturnType<typeof row>) =>
-      t.ctx.db.insertInto('import_jobs').values(values).returning('id').executeTakeFirstOrThrow();
-    const orphan = await insert(row('running', old, partial.id));
-    const orphanQueued = await insert(row('queued', old, null));
-    const live = await insert(row('running', fresh, null));
+    const orphan = await insertJob('running', old, partial.id);
+    const orphanQueued = await insertJob('queued', old, null);
+    const live = await insertJob('running', fresh, null);
 
     // A second server process starting on the same database.
     const second = await buildApp(t.config, { logger: false });
@@ -488,30 +493,9 @@ describe('jobs and the server process', () => {
       reordered,
     ];
     const removed = [untouched];
-    const orphanOf = async (bookId: number) =>
-      (
-        await t.ctx.db
-          .insertInto('import_jobs')
-          .values({
-            user_id: author.id,
-            status: 'running',
-            filename: 'x.epub',
-            format: 'epub',
-            runner: 'dead',
-            heartbeat_at: old,
-            created_at: old,
-            updated_at: old,
-            progress: 500,
-            message: 'Reading',
-            keep_front_matter: 0,
-            warnings: '[]',
-            book_id: bookId,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
     const jobIds = [];
-    for (const book of [...kept, ...removed]) jobIds.push(await orphanOf(book.id));
+    for (const book of [...kept, ...removed])
+      jobIds.push((await insertJob('running', old, book.id)).id);
     const second = await buildApp(t.config, { logger: false });
     try {
       const jobs = await t.ctx.db
