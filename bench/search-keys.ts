@@ -11,25 +11,14 @@
  */
 import crypto from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
-import pg from 'pg';
 import { createDb, type Db } from '../apps/server/src/db/kysely.ts';
 import { migrateTo, migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { loadCorpus } from './lib/corpus.ts';
-import { POSTGRES_ADMIN_URL } from './lib/databases.ts';
+import { admin, POSTGRES_ADMIN_URL } from './lib/databases.ts';
 import { seededRandom } from './lib/random.ts';
 
 const CHAPTERS = 400;
 const CHAPTER_WORDS = 2_600;
-
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The corpus's books cut into chapters of about CHAPTER_WORDS words, as many as CHAPTERS. */
 async function chapterTexts(): Promise<string[]> {
@@ -104,7 +93,7 @@ const medianOf = (times: number[]) => times.sort((a, b) => a - b)[Math.floor(tim
 /** A fresh database at `version` holding the chapters' tsvectors. */
 async function database(texts: string[], version: 'before' | 'after') {
   const name = `inkwell_bench_keys_${version}_${crypto.randomBytes(4).toString('hex')}`;
-  await admin(`create database ${name}`);
+  await admin((client) => client.query(`create database ${name}`));
   const url = new URL(POSTGRES_ADMIN_URL);
   url.pathname = `/${name}`;
   const db = createDb(url.toString());
@@ -124,7 +113,7 @@ async function database(texts: string[], version: 'before' | 'after') {
     db,
     drop: async () => {
       await db.destroy();
-      await admin(`drop database if exists ${name} with (force)`);
+      await admin((client) => client.query(`drop database if exists ${name} with (force)`));
     },
   };
 }
