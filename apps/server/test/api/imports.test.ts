@@ -519,6 +519,58 @@ describe('jobs and the server process', () => {
   });
 
   it(
+    'undoes a finished import whose job was ended meanwhile: a book is whole with a done job, or gone',
+    { timeout: 60_000 },
+    async () => {
+      const docs: TestDoc[] = Array.from({ length: 200 }, (_, i) => ({
+        file: `c${i}.xhtml`,
+        toc: `Chapter ${i + 1}`,
+        body: prose(30),
+      }));
+      const res = await upload(
+        author,
+        await epub3({ title: uniqueTitle('Swept'), docs }),
+        's.epub',
+      );
+      expect(res.statusCode).toBe(202);
+      const jobId: number = res.json().id;
+      let bookId: number | null = null;
+      while (bookId === null) {
+        const job = (await as(t.app, author).get(`/api/imports/${jobId}`)).json<Job>();
+        expect(job.status, 'the import ended before its book was made').not.toMatch(/done|failed/);
+        bookId = job.book_id;
+        if (bookId === null) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      // Another process's sweep takes the job for an orphan and fails it, while this one goes on
+      // writing chapters (the sweep's own removal of the book came too early to find it whole).
+      const swept = 'Failed by a sweep';
+      await t.ctx.db
+        .updateTable('import_jobs')
+        .set({ status: 'failed', message: swept })
+        .where('id', '=', jobId)
+        .execute();
+      // The import ends either way: its book removed, or marked whole (its updated_at moved on).
+      const book = () =>
+        t.ctx.db
+          .selectFrom('books')
+          .select(['created_at', 'updated_at'])
+          .where('id', '=', bookId)
+          .executeTakeFirst();
+      const deadline = Date.now() + 30_000;
+      for (let row = await book(); row && row.updated_at === row.created_at; row = await book()) {
+        expect(Date.now(), 'the import never ended').toBeLessThan(deadline);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await book(), 'a whole book beside a failed job').toBeUndefined();
+      expect((await as(t.app, author).get(`/api/imports/${jobId}`)).json()).toMatchObject({
+        status: 'failed',
+        message: swept,
+        book_id: null,
+      });
+    },
+  );
+
+  it(
     'fails the jobs in hand on a graceful shutdown, leaving no half-made book, its cover found or not',
     { timeout: 60_000 },
     async () => {

@@ -13,7 +13,7 @@ import {
 } from './parse-in-worker.ts';
 import { ImportFileError, type ParsedBook } from './parsers/index.ts';
 import { chooseChapters } from './plan.ts';
-import { saveParsedBook, type ImportDeps } from './save-book.ts';
+import { saveParsedBook, type ImportDeps, type SavedBook } from './save-book.ts';
 
 export interface ImportTask {
   jobId: number;
@@ -228,24 +228,27 @@ export class ImportRunner {
         plan: task.plan,
       });
       const book = { ...parsed, chapters: chosen.chapters };
+      const doneMessage = (saved: SavedBook) =>
+        `Imported "${saved.title}" with ${saved.chapterCount} chapter${saved.chapterCount === 1 ? '' : 's'}`;
       const saved = await saveParsedBook(this.deps, task.userId, book, task.filename, {
         onBook: (bookId) => jobs.setJobBook(db, task.jobId, bookId),
         progress: (fraction, message) => progress(0.6 + 0.4 * fraction, message),
         stopReason: () => (this.closed ? INTERRUPTED : null),
+        // A progress write still in flight then finds the job ended, and leaves it alone.
+        finish: (handle, saved) =>
+          jobs.finishJob(handle, task.jobId, {
+            status: 'done',
+            message: doneMessage(saved),
+            progress: 1000,
+            chapterCount: saved.chapterCount,
+            sourceTitle: parsed.title,
+            sourceAuthor: parsed.author,
+            warnings: [...parsed.warnings, ...chosen.warnings, ...saved.warnings],
+            now: nowIso(),
+          }),
       });
       await pending;
-      const chapters = `${saved.chapterCount} chapter${saved.chapterCount === 1 ? '' : 's'}`;
-      const message = `Imported "${saved.title}" with ${chapters}`;
-      await jobs.finishJob(db, task.jobId, {
-        status: 'done',
-        message,
-        progress: 1000,
-        chapterCount: saved.chapterCount,
-        sourceTitle: parsed.title,
-        sourceAuthor: parsed.author,
-        warnings: [...parsed.warnings, ...chosen.warnings, ...saved.warnings],
-        now: nowIso(),
-      });
+      const message = doneMessage(saved);
       events?.finished?.(task.jobId, { status: 'done', message, bookId: saved.bookId });
     } catch (error) {
       await pending;

@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { SUMMARY_MAX_LENGTH } from '@inkwell/contract';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.ts';
+import { writeTransaction, type DbHandle } from '../../db/kysely.ts';
 import { processImage } from '../../lib/images.ts';
 import {
   createDraftBook,
@@ -35,6 +36,10 @@ const BATCH_CHAPTERS = 10;
 const BATCH_CONTENT_CHARS = 64 * 1024;
 const MAX_COVER_PIXELS = 40_000_000;
 
+/** Why a finished import is undone when its job was ended meanwhile (by a sweep that took it for an orphan). */
+export const IMPORT_ENDED_ELSEWHERE =
+  'The import was stopped before it could finish; please try again';
+
 /** PNG and JPEG go straight to processImage; SVG, GIF and WebP covers are first drawn as an opaque JPEG. */
 async function coverImage(cover: NonNullable<ParsedBook['cover']>) {
   const bytes = Buffer.from(cover.bytes);
@@ -52,7 +57,9 @@ async function coverImage(cover: NonNullable<ParsedBook['cover']>) {
  * Makes the parsed book an unpublished book of `userId`: title made unique among their books,
  * summary, cover, then chapters in order through the chapters module's own write path (the
  * book's write lock, the editor's sanitizer and derived text). A failure part way removes the
- * book, so a failed import leaves nothing behind.
+ * book, so a failed import leaves nothing behind. `finish` records the import's end in the same
+ * transaction that marks the book complete: a process that dies before that commit leaves an
+ * untouched book its job's sweep removes, never a whole book beside a job that says it failed.
  */
 export async function saveParsedBook(
   deps: ImportDeps,
@@ -64,6 +71,8 @@ export async function saveParsedBook(
     progress(fraction: number, message: string): void;
     /** Asked between batches: a reason to stop (the server is shutting down), or null to go on. */
     stopReason?(): string | null;
+    /** Records the finished import with the book's last write; false undoes that write. */
+    finish(handle: DbHandle, saved: SavedBook): Promise<boolean>;
   },
 ): Promise<SavedBook> {
   const warnings: string[] = [];
@@ -106,8 +115,13 @@ export async function saveParsedBook(
       hooks.progress(0.05 + (0.95 * saved) / total, `Saved ${saved} of ${total} chapters`);
       await yieldToEventLoop();
     }
-    await markBookChanged(deps.db, bookId);
-    return { bookId, title, chapterCount: total, warnings };
+    const whole: SavedBook = { bookId, title, chapterCount: total, warnings };
+    await writeTransaction(deps.db, async (trx) => {
+      await markBookChanged(trx, bookId);
+      if (!(await hooks.finish(trx, whole)))
+        throw new ImportFileError(hooks.stopReason?.() ?? IMPORT_ENDED_ELSEWHERE);
+    });
+    return whole;
   } catch (error) {
     await removeImportedBook(deps.db, bookId).catch(() => {});
     throw error;
