@@ -74,6 +74,25 @@ export interface MuteRecheck {
   abandon(): void;
 }
 
+/**
+ * What befalls one user's room lists between an admission's read of them and its socket's join
+ * (`ChatRooms.watch`): an event in that window finds no member of theirs to change, and a recheck
+ * begun in it does not know the socket. `ChatRooms.join` applies what it saw.
+ */
+export class AdmissionWatch {
+  readonly userId: number;
+  /** Speakers the user muted (true) or unmuted (false) meanwhile; the last word on each. */
+  readonly muted = new Map<number, boolean>();
+  /** Rooms the user was closed out of meanwhile (their author blocked them), with why. */
+  readonly closedIn = new Map<string, { code: number; reason: string }>();
+  /** Whether a recheck of mutes began meanwhile: events it stands for may be missing here. */
+  recheckBegan = false;
+
+  constructor(userId: number) {
+    this.userId = userId;
+  }
+}
+
 /** The chat rooms of this process: created by their first member, removed with their last. */
 export class ChatRooms {
   private readonly rooms = new Map<string, Set<RoomMember>>();
@@ -83,8 +102,43 @@ export class ChatRooms {
   private readonly rechecks = new Set<Set<string>>();
   /** How many rechecks have begun; only the latest one applies. */
   private recheckCount = 0;
+  /** Admissions reading their user's lists, by user. */
+  private readonly watches = new Map<number, Set<AdmissionWatch>>();
 
-  join(room: string, socket: WebSocket, of?: MemberOf): RoomMember {
+  /** Begins noting changes to the user's lists, before an admission reads them. */
+  watch(userId: number): AdmissionWatch {
+    const watch = new AdmissionWatch(userId);
+    let mine = this.watches.get(userId);
+    if (!mine) {
+      mine = new Set();
+      this.watches.set(userId, mine);
+    }
+    mine.add(watch);
+    return watch;
+  }
+
+  /** Stops a watch (its socket joined, or will not). */
+  unwatch(watch: AdmissionWatch): void {
+    const mine = this.watches.get(watch.userId);
+    mine?.delete(watch);
+    if (mine?.size === 0) this.watches.delete(watch.userId);
+  }
+
+  /**
+   * Adds a socket to a room. With the watch its admission began before reading `of.hidden`, the
+   * changes made since apply too: mutes and unmutes are added to `of.hidden`, and a socket closed
+   * out of this room meanwhile is closed at once. (A recheck begun meanwhile the caller answers
+   * with another: `watch.recheckBegan`.)
+   */
+  join(room: string, socket: WebSocket, of?: MemberOf, watch?: AdmissionWatch): RoomMember {
+    if (watch) {
+      this.unwatch(watch);
+      for (const [speakerId, muted] of watch.muted)
+        if (muted) of?.hidden.add(speakerId);
+        else of?.hidden.delete(speakerId);
+      const closed = watch.closedIn.get(room);
+      if (closed) socket.close(closed.code, closed.reason);
+    }
     const member = new RoomMember(room, socket, of);
     let members = this.rooms.get(room);
     if (!members) {
@@ -123,6 +177,7 @@ export class ChatRooms {
   /** From now on, the user's sockets (in every room) get lines from `speakerId`, or not. */
   hideFrom(userId: number, speakerId: number, hidden: boolean): void {
     for (const changed of this.rechecks) changed.add(`${userId}:${speakerId}`);
+    for (const watch of this.watches.get(userId) ?? []) watch.muted.set(speakerId, hidden);
     for (const member of this.byUser.get(userId) ?? []) {
       if (hidden) member.of?.hidden.add(speakerId);
       else member.of?.hidden.delete(speakerId);
@@ -144,6 +199,7 @@ export class ChatRooms {
     this.rechecks.add(changed);
     const end = () => this.rechecks.delete(changed);
     const number = ++this.recheckCount;
+    for (const mine of this.watches.values()) for (const watch of mine) watch.recheckBegan = true;
     const members = [...this.members()];
     const read = new Set(members.map((member) => member.of.userId));
     return {
@@ -172,6 +228,7 @@ export class ChatRooms {
 
   /** Closes the user's sockets in one room (e.g. the room's author blocked them). */
   closeUserIn(room: string, userId: number, code: number, reason: string): void {
+    for (const watch of this.watches.get(userId) ?? []) watch.closedIn.set(room, { code, reason });
     for (const member of this.byUser.get(userId) ?? [])
       if (member.room === room) member.socket.close(code, reason);
   }

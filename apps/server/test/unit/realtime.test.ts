@@ -88,6 +88,63 @@ describe("chat rooms' recheck of mutes (the event bus back after an outage)", ()
     expect([...reader.hidden]).toEqual([21]);
   });
 
+  it('gives a joining socket the changes made while its admission read the lists', () => {
+    const rooms = new ChatRooms();
+    const watch = rooms.watch(10);
+    const otherUser = rooms.watch(11);
+    // While the admission reads: a mute of 30, a mute then unmute of 20, another user's mute.
+    rooms.hideFrom(10, 30, true);
+    rooms.hideFrom(10, 20, true);
+    rooms.hideFrom(10, 20, false);
+    rooms.hideFrom(11, 40, true);
+    // The read found 20 muted (before its unmute) and missed 30.
+    const socket = new FakeSocket();
+    const joined = rooms.join(
+      'author:1',
+      socket as unknown as WebSocket,
+      {
+        userId: 10,
+        hidden: new Set([20, 21]),
+      },
+      watch,
+    );
+    expect([...joined.of!.hidden].sort()).toEqual([21, 30]);
+    expect(watch.recheckBegan).toBe(false);
+    expect(socket.closedWith).toBeNull();
+    // A joined watch notes nothing more; the member itself follows the events.
+    rooms.hideFrom(10, 50, true);
+    expect(watch.muted.has(50)).toBe(false);
+    expect([...joined.of!.hidden].sort()).toEqual([21, 30, 50]);
+    rooms.unwatch(otherUser);
+  });
+
+  it('closes a socket whose user was closed out of its room while admitted, and says when a recheck began', () => {
+    const rooms = new ChatRooms();
+    const blocked = rooms.watch(10);
+    const outage = rooms.watch(11);
+    rooms.closeUserIn('author:1', 10, 4403, 'blocked');
+    rooms.closeUserIn('author:2', 11, 4403, 'blocked');
+    rooms.recheckMutes().abandon();
+    const first = new FakeSocket();
+    rooms.join(
+      'author:1',
+      first as unknown as WebSocket,
+      { userId: 10, hidden: new Set() },
+      blocked,
+    );
+    expect(first.closedWith).toEqual({ code: 4403, reason: 'blocked' });
+    // Closed out of another room only: this one stays open, but its read may be stale.
+    const second = new FakeSocket();
+    rooms.join(
+      'author:1',
+      second as unknown as WebSocket,
+      { userId: 11, hidden: new Set() },
+      outage,
+    );
+    expect(second.closedWith).toBeNull();
+    expect(outage.recheckBegan).toBe(true);
+  });
+
   it('lets only the latest of two rechecks apply', () => {
     const rooms = new ChatRooms();
     const reader = member(rooms, 'author:1', 10, [20]);

@@ -3,12 +3,18 @@ import { CHAT_LIMITS, WS_CLOSE, type ChatErrorFrame } from '@inkwell/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
-import type { ChatRooms } from '../../realtime/chat-rooms.ts';
+import type { AdmissionWatch, ChatRooms } from '../../realtime/chat-rooms.ts';
 import type { SessionSockets } from '../../realtime/session-sockets.ts';
 import type { SocketQuota } from '../../realtime/socket-quota.ts';
 import { sendFrame } from '../../realtime/sockets.ts';
 import type { ChatHistory } from './chat-history.ts';
-import { announcement, readIncoming, REFUSED, type ConnectionLimits } from './chat.service.ts';
+import {
+  announcement,
+  readIncoming,
+  recheckRoomLists,
+  REFUSED,
+  type ConnectionLimits,
+} from './chat.service.ts';
 
 export interface ChatDeps {
   ctx: AppContext;
@@ -29,6 +35,8 @@ interface Member {
    * Mutes and unmutes made while in the room apply at once (`user.listed` in live/delivery.ts).
    */
   muted: ReadonlySet<number>;
+  /** Changes to the viewer's lists since `muted` was read (admitToRoom). */
+  watch?: AdmissionWatch;
   limits: ConnectionLimits;
   log: FastifyBaseLogger;
 }
@@ -39,9 +47,15 @@ interface Member {
  */
 export function joinRoom(
   { ctx, rooms, history }: ChatDeps,
-  { socket, viewer, room, muted, limits, log }: Member,
+  { socket, viewer, room, muted, watch, limits, log }: Member,
 ) {
-  const member = rooms.join(room, socket, { userId: viewer.id, hidden: new Set(muted) });
+  const member = rooms.join(room, socket, { userId: viewer.id, hidden: new Set(muted) }, watch);
+  // A recheck (the bus back after an outage) began while `muted` was read, without this socket:
+  // the read may lack changes whose events were lost, so the lists are read again.
+  if (watch?.recheckBegan)
+    recheckRoomLists(ctx, rooms).catch((error: unknown) =>
+      log.warn({ err: error, room }, "could not recheck a joining member's lists"),
+    );
   let announced = false;
   // Lines of one connection are stored and published in the order they were sent.
   let tail = Promise.resolve();

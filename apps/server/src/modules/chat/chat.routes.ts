@@ -17,7 +17,10 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
       return refuse(WS_CLOSE.tooMany, 'Joining too often: wait a little');
     const { username } = request.params as { username: string };
     try {
-      return await admitToRoom(deps.ctx, username, session.viewer);
+      const admitted = await admitToRoom(deps.ctx, deps.rooms, username, session.viewer);
+      // A client gone before its socket joins ends the watch its join would have ended.
+      request.raw.socket.once('close', () => deps.rooms.unwatch(admitted.watch));
+      return admitted;
     } catch (error) {
       if (error instanceof AppError && error.code === 'forbidden')
         return refuse(WS_CLOSE.forbidden, error.message);
@@ -43,6 +46,7 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
         viewer,
         room: admitted.room,
         muted: admitted.muted,
+        watch: admitted.watch,
         limits,
         log: request.log,
       });

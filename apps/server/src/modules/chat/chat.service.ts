@@ -11,7 +11,7 @@ import {
   listUsers,
 } from '../blocks/blocks.service.ts';
 import type { LimitStore } from '../../lib/limit-store.ts';
-import type { ChatRooms } from '../../realtime/chat-rooms.ts';
+import type { AdmissionWatch, ChatRooms } from '../../realtime/chat-rooms.ts';
 import { TokenBucket, type TokenRate } from '../../lib/token-bucket.ts';
 
 /** The room of an author, keyed by id so that renaming the author keeps the room and its history. */
@@ -64,17 +64,26 @@ export async function recheckRoomLists(
  * Admission to an author's room (issue 19): 404 when there is no such author, 403 when the
  * author blocked the viewer; otherwise the room and the ids of the users the viewer muted, whose lines
  * the viewer's socket will not get. Later changes reach the open socket through `user.listed`
- * events (live/delivery.ts): a mute hides at once, a block closes the socket.
+ * events (live/delivery.ts): a mute hides at once, a block closes the socket. Those that come
+ * between these reads and the socket's join, `watch` keeps for the join (`ChatRooms.join`); the
+ * caller ends it when the socket never joins.
  */
 export async function admitToRoom(
   ctx: AppContext,
+  rooms: ChatRooms,
   authorRef: string,
   viewer: Viewer,
-): Promise<{ room: string; muted: Set<number> }> {
-  const author = await findAuthor(ctx.db, authorRef);
-  await assertNotBlockedBy(ctx, author.id, viewer.id);
-  const muted = await listUsers(ctx, viewer, 'mute');
-  return { room: roomOf(author.id), muted: new Set(muted.map((user) => user.id)) };
+): Promise<{ room: string; muted: Set<number>; watch: AdmissionWatch }> {
+  const watch = rooms.watch(viewer.id);
+  try {
+    const author = await findAuthor(ctx.db, authorRef);
+    await assertNotBlockedBy(ctx, author.id, viewer.id);
+    const muted = await listUsers(ctx, viewer, 'mute');
+    return { room: roomOf(author.id), muted: new Set(muted.map((user) => user.id)), watch };
+  } catch (error) {
+    rooms.unwatch(watch);
+    throw error;
+  }
 }
 
 export type IncomingLine =
