@@ -3,7 +3,7 @@ import { createBook, createUser, type User } from './support/api.ts';
 import { app, expect, logIn, test } from './support/app.ts';
 import {
   checkWorkspacePage,
-  draftKeyPrefix,
+  chapterDrafts,
   editorText,
   expectServerContent,
   serverChapter,
@@ -145,10 +145,14 @@ test.describe('chapter editor', () => {
       { title: 'Draft One', publish: false },
     ]);
 
+    // Publishing at once after typing publishes what was typed, not what was last autosaved.
+    await typeChapter(page, 'The ending, typed just now');
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await expect(toast(page, 'Updated Publish Status: True')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
-    expect((await serverChapter(author, chapter.id)).is_published).toBe(true);
+    const published = await serverChapter(author, chapter.id);
+    expect(published.is_published).toBe(true);
+    expect(published.content).toContain('The ending, typed just now');
     await expect(
       page.getByTestId('workspace-chapter').getByText('Draft', { exact: true }),
     ).toHaveCount(0);
@@ -212,10 +216,9 @@ test.describe('chapter editor', () => {
     await expect(warning).toBeVisible();
     await expect(warning).toContainText('kept on this device');
     await expect(editorText(page)).toHaveText('Written while the network was down');
-    const draft = await page.evaluate(
-      (key) => localStorage.getItem(key),
-      `${draftKeyPrefix}${chapter.id}`,
-    );
+    const kept = await chapterDrafts(page, chapter.id);
+    expect(kept).toHaveLength(1);
+    const draft = kept[0];
     expect(JSON.parse(draft!)).toMatchObject({ chapterId: chapter.id, baseVersion: 1 });
     expect(JSON.parse(draft!).content).toContain('Written while the network was down');
     await checkWorkspacePage(page, 'editor-offline');
@@ -244,9 +247,7 @@ test.describe('chapter editor', () => {
     await expect(warning).toHaveCount(0);
     await expect(page.getByText('All changes saved')).toBeVisible();
     await expect(editorText(page)).toHaveText('Written while the network was down, and more');
-    expect(
-      await page.evaluate((key) => localStorage.getItem(key), `${draftKeyPrefix}${chapter.id}`),
-    ).toBeNull();
+    expect(await chapterDrafts(page, chapter.id)).toEqual([]);
   });
 
   test('a session that ended mid-edit: logging in again in another tab lets the kept text save', async ({
@@ -325,6 +326,43 @@ test.describe('chapter editor', () => {
     await page.reload();
     await expect(editorText(page)).toHaveText('Unsaved precious words');
     await expect(offer).toHaveCount(0);
+  });
+
+  test('two tabs: the text one tab could not save stays on this device while the other saves on', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const { chapter, book } = await openChapter(page, author, [
+      { title: 'Twice open', content: '<p>Start.</p>' },
+    ]);
+    const url = app(`/my/workspace/books/${book.id}/chapters/${chapter.id}`);
+    const other = await page.context().newPage();
+    await other.goto(url);
+    await expect(editorText(other)).toHaveText('Start.');
+    await typeChapter(page, 'Tab A first');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(toast(page, 'Saved "Twice open"')).toBeVisible();
+
+    // Tab B is refused (tab A saved since it opened): its text is kept on this device.
+    await typeChapter(other, 'Words only tab B has');
+    await other.getByRole('button', { name: 'Save chapter' }).click();
+    await expect(
+      other.getByRole('region', { name: 'This chapter was changed somewhere else' }),
+    ).toBeVisible();
+    // Tab A types and saves on, which once overwrote and then removed the one draft of the chapter.
+    await typeChapter(page, 'Tab A again');
+    await page.getByRole('button', { name: 'Save chapter' }).click();
+    await expectServerContent(author, chapter.id, 'Tab A again');
+    await other.close();
+
+    // Opening the chapter again offers what tab B could not save.
+    const third = await page.context().newPage();
+    await third.goto(url);
+    const offer = third.getByRole('region', { name: 'Unsaved changes were found on this device' });
+    await expect(
+      offer.getByRole('figure').filter({ hasText: 'Draft on this device' }),
+    ).toContainText('Words only tab B has');
+    await third.close();
   });
 
   test('two tabs: a stale save is refused and both versions are shown to choose from', async ({

@@ -41,8 +41,18 @@ export const authorChapters = async (user: User, bookId: number) =>
     await apiGet<{ chapters: ServerChapter[] }>(user, `/api/authors/books/${bookId}/chapters`)
   ).chapters.sort((a, b) => a.chapter_order - b.chapter_order);
 
-/** The localStorage key of a chapter's local draft, before the chapter id (features/editor/drafts.ts). */
+/** The start of a chapter's local draft keys, before the chapter id (features/editor/drafts.ts). */
 export const draftKeyPrefix = 'inkwell.chapter-draft.';
+
+/** This browser's local drafts of a chapter, one per tab that kept one (features/editor/drafts.ts). */
+export const chapterDrafts = (page: Page, chapterId: number): Promise<string[]> =>
+  page.evaluate(
+    (prefix) =>
+      Object.keys(localStorage)
+        .filter((key) => key.startsWith(prefix))
+        .map((key) => localStorage.getItem(key)!),
+    `${draftKeyPrefix}${chapterId}.`,
+  );
 
 /** A toast with this exact text. */
 export const toast = (page: Page, text: string): Locator =>

@@ -27,6 +27,10 @@ function setup(options: Partial<ChapterSyncOptions> = {}) {
     getItem: (k) => memory.get(k) ?? null,
     setItem: (k, v) => void memory.set(k, v),
     removeItem: (k) => void memory.delete(k),
+    key: (i) => [...memory.keys()][i] ?? null,
+    get length() {
+      return memory.size;
+    },
   });
   const save = vi.fn(async (body: { content: string; version: number }) => {
     if (body.version !== server.version)
@@ -180,6 +184,7 @@ describe('local drafts', () => {
       content: '<p>draft</p>',
       baseVersion: 1,
       savedAt: 1234,
+      key: drafts.keyOf(7),
     });
     await vi.advanceTimersByTimeAsync(5_000);
     expect(drafts.read(7)).toBeNull();
@@ -198,6 +203,27 @@ describe('local drafts', () => {
     expect(editor.html).toBe('<p>from the draft</p>');
     expect(server.content).toBe('<p>from the draft</p>');
     expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('writes its draft again when another tab removed it while its text is not on the server', async () => {
+    const { sync, save, drafts, type } = setup();
+    save.mockRejectedValue(new ApiError(413, 'Too large', 'too_large'));
+    type('<p>cannot be saved yet</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sync.snapshot.status).toBe('failed');
+    // Another tab was offered this draft and discarded it.
+    drafts.discard(drafts.read(7)!);
+    sync.redraft();
+    expect(drafts.read(7)?.content).toBe('<p>cannot be saved yet</p>');
+  });
+
+  it('does not write a draft again once its text is on the server', async () => {
+    const { sync, drafts, type } = setup();
+    type('<p>saved</p>');
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(sync.snapshot.status).toBe('saved');
+    sync.redraft();
+    expect(drafts.read(7)).toBeNull();
   });
 });
 
@@ -389,5 +415,34 @@ describe('other writes (rename, publish)', () => {
     type('<p>mine</p>');
     await vi.advanceTimersByTimeAsync(5_000);
     expect(sync.snapshot.status).toBe('conflict');
+  });
+
+  it('settles before publishing: typing not yet autosaved is saved first, even with a save under way', async () => {
+    const { sync, server, editor, type, holdNextSave } = setup();
+    type('<p>first</p>');
+    const arrive = holdNextSave();
+    void sync.save('auto');
+    // Typed while that save is on its way, inside the idle time: not saved by anything yet.
+    type('<p>first, and the ending</p>');
+    const settled = sync.settle();
+    arrive();
+    expect(await settled).toBe(true);
+    expect(server.content).toBe(editor.html);
+    expect(sync.snapshot.status).toBe('saved');
+  });
+
+  it('does not settle in a conflict or when the save fails: nothing may be published then', async () => {
+    const { sync, server, save, type } = setup();
+    server.version = 2; // another tab saved
+    type('<p>mine</p>');
+    expect(await sync.settle()).toBe(false);
+    expect(sync.snapshot.status).toBe('conflict');
+
+    const failing = setup();
+    failing.save.mockRejectedValue(new ApiError(413, 'Too large', 'too_large'));
+    failing.type('<p>too long</p>');
+    expect(await failing.sync.settle()).toBe(false);
+    expect(failing.sync.snapshot.status).toBe('failed');
+    expect(save).toHaveBeenCalledTimes(1);
   });
 });

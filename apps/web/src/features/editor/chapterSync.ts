@@ -240,12 +240,26 @@ export class ChapterSync {
     }
   }
 
-  /** Restores a local draft into the editor (the author chose it over the server's copy) and saves it. */
-  async restore(html: string): Promise<void> {
+  /**
+   * Restores a local draft into the editor (the author chose it over the server's copy) and saves
+   * it; `taken` runs once this tab's own draft holds the text (the offered one may then go).
+   */
+  async restore(html: string, taken?: () => void): Promise<void> {
     this.opts.replace(html);
     this.set({ status: 'dirty' });
     this.writeDraft();
+    taken?.();
     await this.save('manual');
+  }
+
+  /**
+   * Writes this tab's draft again if its text is still not on the server: another tab removed it
+   * (its author discarded the draft it was offered).
+   */
+  redraft(): void {
+    if (this.disposed || this.state.status === 'saved') return;
+    if (this.state.status === 'gone' && !this.hasUnsavedChanges) return;
+    this.writeDraft();
   }
 
   /**
@@ -255,8 +269,7 @@ export class ChapterSync {
    * pending save could not be made.
    */
   async adopt(run: () => Promise<Chapter>): Promise<Chapter> {
-    if (this.hasUnsavedChanges) await this.save('manual');
-    if (this.state.status !== 'saved') throw new Error('the unsaved changes could not be saved');
+    if (!(await this.settle())) throw new Error('the unsaved changes could not be saved');
     return this.exclusive(async () => {
       const chapter = await run();
       this.opts.replace(chapter.content);
@@ -264,6 +277,21 @@ export class ChapterSync {
       this.markClean();
       return chapter;
     });
+  }
+
+  /**
+   * Saves what is typed but not yet saved, now, and waits for it: before a write that takes the
+   * server's text as the author's latest (publishing it, restoring over it). Answers whether all
+   * of the editor's text is then on the server; not in a conflict, nor once the chapter is gone.
+   */
+  async settle(): Promise<boolean> {
+    // A save asked for while another runs goes after it: a few rounds see both through.
+    for (let round = 0; round < 3 && this.hasUnsavedChanges; round++) {
+      if (this.state.status === 'conflict' || this.state.status === 'gone') break;
+      await this.save('manual');
+      await this.busy;
+    }
+    return this.state.status === 'saved';
   }
 
   /** Called when leaving the page or the editor: keep the draft and send what is pending. */

@@ -17,28 +17,56 @@ function memoryStorage() {
     getItem: (k: string) => data.get(k) ?? null,
     setItem: (k: string, v: string) => void data.set(k, v),
     removeItem: (k: string) => void data.delete(k),
+    key: (i: number) => [...data.keys()][i] ?? null,
+    get length() {
+      return data.size;
+    },
   };
 }
 
 describe('local draft store', () => {
-  it('writes, reads back and clears a draft, keyed by chapter id', () => {
+  it("writes, reads back and clears this tab's draft, keyed by chapter id and tab", () => {
     const storage = memoryStorage();
-    const store = createDraftStore(storage);
+    const store = createDraftStore(storage, 'tab-a');
     expect(store.write(draft)).toBe(true);
-    expect(storage.data.has(draftKey(4))).toBe(true);
-    expect(store.read(4)).toEqual(draft);
+    expect(storage.data.has(draftKey(4, 'tab-a'))).toBe(true);
+    expect(store.read(4)).toEqual({ ...draft, key: draftKey(4, 'tab-a') });
     expect(store.read(5)).toBeNull();
     store.clear(4);
     expect(store.read(4)).toBeNull();
   });
 
+  it("keeps each tab's draft of a chapter apart: one tab's save never removes another's text", () => {
+    const storage = memoryStorage();
+    const a = createDraftStore(storage, 'tab-a');
+    const b = createDraftStore(storage, 'tab-b');
+    b.write({ ...draft, content: '<p>only in b</p>', savedAt: draft.savedAt + 1 });
+    a.write({ ...draft, content: '<p>a</p>', savedAt: draft.savedAt + 2 });
+    // Tab a's text reached the server: its own draft goes, b's stays.
+    a.clear(4);
+    expect(a.list(4).map((d) => d.content)).toEqual(['<p>only in b</p>']);
+    // The newest of several is offered first; discarding one leaves the rest.
+    a.write({ ...draft, content: '<p>a again</p>', savedAt: draft.savedAt + 3 });
+    const [newest, older] = b.list(4);
+    expect([newest?.content, older?.content]).toEqual(['<p>a again</p>', '<p>only in b</p>']);
+    b.discard(newest!);
+    expect(a.read(4)?.content).toBe('<p>only in b</p>');
+    // Not another chapter's (4 is not 40), and the single key of earlier versions still counts.
+    a.write({ ...draft, chapterId: 40 });
+    storage.setItem(
+      draftKey(4),
+      JSON.stringify({ ...draft, content: '<p>legacy</p>', savedAt: 0 }),
+    );
+    expect(a.list(4).map((d) => d.content)).toEqual(['<p>only in b</p>', '<p>legacy</p>']);
+  });
+
   it('works in the browser storage (jsdom localStorage)', () => {
     const store = createDraftStore();
     store.write({ ...draft, chapterId: 99 });
-    expect(window.localStorage.getItem(draftKey(99))).toContain('"baseVersion":3');
+    expect(window.localStorage.getItem(store.keyOf(99))).toContain('"baseVersion":3');
     expect(store.read(99)?.content).toBe('<p>hi</p>');
     store.clear(99);
-    expect(window.localStorage.getItem(draftKey(99))).toBeNull();
+    expect(window.localStorage.getItem(store.keyOf(99))).toBeNull();
   });
 
   it('ignores corrupt or foreign entries', () => {
@@ -48,7 +76,7 @@ describe('local draft store', () => {
     expect(store.read(4)).toBeNull();
     storage.setItem(draftKey(4), JSON.stringify({ ...draft, chapterId: 8 }));
     expect(store.read(4)).toBeNull();
-    storage.setItem(draftKey(4), JSON.stringify({ ...draft, content: 42 }));
+    storage.setItem(draftKey(4, 'x'), JSON.stringify({ ...draft, content: 42 }));
     expect(store.read(4)).toBeNull();
   });
 

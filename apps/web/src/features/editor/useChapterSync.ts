@@ -76,6 +76,10 @@ export function useChapterSync(
     const onVisibility = () =>
       document.visibilityState === 'hidden' ? instance.flush() : instance.retryNow();
     const onPageHide = () => instance.flush();
+    // Another tab removed this tab's draft: written again while its text is not on the server.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === drafts.keyOf(chapter.id) && event.newValue === null) instance.redraft();
+    };
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (!instance.hasUnsavedChanges) return;
       instance.flush();
@@ -87,6 +91,7 @@ export function useChapterSync(
     window.addEventListener('online', retry);
     window.addEventListener('focus', retry);
     window.addEventListener('pagehide', onPageHide);
+    window.addEventListener('storage', onStorage);
     window.addEventListener('beforeunload', onBeforeUnload);
     document.addEventListener('visibilitychange', onVisibility);
     return () => {
@@ -94,6 +99,7 @@ export function useChapterSync(
       window.removeEventListener('online', retry);
       window.removeEventListener('focus', retry);
       window.removeEventListener('pagehide', onPageHide);
+      window.removeEventListener('storage', onStorage);
       window.removeEventListener('beforeunload', onBeforeUnload);
       document.removeEventListener('visibilitychange', onVisibility);
       // Leaving the editor sends what is pending at once rather than dropping its timer.

@@ -14,7 +14,7 @@ import {
   updateChapter,
 } from '../api/chapter.ts';
 import { refreshRevisions, restoreRevision } from '../api/revisions.ts';
-import type { ChapterDraft } from '../drafts.ts';
+import type { FoundDraft } from '../drafts.ts';
 import type { ChapterSync, SyncState } from '../chapterSync.ts';
 import { chapterExtensions } from '../extensions.ts';
 import { cleanPastedHtml } from '../paste.ts';
@@ -36,6 +36,8 @@ import '../editor.css';
 export const TEXTS = {
   published: (on: boolean) => `Updated Publish Status: ${on ? 'True' : 'False'}`,
   publishFailed: 'Could not update chapter published status.',
+  publishUnsaved:
+    'Your latest changes are not saved, so the chapter was not published. Save them first.',
   renamed: (title: string) => `Changed chapter title to: ${title}`,
   renameFailed: 'Could not change title name.',
   locked: (on: boolean) => (on ? 'Comments locked on this chapter.' : 'Comments open again.'),
@@ -94,17 +96,20 @@ export function ChapterEditorPage({ bookId, chapterId, onDelete }: ChapterEditor
   return <ChapterEditor initial={chapter.data} onDelete={onDelete} />;
 }
 
-/** A local draft worth offering: one whose text differs from what the editor shows from the server. */
+/**
+ * A local draft worth offering: the newest one (of any tab) whose text differs from what the
+ * editor shows from the server. Drafts equal to that text were saved after all, and go.
+ */
 function useDraftOffer(chapterId: number, serverHtml: () => string | undefined) {
-  const [draft, setDraft] = useState<ChapterDraft | null>(() => {
-    const found = drafts.read(chapterId);
-    const shown = found && serverHtml();
-    return found && shown !== undefined && found.content !== shown ? found : null;
+  const [draft, setDraft] = useState<FoundDraft | null>(() => {
+    const shown = serverHtml();
+    if (shown === undefined) return null;
+    return drafts.list(chapterId).find((found) => found.content !== shown) ?? null;
   });
-  const offered = useRef(draft !== null);
+  const shownAtStart = useRef(serverHtml);
   useEffect(() => {
-    // A draft equal to the server's text was saved after all.
-    if (!offered.current) drafts.clear(chapterId);
+    const shown = shownAtStart.current();
+    for (const found of drafts.list(chapterId)) if (found.content === shown) drafts.discard(found);
   }, [chapterId]);
   return [draft, setDraft] as const;
 }
@@ -234,6 +239,11 @@ function ChapterEditor({
   const togglePublished = async () => {
     setPublishing(true);
     try {
+      // What readers (and the followers told of it) get is the text as typed, not as last autosaved.
+      if (!meta.is_published && !(await sync?.settle())) {
+        push(TEXTS.publishUnsaved, { type: 'ERROR' });
+        return;
+      }
       const chapter = await write({ is_published: !meta.is_published });
       push(TEXTS.published(chapter.is_published), { type: 'SUCCESS' });
     } catch (error) {
@@ -408,8 +418,9 @@ function ChapterEditor({
           onChoose={(choice) =>
             void choose(async () => {
               setDraft(null);
-              if (choice === 'mine') await sync.restore(draft.content);
-              else drafts.clear(start.id);
+              // Restoring writes this tab's own draft first, so the offered one can go either way.
+              if (choice === 'mine') await sync.restore(draft.content, () => drafts.discard(draft));
+              else drafts.discard(draft);
             })
           }
         >
