@@ -250,6 +250,18 @@ test.describe('chapter editor', () => {
     expect(await chapterDrafts(page, chapter.id)).toEqual([]);
   });
 
+  test('logging out right after typing saves the text before the session ends', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const { chapter } = await openChapter(page, author, [{ title: 'Last words' }]);
+    await typeChapter(page, 'Typed a moment before logging out');
+    await page.getByRole('link', { name: 'Log Out' }).click();
+    await expect(page.getByText('Logged out. Redirecting...')).toBeVisible();
+    await expectServerContent(author, chapter.id, 'Typed a moment before logging out', 5_000);
+    await expect(toast(page, 'Could not save chapter.')).toHaveCount(0);
+  });
+
   test('a session that ended mid-edit: logging in again in another tab lets the kept text save', async ({
     page,
   }) => {

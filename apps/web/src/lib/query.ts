@@ -102,3 +102,13 @@ export const readChaptersQuery = () =>
     ...historyQuery(),
     select: (data): Set<number> => new Set(data.read_history.map((item) => item.chapter_id)),
   });
+
+/**
+ * After a write that changes what readers see of books (a book's details, publishing, a chapter's
+ * title): every public view that shows books, refetched when next shown.
+ */
+export function refreshPublicViews(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: keys.books });
+  void client.invalidateQueries({ queryKey: keys.authors });
+  void client.invalidateQueries({ queryKey: keys.home });
+}

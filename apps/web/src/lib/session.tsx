@@ -10,6 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { request, setBearerToken } from './api.ts';
+import { pendingWritesEnded } from './pending-writes.ts';
 
 /**
  * The session (SPEC section 4): at start the client asks GET /token with the cookie (unless the page
@@ -135,6 +136,7 @@ export function SessionProvider({
 
   const logout = useCallback(async () => {
     try {
+      await pendingWritesEnded();
       await request('/token', { method: 'DELETE' });
     } finally {
       apply(OUT);

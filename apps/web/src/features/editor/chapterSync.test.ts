@@ -227,6 +227,24 @@ describe('local drafts', () => {
   });
 });
 
+describe('leaving the editor', () => {
+  it('is idle only once the last save sent on leaving, and one typed during it, have landed', async () => {
+    const { sync, server, editor, type, holdNextSave } = setup();
+    type('<p>one</p>');
+    const arrive = holdNextSave();
+    void sync.save('manual');
+    type('<p>one, two</p>');
+    sync.dispose();
+    let idle = false;
+    const waiting = sync.whenIdle().then(() => (idle = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(idle).toBe(false);
+    arrive();
+    await waiting;
+    expect(server.content).toBe(editor.html);
+  });
+});
+
 describe('failed saves', () => {
   it('keeps the text and the draft, warns once, retries with backoff and succeeds later', async () => {
     const offline = new ApiError(0, 'Could not reach the server.', 'network');

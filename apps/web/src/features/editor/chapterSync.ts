@@ -304,6 +304,15 @@ export class ChapterSync {
     if (this.state.status === 'dirty') void this.save('auto');
   }
 
+  /** Resolves once the writes under way (and queued behind them) have ended. */
+  async whenIdle(): Promise<void> {
+    let busy;
+    do {
+      busy = this.busy;
+      await busy;
+    } while (busy !== this.busy);
+  }
+
   /** Stops the timers; a save already under way still finishes (and clears its draft). */
   dispose(): void {
     this.flush();

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Editor } from '@tiptap/core';
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useToasts } from '../../components/toasts.tsx';
+import { keepSessionFor } from '../../lib/pending-writes.ts';
 import { useSession } from '../../lib/session.tsx';
 import { fetchChapter } from '../../lib/query.ts';
 import { refreshAfterSave, updateChapter } from './api/chapter.ts';
@@ -102,8 +103,10 @@ export function useChapterSync(
       window.removeEventListener('storage', onStorage);
       window.removeEventListener('beforeunload', onBeforeUnload);
       document.removeEventListener('visibilitychange', onVisibility);
-      // Leaving the editor sends what is pending at once rather than dropping its timer.
+      // Leaving the editor sends what is pending at once rather than dropping its timer, and
+      // a logout (perhaps what the author is leaving for) waits for it.
       instance.dispose();
+      keepSessionFor(instance.whenIdle());
     };
     // `chapter` is the copy the editor was created with; another chapter remounts the editor.
   }, [editor]);

@@ -1,7 +1,7 @@
 import type { Chapter, UpdateChapterBody } from '@inkwell/contract';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { chapterQuery } from '../../../lib/query.ts';
+import { chapterQuery, refreshPublicViews } from '../../../lib/query.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
 /**
@@ -29,6 +29,15 @@ export function refreshAfterSave(client: QueryClient, bookId: number, chapterId:
   void client.invalidateQueries({ queryKey: keys.authorChapters(bookId) });
   void client.invalidateQueries({ queryKey: keys.bookChapters(bookId) });
   void client.invalidateQueries({ queryKey: keys.chapter(chapterId), refetchType: 'none' });
+}
+
+/**
+ * After a write readers may see (publishing, a schedule, a title): besides the chapter lists, the
+ * views that show the book's chapters and counts (its page, lists, the author's profile, home).
+ */
+export function refreshAfterPublicChange(client: QueryClient, bookId: number, chapterId: number) {
+  refreshAfterSave(client, bookId, chapterId);
+  refreshPublicViews(client);
 }
 
 /** The chapter as the server has it now, outside the query cache (the editor keeps its own state). */

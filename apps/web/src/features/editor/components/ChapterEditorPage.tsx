@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import {
   editorChapterQuery,
   readChapter,
-  refreshAfterSave,
+  refreshAfterPublicChange,
   updateChapter,
 } from '../api/chapter.ts';
 import { refreshRevisions, restoreRevision } from '../api/revisions.ts';
@@ -220,7 +220,7 @@ function ChapterEditor({
       comments_locked: chapter.comments_locked ?? body.comments_locked ?? m.comments_locked,
       publish_at: chapter.publish_at ?? null,
     }));
-    refreshAfterSave(client, start.book_id, start.id);
+    refreshAfterPublicChange(client, start.book_id, start.id);
     return chapter;
   };
 
@@ -273,7 +273,7 @@ function ChapterEditor({
 
   const released = (chapter: Chapter) => {
     setMeta((m) => ({ ...m, is_published: chapter.is_published, publish_at: null }));
-    refreshAfterSave(client, start.book_id, start.id);
+    refreshAfterPublicChange(client, start.book_id, start.id);
     push(TEXTS.released, { type: 'SUCCESS' });
   };
   useScheduledRelease(start.id, meta.is_published ? null : meta.publish_at, released);
@@ -293,7 +293,7 @@ function ChapterEditor({
     try {
       const chapter = await sync.adopt(() => restoreRevision(start.id, revisionId));
       setMeta((m) => ({ ...m, title: chapter.title, is_published: chapter.is_published }));
-      refreshAfterSave(client, start.book_id, start.id);
+      refreshAfterPublicChange(client, start.book_id, start.id);
       refreshRevisions(client, start.id);
       push(TEXTS.restored, { type: 'SUCCESS' });
       setHistoryOpen(false);

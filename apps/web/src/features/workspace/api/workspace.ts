@@ -10,6 +10,7 @@ import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@ta
 import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { keys } from '../../../lib/query-keys.ts';
+import { refreshPublicViews } from '../../../lib/query.ts';
 
 // ---- books ----
 
@@ -19,10 +20,13 @@ export const myBooksQuery = () =>
     queryFn: ({ signal }) => api.get<Book[]>('/api/my/books', signal),
   });
 
-/** After a book changed: the author's list and every public view of it (page, lists, search). */
+/**
+ * After a book changed: the author's list and every public view of it (page, lists, search, the
+ * author's profile, home).
+ */
 function refreshBooks(client: QueryClient) {
   void client.invalidateQueries({ queryKey: keys.myBooks });
-  void client.invalidateQueries({ queryKey: keys.books });
+  refreshPublicViews(client);
 }
 
 /** Creates a book; it joins the author's list at once, so a quick second 'Untitled Book' counts it. */
