@@ -278,6 +278,19 @@ describe('warnings and tag suggestions', () => {
     ]);
   });
 
+  it('suggests tags used equally often in the order of their first use, on either engine', async () => {
+    const author = await signup(t.app);
+    const prefix = unique('Tie').toLowerCase();
+    // By name the second sorts first on both engines (by bytes, and by a case-blind collation).
+    await publishedBook(author, { tags: [`${prefix} zebra`] });
+    await publishedBook(author, { tags: [`${prefix.toUpperCase()} aardvark`] });
+    const res = await get(`/api/tags?q=${encodeURIComponent(prefix)}`);
+    expect(res.json().tags.map((tag: { name: string }) => tag.name)).toEqual([
+      `${prefix} zebra`,
+      `${prefix.toUpperCase()} aardvark`,
+    ]);
+  });
+
   it('suggests by a prefix holding an emoji (characters, not UTF-16 units)', async () => {
     const author = await signup(t.app);
     const prefix = `🐉${unique('wyrm').toLowerCase()}`;
@@ -419,6 +432,22 @@ describe('saved exclusions', () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().detail).toContain('nobody-by-this-name');
     expect((await get('/api/my/filters')).statusCode).toBe(401);
+  });
+
+  it('keep both of two saves of different lists made at once (two tabs, or API clients)', async () => {
+    const reader = await signup(t.app);
+    const author = await signup(t.app);
+    const [tags, muted] = await Promise.all([
+      as(t.app, reader).put('/api/my/filters', { exclude_tags: ['Gore'] }),
+      as(t.app, reader).put('/api/my/filters', { muted_authors: [author.username] }),
+    ]);
+    expect([tags.statusCode, muted.statusCode]).toEqual([200, 200]);
+    expect((await get('/api/my/filters', reader)).json()).toEqual({
+      exclude_tags: ['Gore'],
+      exclude_warnings: [],
+      exclude_ratings: [],
+      muted_authors: [author.username],
+    });
   });
 
   it('apply to a signed-in reader with a hidden count, never to others, and not with filters=off', async () => {

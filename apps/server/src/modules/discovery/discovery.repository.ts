@@ -17,15 +17,27 @@ export async function findSavedFilters(db: DbHandle, userId: number) {
     .executeTakeFirst();
 }
 
+/** No exclusions: what a list missing from a reader's first save starts as. */
+const NO_FILTERS: SavedFiltersRow = {
+  exclude_tags: '[]',
+  exclude_warnings: '[]',
+  exclude_ratings: '[]',
+  muted_author_ids: '[]',
+};
+
+/**
+ * Saves the lists given and leaves the others as stored, in one statement: two saves of
+ * different lists at once both land (a read-then-write of every list would lose one).
+ */
 export async function saveFilters(
   db: DbHandle,
   userId: number,
-  row: SavedFiltersRow & { updated_at: string },
+  lists: Partial<SavedFiltersRow> & { updated_at: string },
 ) {
   await db
     .insertInto('saved_filters')
-    .values({ user_id: userId, ...row })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(row))
+    .values({ user_id: userId, ...NO_FILTERS, ...lists })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(lists))
     .execute();
 }
 
@@ -76,7 +88,9 @@ export async function tagSuggestions(db: DbHandle, prefix: string, limit: number
   const rows = await query
     .groupBy(['tags.id', 'tags.name'])
     .orderBy('books', 'desc')
-    .orderBy('tags.name')
+    // Ties by the tag's first use: the same on both engines (a name's order is PostgreSQL's
+    // collation's, SQLite's by bytes), so the same ten come back from either.
+    .orderBy('tags.id')
     .limit(limit)
     .execute();
   return rows.map((r) => ({ name: r.name, books: Number(r.books) }));

@@ -74,8 +74,7 @@ export async function updateMyFilters(
   viewer: Viewer,
   body: UpdateMyFiltersBody,
 ): Promise<MyFilters> {
-  const saved = await savedOf(ctx, viewer.id);
-  let mutedIds = saved.muted_author_ids;
+  let mutedIds: number[] | undefined;
   if (body.muted_authors !== undefined) {
     const names = unique(body.muted_authors, (u) => u.toLowerCase());
     const users = await discovery.usersByUsernames(ctx.db, names);
@@ -87,13 +86,18 @@ export async function updateMyFilters(
       );
     mutedIds = names.map((u) => idByName.get(u.toLowerCase())!);
   }
+  // Only the lists the body names are written: the others stay as stored.
   await discovery.saveFilters(ctx.db, viewer.id, {
-    exclude_tags: JSON.stringify(
-      body.exclude_tags !== undefined ? unique(body.exclude_tags, tagKey) : saved.exclude_tags,
-    ),
-    exclude_warnings: JSON.stringify(unique(body.exclude_warnings ?? saved.exclude_warnings)),
-    exclude_ratings: JSON.stringify(unique(body.exclude_ratings ?? saved.exclude_ratings)),
-    muted_author_ids: JSON.stringify(mutedIds),
+    ...(body.exclude_tags !== undefined && {
+      exclude_tags: JSON.stringify(unique(body.exclude_tags, tagKey)),
+    }),
+    ...(body.exclude_warnings !== undefined && {
+      exclude_warnings: JSON.stringify(unique(body.exclude_warnings)),
+    }),
+    ...(body.exclude_ratings !== undefined && {
+      exclude_ratings: JSON.stringify(unique(body.exclude_ratings)),
+    }),
+    ...(mutedIds !== undefined && { muted_author_ids: JSON.stringify(mutedIds) }),
     updated_at: nowIso(),
   });
   return getMyFilters(ctx, viewer);
