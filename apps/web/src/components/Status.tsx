@@ -18,3 +18,15 @@ export function Status({
 export const Loading = ({ children = 'Loading...' }: { children?: ReactNode }) => (
   <Status kind="loading">{children}</Status>
 );
+
+/** A failed load, said with a way to ask again: "Could not load ... [Try again]". */
+export function LoadError({ children, onRetry }: { children: ReactNode; onRetry(): void }) {
+  return (
+    <Status kind="error">
+      {children}{' '}
+      <button type="button" className="button button-small" onClick={onRetry}>
+        Try again
+      </button>
+    </Status>
+  );
+}

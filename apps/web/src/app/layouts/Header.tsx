@@ -1,5 +1,5 @@
 import { normalizeSearchText, SEARCH_QUERY_MAX_LENGTH } from '@inkwell/contract/search-text';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type Ref } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Avatar } from '../../components/Avatar.tsx';
 import { NotificationBell } from '../../features/notifications/components/NotificationBell.tsx';
@@ -52,15 +52,22 @@ function SearchBox() {
 export function Header({
   sidebarOpen,
   onToggleSidebar,
+  menuButtonRef,
+  inert,
 }: {
   sidebarOpen: boolean;
   onToggleSidebar(): void;
+  /** The menu button, where focus goes back when the sidebar closes. */
+  menuButtonRef?: Ref<HTMLButtonElement>;
+  /** Out of reach while the sidebar covers the page (narrow screens). */
+  inert?: boolean;
 }) {
   const { state } = useSession();
   const { pathname, search } = useLocation();
   return (
-    <header className="site-header">
+    <header className="site-header" inert={inert}>
       <button
+        ref={menuButtonRef}
         type="button"
         className="icon-button burger"
         aria-label={sidebarOpen ? 'Close menu' : 'Open menu'}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { ToastRegion } from '../../components/toasts.tsx';
 import { LiveNotifications } from '../../features/notifications/components/LiveNotifications.tsx';
@@ -6,8 +6,19 @@ import { SIDEBAR_AUTO_CLOSE_WIDTH } from '../../lib/constants.ts';
 import { Header } from './Header.tsx';
 import { Sidebar } from './Sidebar.tsx';
 
-const isNarrowScreen = () =>
-  window.matchMedia(`(max-width: ${SIDEBAR_AUTO_CLOSE_WIDTH}px)`).matches;
+const NARROW_SCREEN = `(max-width: ${SIDEBAR_AUTO_CLOSE_WIDTH}px)`;
+const isNarrowScreen = () => window.matchMedia(NARROW_SCREEN).matches;
+const onScreenWidthChange = (change: () => void) => {
+  const query = window.matchMedia(NARROW_SCREEN);
+  query.addEventListener('change', change);
+  return () => query.removeEventListener('change', change);
+};
+
+/**
+ * Whether the screen is narrow (up to 768px wide), where the open sidebar covers the page under a
+ * backdrop (styles.css) instead of sitting beside it.
+ */
+const useNarrowScreen = () => useSyncExternalStore(onScreenWidthChange, isNarrowScreen);
 
 const HEADING_WAIT_MS = 10_000;
 
@@ -66,6 +77,10 @@ function useRouteFocus() {
 
 export function RootLayout() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const narrow = useNarrowScreen();
+  // Over the page, the sidebar keeps focus (and screen readers) in it: the rest is out of reach.
+  const covered = sidebarOpen && narrow;
   const navigation = useNavigation();
   useRouteFocus();
 
@@ -79,6 +94,7 @@ export function RootLayout() {
       <a
         className="skip-link"
         href="#main"
+        inert={covered}
         onClick={(e) => {
           e.preventDefault();
           document.getElementById('main')?.focus();
@@ -89,14 +105,24 @@ export function RootLayout() {
       {navigation.state === 'loading' && (
         <div className="route-progress" role="progressbar" aria-label="Loading page" />
       )}
-      <Header sidebarOpen={sidebarOpen} onToggleSidebar={() => setSidebarOpen((open) => !open)} />
+      <Header
+        sidebarOpen={sidebarOpen}
+        onToggleSidebar={() => setSidebarOpen((open) => !open)}
+        menuButtonRef={menuButton}
+        inert={covered}
+      />
       <div className="shell">
-        <Sidebar open={sidebarOpen} onClose={closeSidebar} onNavigate={onSidebarLink} />
-        <main id="main" tabIndex={-1}>
+        <Sidebar
+          open={sidebarOpen}
+          onClose={closeSidebar}
+          onNavigate={onSidebarLink}
+          opener={menuButton}
+        />
+        <main id="main" tabIndex={-1} inert={covered}>
           <Outlet />
         </main>
       </div>
-      <footer className="site-footer">
+      <footer className="site-footer" inert={covered}>
         <p>Inkwell — stories, chapter by chapter.</p>
       </footer>
       <ToastRegion />

@@ -129,11 +129,67 @@ describe('the Stats page', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Could not load the statistics.');
   });
 
+  it('says when the drop-off could not be loaded, and asks for it again on "Try again"', async () => {
+    let failing = true;
+    const calls = mockApi((url) => {
+      const chapter = url.searchParams.get('chapter');
+      if (!chapter) return json(STATS);
+      return failing
+        ? json({ detail: 'Boom', code: 'internal' }, 500)
+        : json(withDropoff(Number(chapter)));
+    });
+    renderPage();
+
+    // The rest of the page stands; only the drop-off says it failed, instead of loading forever.
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Could not load where readers stop. Try again');
+    expect(screen.getByRole('table', { name: 'Retention by chapter' })).toBeTruthy();
+    expect(screen.queryByText('Loading...')).toBeNull();
+
+    failing = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    const dropoff = await screen.findByRole('table', { name: /stops at each paragraph/ });
+    expect(
+      within(dropoff)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['6', 'fewer than 5 readers']);
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls.filter((call) => call === '/api/my/books/5/stats?chapter=11')).toHaveLength(2);
+  });
+
+  it('says when the drop-off of another chosen chapter could not be loaded', async () => {
+    mockApi((url) => {
+      const chapter = url.searchParams.get('chapter');
+      if (chapter === '12') return json({ detail: 'Boom', code: 'internal' }, 500);
+      return json(chapter ? withDropoff(Number(chapter)) : STATS);
+    });
+    renderPage();
+    await screen.findByRole('table', { name: /stops at each paragraph/ });
+
+    await userEvent.selectOptions(screen.getByLabelText('Chapter'), '12');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not load where readers stop. Try again',
+    );
+    // Chapter 1's drop-off is not left on screen as if it were chapter 2's.
+    expect(screen.queryByRole('table', { name: /stops at each paragraph/ })).toBeNull();
+    expect(screen.getByRole('table', { name: 'Retention by chapter' })).toBeTruthy();
+  });
+
   it('says so when the chosen chapter is not a published chapter of the book', async () => {
     mockApi(() => json({ detail: 'Chapter not found', code: 'not_found' }, 404));
     renderPage('/my/workspace/books/5/stats?chapter=99');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This chapter is not a published chapter of the book.',
     );
+  });
+
+  it('says at once that a chapter which is no id is not a chapter of the book', async () => {
+    const calls = mockApi(() => json(STATS));
+    renderPage('/my/workspace/books/5/stats?chapter=abc');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This chapter is not a published chapter of the book.',
+    );
+    expect(calls).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { AuthorProfile } from '@inkwell/contract';
 import { useQuery } from '@tanstack/react-query';
+import { LoadError } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { FOLLOW_FAILURE_TOAST_MS } from '../../../lib/constants.ts';
 import { isFollowingQuery, useToggleFollow } from '../api/authors.ts';
@@ -27,6 +28,14 @@ export function FollowButton({ author }: { author: AuthorProfile }) {
       <button type="button" className="button button-block" disabled>
         Loading...
       </button>
+    );
+  }
+  // Without the answer, guessing "not following" would offer Follow to a reader who follows.
+  if (following.isError && following.data === undefined) {
+    return (
+      <LoadError onRetry={() => void following.refetch()}>
+        Could not load whether you follow {author.username}.
+      </LoadError>
     );
   }
   const isFollowing = following.data === true;

@@ -1,6 +1,6 @@
 import type { CommentSort } from '@inkwell/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { commentsQuery, useCommentWrites } from '../api/comments.ts';
 import { CommentForm } from './CommentForm.tsx';
 import { CommentItem, type CommentViewer } from './CommentItem.tsx';
@@ -45,12 +45,7 @@ export function CommentList({ chapterId, paragraph, sort, viewer, formLabel }: C
       {list.isPending ? (
         <Loading>Loading comments...</Loading>
       ) : list.isError ? (
-        <Status kind="error">
-          Could not load the comments.{' '}
-          <button type="button" className="button button-small" onClick={() => list.refetch()}>
-            Try again
-          </button>
-        </Status>
+        <LoadError onRetry={() => void list.refetch()}>Could not load the comments.</LoadError>
       ) : comments.length === 0 ? (
         <Status kind="empty">No comments yet.</Status>
       ) : (

@@ -15,6 +15,7 @@ const titleStyle = { fontSize: TITLE_INPUT_FONT_SIZE };
 /**
  * The chapter title: shown as the page heading; the pencil turns it into a field, and Enter or the
  * save icon commits (SPEC sections 2 and 4). Escape cancels. A refused rename shows the old title.
+ * Either way focus goes back to the pencil, which does nothing until the rename is saved.
  */
 export function ChapterTitle({ title, onRename }: ChapterTitleProps) {
   const [editing, setEditing] = useState(false);
@@ -22,14 +23,19 @@ export function ChapterTitle({ title, onRename }: ChapterTitleProps) {
   const [value, setValue] = useState(title);
   const [pending, setPending] = useState(false);
   const pencil = useRef<HTMLButtonElement>(null);
+  const field = useRef<HTMLInputElement>(null);
   const refocus = useRef(false);
 
   useEffect(() => {
     if (!pending) setShown(title);
   }, [title, pending]);
 
+  // Focus moves into the field when it opens (`autoFocus` does nothing on Preact, which the bundle
+  // runs on, for a field added after the page has loaded) and back to the pencil when it closes.
   useEffect(() => {
-    if (!editing && refocus.current) {
+    if (editing) {
+      field.current?.focus();
+    } else if (refocus.current) {
       refocus.current = false;
       pencil.current?.focus();
     }
@@ -61,12 +67,12 @@ export function ChapterTitle({ title, onRename }: ChapterTitleProps) {
       {editing ? (
         <form className="chapter-title-form" onSubmit={commit}>
           <input
+            ref={field}
             aria-label="Chapter title"
             className="chapter-title-input"
             style={titleStyle}
             value={value}
             maxLength={TITLE_MAX_LENGTH}
-            autoFocus
             onChange={(e) => setValue(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {
@@ -86,8 +92,11 @@ export function ChapterTitle({ title, onRename }: ChapterTitleProps) {
           className="icon-button"
           aria-label="Edit title"
           title="Edit title"
-          disabled={pending}
+          // Not `disabled`: focus comes back here from the field, also while the rename is saved,
+          // and a disabled button cannot take it (it would fall to <body>).
+          aria-disabled={pending || undefined}
           onClick={() => {
+            if (pending) return;
             setValue(shown);
             setEditing(true);
           }}

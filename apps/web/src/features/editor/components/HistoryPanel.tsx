@@ -2,7 +2,7 @@ import type { RevisionKind, RevisionSummary } from '@inkwell/contract';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Modal } from '../../../components/Modal.tsx';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { formatDate, formatDateTime, plural } from '../../../lib/format.ts';
 import { revisionQuery, revisionsQuery } from '../api/revisions.ts';
 import { plainText, wordDiff } from '../textDiff.ts';
@@ -124,12 +124,9 @@ export function HistoryPanel({ chapterId, currentHtml, onRestore, onClose }: His
       </div>
       {list.isPending && <Loading>Loading versions...</Loading>}
       {list.isError && !list.isFetchNextPageError && (
-        <Status kind="error">
-          Could not load the versions of this chapter.{' '}
-          <button type="button" className="button button-small" onClick={() => void list.refetch()}>
-            Try again
-          </button>
-        </Status>
+        <LoadError onRetry={() => void list.refetch()}>
+          Could not load the versions of this chapter.
+        </LoadError>
       )}
       {list.data && loaded.length === 0 && (
         <Status kind="empty">No versions kept yet: the next save keeps one.</Status>

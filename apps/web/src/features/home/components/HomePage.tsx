@@ -6,7 +6,7 @@ import { Avatar } from '../../../components/Avatar.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { useFiltersOff } from '../../../lib/filtered.ts';
 import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
@@ -41,11 +41,19 @@ function AuthorCard({
   );
 }
 
+/** A failed author picks request, said in each of its sections instead of their empty text. */
+function PicksError({ what, retry }: { what: string; retry: () => void }) {
+  return <LoadError onRetry={retry}>Could not load {what}.</LoadError>;
+}
+
 export function HomePage() {
   const [filtersOff] = useFiltersOff();
   const recent = useQuery(recentBooksQuery(filtersOff));
   const popular = useQuery(popularBooksQuery(filtersOff));
   const picks = useQuery(homePicksQuery(filtersOff));
+  // A failed request is not "no author": the empty texts are only for picks that came back empty.
+  const picksFailed = picks.isError && !picks.data;
+  const retryPicks = () => void picks.refetch();
 
   return (
     <div className="page home">
@@ -101,19 +109,28 @@ export function HomePage() {
         <Section id="aotm-title" title="Author of the month">
           {picks.isPending ? (
             <Loading />
+          ) : picksFailed ? (
+            <PicksError what="the author of the month" retry={retryPicks} />
           ) : (
             <AuthorCard author={picks.data?.author_of_the_month} big />
           )}
         </Section>
 
         <Section id="rising-title" title="Rising author">
-          {picks.isPending ? <Loading /> : <AuthorCard author={picks.data?.rising_author} big />}
+          {picks.isPending ? (
+            <Loading />
+          ) : picksFailed ? (
+            <PicksError what="the rising author" retry={retryPicks} />
+          ) : (
+            <AuthorCard author={picks.data?.rising_author} big />
+          )}
         </Section>
       </div>
 
       <Section id="featured-title" title="Featured authors">
         {picks.isPending && <Loading />}
-        {!picks.isPending && !picks.data?.featured_authors.length && (
+        {picksFailed && <PicksError what="the featured authors" retry={retryPicks} />}
+        {!picks.isPending && !picksFailed && !picks.data?.featured_authors.length && (
           <Status kind="empty">{NO_AUTHOR}</Status>
         )}
         {picks.data && picks.data.featured_authors.length > 0 && (

@@ -22,6 +22,8 @@ export function NotificationBell() {
     // Escape gives focus back to the bell: the panel it was in is hidden now.
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
+      // Taken: the sidebar, open beside the page, leaves an Escape that closed something else.
+      e.preventDefault();
       setOpen(false);
       button.current?.focus();
     };

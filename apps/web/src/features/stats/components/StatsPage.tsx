@@ -1,10 +1,10 @@
 import type { BookStats, ParagraphDropoff } from '@inkwell/contract';
 import { STATS_PRIVACY_FLOOR } from '@inkwell/contract/constants';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useId, useMemo, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { routeId } from '../../../lib/paths.ts';
 import { bookStatsQuery } from '../api/stats.ts';
@@ -113,7 +113,16 @@ function HeatStrip({ dropoff }: { dropoff: ParagraphDropoff }) {
   );
 }
 
-function Dropoff({ stats, chapterId }: { stats: BookStats; chapterId: number | null }) {
+function Dropoff({
+  stats,
+  chapterId,
+  detailed,
+}: {
+  stats: BookStats;
+  chapterId: number | null;
+  /** The request of the chosen chapter's drop-off: the overview's `stats` never has one. */
+  detailed: UseQueryResult<BookStats>;
+}) {
   const [, setSearch] = useSearchParams();
   const selectId = useId();
   const dropoff = stats.paragraph_dropoff;
@@ -138,7 +147,13 @@ function Dropoff({ stats, chapterId }: { stats: BookStats; chapterId: number | n
           ))}
         </select>
       </p>
-      {!dropoff && <Loading />}
+      {!dropoff && detailed.isError && (
+        <LoadError onRetry={() => void detailed.refetch()}>
+          Could not load where readers stop.
+        </LoadError>
+      )}
+      {/* Only while the drop-off is asked for: a disabled request (no chapter) never ends. */}
+      {!dropoff && !detailed.isError && detailed.fetchStatus !== 'idle' && <Loading />}
       {dropoff && dropoff.paragraphs.every((p) => p.readers === null) && (
         <Status kind="empty">
           No paragraph of this chapter has {STATS_PRIVACY_FLOOR} or more readers stopping there yet.
@@ -188,7 +203,8 @@ export function StatsPage() {
   );
 
   const title = <PageTitle>Stats</PageTitle>;
-  if (isApiError(error, 404) && askedChapter !== null)
+  // ?chapter=abc names no chapter (NaN): nothing is asked for it, so it is not found at once.
+  if (askedChapter !== null && (isApiError(error, 404) || !Number.isInteger(askedChapter)))
     return (
       <div className="stats-page">
         {title}
@@ -274,7 +290,7 @@ export function StatsPage() {
             />
           </Section>
 
-          <Dropoff stats={stats} chapterId={chapterId} />
+          <Dropoff stats={stats} chapterId={chapterId} detailed={detailed} />
         </>
       )}
     </div>

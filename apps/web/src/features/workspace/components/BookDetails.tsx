@@ -21,7 +21,7 @@ import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Chips } from '../../../components/Chips.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
-import { Status } from '../../../components/Status.tsx';
+import { LoadError, Status } from '../../../components/Status.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
@@ -395,6 +395,10 @@ function GenreEditor({ bookId }: { bookId: number }) {
             Add Genre
           </button>
         </div>
+        {/* The genres are never asked again by themselves (staleTime Infinity): the author can. */}
+        {all.isError && !all.data && (
+          <LoadError onRetry={() => void all.refetch()}>Could not load the genres.</LoadError>
+        )}
       </form>
     </section>
   );

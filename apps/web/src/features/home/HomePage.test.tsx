@@ -1,0 +1,99 @@
+import type { AuthorProfile, HomePicks } from '@inkwell/contract';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { SessionProvider } from '../../lib/session.tsx';
+import { HomePage } from './components/HomePage.tsx';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const author = (id: number, username: string): AuthorProfile => ({
+  id,
+  username,
+  first_name: '',
+  last_name: '',
+  biography: '',
+  avatar: null,
+  twitter_link: '',
+  facebook_link: '',
+  instagram_link: '',
+});
+
+const PICKS: HomePicks = {
+  author_of_the_month: author(1, 'ann'),
+  rising_author: author(2, 'bea'),
+  featured_authors: [author(3, 'cal')],
+};
+
+/** Answers the home page's calls, GET /api/home/authors with `picks`; records each path asked. */
+function mockApi(picks: () => Response) {
+  const calls: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push(url.pathname);
+    if (url.pathname === '/api/home/authors') return picks();
+    if (url.pathname === '/api/recent/books') return json([]);
+    if (url.pathname === '/api/popular/books') return json({ popular: [] });
+    return json({ detail: 'unexpected', code: 'x' }, 500);
+  });
+  return calls;
+}
+
+function renderHome() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/home', element: <HomePage /> }], {
+    initialEntries: ['/home'],
+  });
+  render(
+    <QueryClientProvider client={client}>
+      <SessionProvider initial={{ status: 'out', token: null, account: null }}>
+        <RouterProvider router={router} />
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
+const section = (name: string) => screen.getByRole('region', { name });
+
+describe('the author picks of the home page', () => {
+  it('says the picks could not be loaded, not "No author found.", and asks again on "Try again"', async () => {
+    let failing = true;
+    const calls = mockApi(() =>
+      failing ? json({ detail: 'Boom', code: 'internal' }, 500) : json(PICKS),
+    );
+    renderHome();
+
+    const failures = {
+      'Author of the month': 'Could not load the author of the month. Try again',
+      'Rising author': 'Could not load the rising author. Try again',
+      'Featured authors': 'Could not load the featured authors. Try again',
+    };
+    for (const [title, text] of Object.entries(failures)) {
+      expect((await within(section(title)).findByRole('alert')).textContent).toBe(text);
+    }
+    expect(screen.queryByText('No author found.')).toBeNull();
+    // The book lists, which did load, still say they are empty.
+    expect(within(section('Recent books')).getByText('No books yet.')).toBeTruthy();
+
+    failing = false;
+    const again = within(section('Rising author')).getByRole('button', { name: 'Try again' });
+    await userEvent.click(again);
+    expect(await within(section('Author of the month')).findByText('ann')).toBeTruthy();
+    expect(within(section('Rising author')).getByText('bea')).toBeTruthy();
+    expect(within(section('Featured authors')).getByText('cal')).toBeTruthy();
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    expect(calls.filter((path) => path === '/api/home/authors')).toHaveLength(2);
+  });
+
+  it('still says "No author found." where no author is picked', async () => {
+    mockApi(() => json({ author_of_the_month: null, rising_author: null, featured_authors: [] }));
+    renderHome();
+    for (const title of ['Author of the month', 'Rising author', 'Featured authors']) {
+      expect(await within(section(title)).findByText('No author found.')).toBeTruthy();
+    }
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { bookFixture } from '../../../test/fixtures.ts';
+import { ToastProvider } from '../../components/toasts.tsx';
+import { BookDetails } from './components/BookDetails.tsx';
+import type { WorkspaceBookContext } from './components/BookWorkspace.tsx';
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const GENRES = [
+  { id: 1, name: 'Fiction' },
+  { id: 4, name: 'Fantasy' },
+];
+
+/** Answers the details editor's calls, GET /api/genres with `genres`; records each path asked. */
+function mockApi(genres: () => Response) {
+  const calls: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push(url.pathname);
+    if (url.pathname === '/api/genres') return genres();
+    if (url.pathname === '/api/books/3/genres') return json({ genres: [GENRES[1]] });
+    if (url.pathname === '/api/books/3/deleted-chapters') return json({ chapters: [] });
+    return json({ detail: 'unexpected', code: 'x' }, 500);
+  });
+  return calls;
+}
+
+/** The details editor inside a book's workspace, which hands it the book. */
+function renderDetails() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const context: WorkspaceBookContext = {
+    book: bookFixture(3, { title: 'Dune' }),
+    requestChapterDelete: () => {},
+  };
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/my/workspace/books/:bookId',
+        element: <Outlet context={context} />,
+        children: [{ index: true, element: <BookDetails /> }],
+      },
+    ],
+    { initialEntries: ['/my/workspace/books/3'] },
+  );
+  render(
+    <QueryClientProvider client={client}>
+      <ToastProvider>
+        <RouterProvider router={router} />
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('the genre editor of the book details', () => {
+  it('says when the genres could not be loaded, and asks for them again on "Try again"', async () => {
+    let failing = true;
+    const calls = mockApi(() =>
+      failing ? json({ detail: 'Boom', code: 'internal' }, 500) : json({ genres: GENRES }),
+    );
+    renderDetails();
+    const panel = screen.getByRole('region', { name: 'Genres' });
+
+    const alert = await within(panel).findByRole('alert');
+    expect(alert.textContent).toBe('Could not load the genres. Try again');
+    expect(within(panel).getByLabelText('Add a genre')).toHaveProperty('disabled', true);
+
+    failing = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    const select = within(panel).getByLabelText('Add a genre');
+    await vi.waitFor(() => expect(select).toHaveProperty('disabled', false));
+    expect(within(panel).queryByRole('alert')).toBeNull();
+    // Only the genres not attached yet are offered.
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose a genre', 'Fiction']);
+    expect(calls.filter((path) => path === '/api/genres')).toHaveLength(2);
+  });
+
+  it('says nothing is wrong while the genres load fine', async () => {
+    mockApi(() => json({ genres: GENRES }));
+    renderDetails();
+    const panel = screen.getByRole('region', { name: 'Genres' });
+    const select = within(panel).getByLabelText('Add a genre');
+    await vi.waitFor(() => expect(select).toHaveProperty('disabled', false));
+    expect(within(panel).queryByRole('alert')).toBeNull();
+  });
+});
