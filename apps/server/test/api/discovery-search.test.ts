@@ -107,6 +107,34 @@ describe('search that shows why', () => {
     expect((await search(`q=${tag}`)).body.books.map((b) => b.id)).toEqual([tagged.id]);
   });
 
+  it("finds a tag's books by its exact name, one with no letters at all, before text matches", async () => {
+    const author = await signup(t.app);
+    const emoji = `🐉✨${'🔥'.repeat(n++ % 5)}`;
+    const dragons = await createBook(t.app, author, `Dragons ${n}`, { published: true });
+    await as(t.app, author).put(`/api/books/${dragons.id}`, { tags: [emoji] });
+    const draft = await createBook(t.app, author, `Draft ${n}`);
+    await as(t.app, author).put(`/api/books/${draft.id}`, { tags: [emoji] });
+    const found = await search(`q=${encodeURIComponent(` ${emoji} `)}`);
+    expect(found.body.books).toMatchObject([{ id: dragons.id, match: null }]);
+
+    // A word tag: its book comes before books that only mention the word, whatever their score.
+    const name = word('Wyrmtale');
+    const mentions = await createBook(t.app, author, `${name} ${name} ${name}`, {
+      published: true,
+    });
+    const tagged = await createBook(t.app, author, `Tagged ${n}`, { published: true });
+    await as(t.app, author).put(`/api/books/${tagged.id}`, { tags: [name.toUpperCase()] });
+    expect((await search(`q=${name}`)).body.books.map((b) => b.id)).toEqual([
+      tagged.id,
+      mentions.id,
+    ]);
+    // Filters and exclusions still apply to them.
+    await as(t.app, author).put(`/api/books/${tagged.id}`, { rating: 'mature' });
+    expect((await search(`q=${name}&rating=general`)).body.books.map((b) => b.id)).toEqual([
+      mentions.id,
+    ]);
+  });
+
   it('applies filters inside the query, so pages stay whole, and counts what exclusions hid', async () => {
     const author = await signup(t.app);
     const reader = await signup(t.app);

@@ -18,6 +18,7 @@ import {
   oldestPendingChapters,
   rankedBookIds,
   refreshPendingBookDocuments,
+  tagHits,
 } from './search.repository.ts';
 
 /**
@@ -37,13 +38,12 @@ export function postgresSearch(options: {
   const chapterWindow = options.bucketKeys ? newestMatchingChapters : plainChapterWindow;
   const ranked: RankWithWindow = async (q, page, order) => {
     const query = parseSearchQuery(q);
-    if (query.loose.length === 0 && query.phrases.length === 0) return { bookIds: [], window: [] };
+    if (query.loose.length === 0 && query.phrases.length === 0)
+      return { bookIds: await rankedBookIds(queryDb, tagHits(q), page, order), window: [] };
     const window = await chapterWindow(queryDb, query, CHAPTER_WINDOW);
     const chapterBooks = window.map((w) => w.book_id);
-    return {
-      bookIds: await rankedBookIds(queryDb, hits(query, chapterBooks), page, order),
-      window,
-    };
+    const all = sql`${hits(query, chapterBooks)} union all ${tagHits(q)}`;
+    return { bookIds: await rankedBookIds(queryDb, all, page, order), window };
   };
   return {
     ...windowSearch(ranked, (_books, chapters) => firstMatchingChapters(queryDb, chapters)),

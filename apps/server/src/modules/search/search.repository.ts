@@ -1,4 +1,5 @@
 import type { SearchSort } from '@inkwell/contract';
+import { tagKey } from '@inkwell/contract/tags';
 import { sortColumn } from '../../access/book-filters.ts';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { published } from '../../access/visibility.ts';
@@ -102,6 +103,19 @@ export const CHAPTER_WINDOW = 500;
 export const DOCUMENT_WINDOW = 300;
 
 export type SearchPage = { limit: number; offset: number };
+
+/**
+ * A query that is exactly a tag's name finds every book with that tag (issue 21), ranked above
+ * every text match, newest first among them: hits rows as the engines' own, from the tag's key.
+ * Not windowed (a tag lists its books on its index), and the only hits of a query without words,
+ * such as an emoji tag. Empty when no tag has that name.
+ */
+export function tagHits(q: string): RawBuilder<unknown> {
+  return sql`
+      select bt.book_id, 1000000000 as document, 0 as chapters
+        from tags t join book_tags bt on bt.tag_id = t.id
+       where t.key = ${tagKey(q)}`;
+}
 
 /** Which ranked books a search keeps (a condition on the book row under the given alias), and their order. */
 export interface SearchOrder {

@@ -18,6 +18,7 @@ import {
   oldestPendingChapters,
   rankedBookIds,
   refreshPendingBookDocuments,
+  tagHits,
 } from './search.repository.ts';
 
 /**
@@ -32,9 +33,11 @@ export function sqliteSearch(db: Db): SearchEngine {
     const query = parseSearchQuery(q);
     const documents = documentMatch(query);
     const chapters = chapterMatch(query);
-    if (!documents || !chapters) return { bookIds: [], window: [] };
+    if (!documents || !chapters)
+      return { bookIds: await rankedBookIds(db, tagHits(q), page, order), window: [] };
     const window = await chapterWindow(db, chapters);
-    const bookIds = await rankedBookIds(db, sqliteHits(documents, window), page, order);
+    const hits = sql`${sqliteHits(documents, window)} union all ${tagHits(q)}`;
+    const bookIds = await rankedBookIds(db, hits, page, order);
     return { bookIds, window };
   };
   return {
