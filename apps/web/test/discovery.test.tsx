@@ -28,7 +28,7 @@ import {
 import { hiddenCount } from '../src/lib/filtered.ts';
 import { createQueryClient } from '../src/lib/query.ts';
 import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
-import { accountFixture, bookFixture } from './fixtures.ts';
+import { accountFixture, authorFixture, bookFixture } from './fixtures.ts';
 
 /*
  * Issue 21 in the web app: the filters' address state, the tag input's rules, the search
@@ -379,17 +379,7 @@ const homePicks = (featured: unknown[]) =>
 
 describe('show anyway on home', () => {
   it("brings back the muted author among home's author picks too", async () => {
-    const muted = {
-      id: 9,
-      username: 'muted-author',
-      first_name: '',
-      last_name: '',
-      biography: '',
-      avatar: null,
-      twitter_link: '',
-      facebook_link: '',
-      instagram_link: '',
-    };
+    const muted = authorFixture(9, 'muted-author');
     const { router, calls } = renderAt(
       [{ path: '/', element: <HomePage /> }],
       '/',

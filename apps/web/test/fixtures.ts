@@ -1,4 +1,5 @@
-import type { Account, Book, ChapterSummary } from '@inkwell/contract';
+import type { Account, AuthorProfile, Book, ChapterSummary } from '@inkwell/contract';
+import { vi } from 'vitest';
 
 const CREATED = '2026-01-01T00:00:00Z';
 
@@ -57,3 +58,33 @@ export const accountFixture = (id: number, username: string): Account => ({
   created_at: CREATED,
   is_operator: false,
 });
+
+/** An author's public profile, as the API answers it. */
+export const authorFixture = (id: number, username: string): AuthorProfile => ({
+  id,
+  username,
+  first_name: '',
+  last_name: '',
+  biography: '',
+  avatar: null,
+  twitter_link: '',
+  facebook_link: '',
+  instagram_link: '',
+});
+
+/** A JSON answer of the API (an error when `status` says so). */
+export const apiAnswer = (body: unknown, status = 200) => Response.json(body, { status });
+
+/**
+ * Stubs fetch for a component test: `answer` answers every call. Answers the paths asked, with
+ * their query, in order.
+ */
+export function stubApi(answer: (url: URL, init?: RequestInit) => Response): string[] {
+  const calls: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    calls.push(`${url.pathname}${url.search}`);
+    return answer(url, init);
+  });
+  return calls;
+}

@@ -1,45 +1,27 @@
-import type { AuthorProfile, HomePicks } from '@inkwell/contract';
+import type { HomePicks } from '@inkwell/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { apiAnswer, authorFixture, stubApi } from '../../../test/fixtures.ts';
 import { SessionProvider } from '../../lib/session.tsx';
 import { HomePage } from './components/HomePage.tsx';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const author = (id: number, username: string): AuthorProfile => ({
-  id,
-  username,
-  first_name: '',
-  last_name: '',
-  biography: '',
-  avatar: null,
-  twitter_link: '',
-  facebook_link: '',
-  instagram_link: '',
-});
-
 const PICKS: HomePicks = {
-  author_of_the_month: author(1, 'ann'),
-  rising_author: author(2, 'bea'),
-  featured_authors: [author(3, 'cal')],
+  author_of_the_month: authorFixture(1, 'ann'),
+  rising_author: authorFixture(2, 'bea'),
+  featured_authors: [authorFixture(3, 'cal')],
 };
 
 /** Answers the home page's calls, GET /api/home/authors with `picks`; records each path asked. */
 function mockApi(picks: () => Response) {
-  const calls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = new URL(String(input), 'http://localhost');
-    calls.push(url.pathname);
+  return stubApi((url) => {
     if (url.pathname === '/api/home/authors') return picks();
-    if (url.pathname === '/api/recent/books') return json([]);
-    if (url.pathname === '/api/popular/books') return json({ popular: [] });
-    return json({ detail: 'unexpected', code: 'x' }, 500);
+    if (url.pathname === '/api/recent/books') return apiAnswer([]);
+    if (url.pathname === '/api/popular/books') return apiAnswer({ popular: [] });
+    return apiAnswer({ detail: 'unexpected', code: 'x' }, 500);
   });
-  return calls;
 }
 
 function renderHome() {
@@ -62,7 +44,7 @@ describe('the author picks of the home page', () => {
   it('says the picks could not be loaded, not "No author found.", and asks again on "Try again"', async () => {
     let failing = true;
     const calls = mockApi(() =>
-      failing ? json({ detail: 'Boom', code: 'internal' }, 500) : json(PICKS),
+      failing ? apiAnswer({ detail: 'Boom', code: 'internal' }, 500) : apiAnswer(PICKS),
     );
     renderHome();
 
@@ -89,7 +71,9 @@ describe('the author picks of the home page', () => {
   });
 
   it('still says "No author found." where no author is picked', async () => {
-    mockApi(() => json({ author_of_the_month: null, rising_author: null, featured_authors: [] }));
+    mockApi(() =>
+      apiAnswer({ author_of_the_month: null, rising_author: null, featured_authors: [] }),
+    );
     renderHome();
     for (const title of ['Author of the month', 'Rising author', 'Featured authors']) {
       expect(await within(section(title)).findByText('No author found.')).toBeTruthy();

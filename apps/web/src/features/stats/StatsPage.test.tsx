@@ -3,6 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { apiAnswer, stubApi } from '../../../test/fixtures.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { StatsPage } from './components/StatsPage.tsx';
 
@@ -15,9 +16,6 @@ vi.hoisted(() => {
     removeEventListener() {},
   })) as unknown as typeof window.matchMedia;
 });
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const STATS: BookStats = {
   book_id: 5,
@@ -50,17 +48,6 @@ const withDropoff = (chapterId: number): BookStats => ({
   },
 });
 
-/** Answers the stats calls with `answer`; records each path and query asked. */
-function mockApi(answer: (url: URL) => Response) {
-  const calls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = new URL(String(input), 'http://localhost');
-    calls.push(`${url.pathname}${url.search}`);
-    return answer(url);
-  });
-  return calls;
-}
-
 function renderPage(path = '/my/workspace/books/5/stats') {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const router = createMemoryRouter(
@@ -76,9 +63,9 @@ function renderPage(path = '/my/workspace/books/5/stats') {
 
 describe('the Stats page', () => {
   it('shows every figure in a table, "fewer than 5 readers" under the floor, and a drop-off', async () => {
-    const calls = mockApi((url) => {
+    const calls = stubApi((url) => {
       const chapter = url.searchParams.get('chapter');
-      return json(chapter ? withDropoff(Number(chapter)) : STATS);
+      return apiAnswer(chapter ? withDropoff(Number(chapter)) : STATS);
     });
     renderPage();
     expect(screen.getByText('Loading statistics...')).toBeTruthy();
@@ -117,26 +104,26 @@ describe('the Stats page', () => {
   });
 
   it('says when no chapter is published yet', async () => {
-    mockApi(() => json({ ...STATS, chapters: [], retention: [] }));
+    stubApi(() => apiAnswer({ ...STATS, chapters: [], retention: [] }));
     renderPage();
     expect(await screen.findByText(/No published chapters yet/)).toBeTruthy();
     expect(screen.queryByRole('table', { name: 'Retention by chapter' })).toBeNull();
   });
 
   it('says when the statistics could not be loaded', async () => {
-    mockApi(() => json({ detail: 'Boom', code: 'internal' }, 500));
+    stubApi(() => apiAnswer({ detail: 'Boom', code: 'internal' }, 500));
     renderPage();
     expect((await screen.findByRole('alert')).textContent).toBe('Could not load the statistics.');
   });
 
   it('says when the drop-off could not be loaded, and asks for it again on "Try again"', async () => {
     let failing = true;
-    const calls = mockApi((url) => {
+    const calls = stubApi((url) => {
       const chapter = url.searchParams.get('chapter');
-      if (!chapter) return json(STATS);
+      if (!chapter) return apiAnswer(STATS);
       return failing
-        ? json({ detail: 'Boom', code: 'internal' }, 500)
-        : json(withDropoff(Number(chapter)));
+        ? apiAnswer({ detail: 'Boom', code: 'internal' }, 500)
+        : apiAnswer(withDropoff(Number(chapter)));
     });
     renderPage();
 
@@ -159,10 +146,10 @@ describe('the Stats page', () => {
   });
 
   it('says when the drop-off of another chosen chapter could not be loaded', async () => {
-    mockApi((url) => {
+    stubApi((url) => {
       const chapter = url.searchParams.get('chapter');
-      if (chapter === '12') return json({ detail: 'Boom', code: 'internal' }, 500);
-      return json(chapter ? withDropoff(Number(chapter)) : STATS);
+      if (chapter === '12') return apiAnswer({ detail: 'Boom', code: 'internal' }, 500);
+      return apiAnswer(chapter ? withDropoff(Number(chapter)) : STATS);
     });
     renderPage();
     await screen.findByRole('table', { name: /stops at each paragraph/ });
@@ -177,7 +164,7 @@ describe('the Stats page', () => {
   });
 
   it('says so when the chosen chapter is not a published chapter of the book', async () => {
-    mockApi(() => json({ detail: 'Chapter not found', code: 'not_found' }, 404));
+    stubApi(() => apiAnswer({ detail: 'Chapter not found', code: 'not_found' }, 404));
     renderPage('/my/workspace/books/5/stats?chapter=99');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This chapter is not a published chapter of the book.',
@@ -185,7 +172,7 @@ describe('the Stats page', () => {
   });
 
   it('says at once that a chapter which is no id is not a chapter of the book', async () => {
-    const calls = mockApi(() => json(STATS));
+    const calls = stubApi(() => apiAnswer(STATS));
     renderPage('/my/workspace/books/5/stats?chapter=abc');
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This chapter is not a published chapter of the book.',

@@ -3,13 +3,10 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { bookFixture } from '../../../test/fixtures.ts';
+import { apiAnswer, bookFixture, stubApi } from '../../../test/fixtures.ts';
 import { ToastProvider } from '../../components/toasts.tsx';
 import { BookDetails } from './components/BookDetails.tsx';
 import type { WorkspaceBookContext } from './components/BookWorkspace.tsx';
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 const GENRES = [
   { id: 1, name: 'Fiction' },
@@ -18,16 +15,12 @@ const GENRES = [
 
 /** Answers the details editor's calls, GET /api/genres with `genres`; records each path asked. */
 function mockApi(genres: () => Response) {
-  const calls: string[] = [];
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-    const url = new URL(String(input), 'http://localhost');
-    calls.push(url.pathname);
+  return stubApi((url) => {
     if (url.pathname === '/api/genres') return genres();
-    if (url.pathname === '/api/books/3/genres') return json({ genres: [GENRES[1]] });
-    if (url.pathname === '/api/books/3/deleted-chapters') return json({ chapters: [] });
-    return json({ detail: 'unexpected', code: 'x' }, 500);
+    if (url.pathname === '/api/books/3/genres') return apiAnswer({ genres: [GENRES[1]] });
+    if (url.pathname === '/api/books/3/deleted-chapters') return apiAnswer({ chapters: [] });
+    return apiAnswer({ detail: 'unexpected', code: 'x' }, 500);
   });
-  return calls;
 }
 
 /** The details editor inside a book's workspace, which hands it the book. */
@@ -60,7 +53,9 @@ describe('the genre editor of the book details', () => {
   it('says when the genres could not be loaded, and asks for them again on "Try again"', async () => {
     let failing = true;
     const calls = mockApi(() =>
-      failing ? json({ detail: 'Boom', code: 'internal' }, 500) : json({ genres: GENRES }),
+      failing
+        ? apiAnswer({ detail: 'Boom', code: 'internal' }, 500)
+        : apiAnswer({ genres: GENRES }),
     );
     renderDetails();
     const panel = screen.getByRole('region', { name: 'Genres' });
@@ -84,7 +79,7 @@ describe('the genre editor of the book details', () => {
   });
 
   it('says nothing is wrong while the genres load fine', async () => {
-    mockApi(() => json({ genres: GENRES }));
+    mockApi(() => apiAnswer({ genres: GENRES }));
     renderDetails();
     const panel = screen.getByRole('region', { name: 'Genres' });
     const select = within(panel).getByLabelText('Add a genre');
