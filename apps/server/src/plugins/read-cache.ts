@@ -220,6 +220,13 @@ async function readCachePlugin(app: FastifyInstance, { cache, bus }: ReadCacheOp
  * (security headers, auth's no-store), so that a kept answer has the headers a fresh one has.
  */
 async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: AnswerCache }) {
+  // Only a read may say so: a write's answer must get no ETag, no 304 and no shareable
+  // Cache-Control. Checked as each route is declared, so a mistaken one stops the server's start.
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (route.config?.publicRead && methods.some((method) => method !== 'GET' && method !== 'HEAD'))
+      throw new Error(`${methods.join(', ')} ${route.url} cannot be a public read: it is a write`);
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.routeOptions.config?.publicRead || servedKept.has(request)) return payload;
     if (reply.statusCode !== 200 || typeof payload !== 'string') return payload;

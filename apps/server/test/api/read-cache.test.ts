@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/kysely.ts';
+import { AnswerCache } from '../../src/lib/answer-cache.ts';
+import { publicReads } from '../../src/plugins/read-cache.ts';
 import { createBook, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
 import { createChapter, type TestChapter } from '../helpers/chapters.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -329,6 +331,43 @@ describe('the answer cache', () => {
       id: chapter.id,
       content: long,
     });
+  });
+
+  it("gives a write's answer none of a public read's headers, even sent with If-None-Match", async () => {
+    const book = await createBook(t.app, author, 'Reordered');
+    const first = await createChapter(t.app, author, book.id, { title: 'One' });
+    const second = await createChapter(t.app, author, book.id, { title: 'Two' });
+    const reorder = (headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/books/${book.id}/chapters`,
+        headers: { authorization: `Bearer ${author.token}`, ...headers },
+        payload: {
+          chapters: [
+            { id: second.id, chapter_order: 1 },
+            { id: first.id, chapter_order: 2 },
+          ],
+        },
+      });
+    const done = await reorder();
+    expect(done.statusCode).toBe(200);
+    expect(done.headers.etag).toBeUndefined();
+    expect(done.headers['cache-control']).toBe('no-store');
+    // Saved either way: an answer of 304 would tell the author nothing of it.
+    const again = await reorder({ 'if-none-match': '*' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().chapters).toHaveLength(2);
+  });
+
+  it('refuses to start with a write declared a public read', async () => {
+    const app = Fastify();
+    await app.register(publicReads, { cache: new AnswerCache({ maxBytes: 0, maxAgeMs: 0 }) });
+    expect(() =>
+      app.post('/api/things', { config: { publicRead: true } }, async () => ({ ok: true })),
+    ).toThrow('POST /api/things cannot be a public read');
+    app.get('/api/things', { config: { publicRead: true } }, async () => ({ ok: true }));
+    await app.ready();
+    await app.close();
   });
 
   it('uses an answer no longer than its maximum age', async () => {

@@ -61,7 +61,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.post(
     '/api/books/:id/chapters',
     {
-      ...publicRead,
+      ...fastAnswer,
       schema: {
         ...TAG,
         ...auth,
@@ -82,7 +82,7 @@ export const chaptersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   app.put(
     '/api/books/:id/chapters',
     {
-      ...publicRead,
+      ...fastAnswer,
       schema: {
         ...TAG,
         ...auth,
