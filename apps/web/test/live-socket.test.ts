@@ -92,6 +92,33 @@ describe('live sockets', () => {
     socket.close();
   });
 
+  it('take a refused ticket (4401: used up by a backend that died mid-upgrade) for a reason to reconnect', async () => {
+    vi.useFakeTimers();
+    const statuses: string[] = [];
+    const refused = vi.fn();
+    const socket = openLiveSocket('/chat/ann', {
+      onMessage() {},
+      onStatus: (status) => statuses.push(status),
+      onRefused: refused,
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeSocket.opened[0]!.onclose?.({ code: 4401 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(FakeSocket.opened.map((s) => new URL(s.url).search)).toEqual([
+      '?ticket=ticket-1',
+      '?ticket=ticket-2',
+    ]);
+    expect(refused).not.toHaveBeenCalled();
+    expect(statuses).not.toContain('closed');
+    // The session did end: the next ticket is refused (401), and that is final.
+    ticketAnswer = () => json(401, { detail: 'Not authenticated', code: 'unauthorized' });
+    FakeSocket.opened[1]!.onclose?.({ code: 4401 });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(FakeSocket.opened).toHaveLength(2);
+    expect(statuses.at(-1)).toBe('closed');
+    socket.close();
+  });
+
   it('say "reconnecting", never "closed", while a lost connection is being replaced', async () => {
     // A process behind the load balancer died (1006): the socket lands on another within seconds.
     vi.useFakeTimers();

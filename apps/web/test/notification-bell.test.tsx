@@ -3,8 +3,14 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { inboxQuery } from '../src/features/notifications/api/notifications.ts';
+import { LiveNotifications } from '../src/features/notifications/components/LiveNotifications.tsx';
 import { NotificationBell } from '../src/features/notifications/components/NotificationBell.tsx';
+import { ToastProvider } from '../src/components/toasts.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
+import { keys } from '../src/lib/query-keys.ts';
+import { SessionProvider } from '../src/lib/session.tsx';
+import { accountFixture } from './fixtures.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -56,5 +62,59 @@ describe('the notification bell', () => {
     screen.getByRole('link', { name: 'Reader 2 followed you' }).focus();
     await userEvent.keyboard('{Escape}');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Notifications' }));
+  });
+});
+
+describe('live notifications', () => {
+  /** The sockets the app opens; the test plays the server. */
+  class FakeSocket {
+    static opened: FakeSocket[] = [];
+    static readonly OPEN = 1;
+    readyState = 0;
+    onopen: (() => void) | null = null;
+    onmessage: ((event: { data: string }) => void) | null = null;
+    onclose: ((event: { code: number }) => void) | null = null;
+    constructor() {
+      FakeSocket.opened.push(this);
+    }
+    send() {}
+    close() {}
+  }
+
+  it('ask for the inbox again once a lost socket is back: what came meanwhile was pushed to no one', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        if (String(input).endsWith('/api/socket-tickets'))
+          return Response.json({ ticket: 't', expires_in: 60 }, { status: 201 });
+        return Response.json({ notifications: [], unread_count: 0 });
+      }),
+    );
+    vi.stubGlobal('WebSocket', FakeSocket);
+    FakeSocket.opened = [];
+    const client = createQueryClient();
+    render(
+      <QueryClientProvider client={client}>
+        <SessionProvider
+          initial={{ status: 'in', token: 'token', account: accountFixture(1, 'ann') }}
+        >
+          <ToastProvider>
+            <LiveNotifications />
+          </ToastProvider>
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    await client.prefetchQuery(inboxQuery());
+    await waitFor(() => expect(FakeSocket.opened).toHaveLength(1));
+    FakeSocket.opened[0]!.onopen?.();
+    expect(client.getQueryState(keys.notifications)?.isInvalidated).toBe(false);
+    // The backend is replaced: the socket closes, and another opens a second later.
+    FakeSocket.opened[0]!.onclose?.({ code: 1006 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await waitFor(() => expect(FakeSocket.opened).toHaveLength(2));
+    FakeSocket.opened[1]!.onopen?.();
+    expect(client.getQueryState(keys.notifications)?.isInvalidated).toBe(true);
+    vi.useRealTimers();
   });
 });

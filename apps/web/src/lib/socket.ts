@@ -3,10 +3,13 @@ import { isApiError, request } from './api.ts';
 import { socketUrl } from './paths.ts';
 
 /**
- * WebSocket close codes that mean "do not try again": the ticket is refused, the room's author
- * blocked the user, or the room is gone.
+ * WebSocket close codes that mean "do not try again": the room's author blocked the user, or the
+ * room is gone. A refused ticket (4401) is not one: a backend that died in the middle of an
+ * upgrade has used the ticket up, and the load balancer's retry of that upgrade on another is
+ * refused; the next connection asks for a fresh ticket, and a session that really ended is told
+ * by that request's own 401.
  */
-const FINAL_CLOSE_CODES = new Set([4401, 4403, 4404]);
+const FINAL_CLOSE_CODES = new Set([4403, 4404]);
 const MAX_BACKOFF_MS = 30_000;
 /**
  * A connection open this long has proved itself: the next loss starts the backoff again from a

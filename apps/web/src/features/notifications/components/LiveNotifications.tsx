@@ -31,7 +31,17 @@ export function LiveNotifications() {
   useEffect(() => {
     if (!token) return;
     // The token only says whether someone is signed in: the socket asks for a ticket itself.
+    let lost = false;
     const socket = openLiveSocket('/ws', {
+      // Notifications sent while the socket was away (a backend replaced, a bus outage) are in
+      // the inbox but were pushed to no one: the bell asks for the inbox again once back.
+      onStatus(status) {
+        if (status === 'reconnecting') lost = true;
+        if (status === 'open' && lost) {
+          lost = false;
+          void client.invalidateQueries({ queryKey: keys.notifications });
+        }
+      },
       onMessage(data) {
         if (!isNotification(data)) return;
         const href = notificationHref({
