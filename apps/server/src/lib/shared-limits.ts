@@ -27,6 +27,10 @@ export interface Limits {
   close(): void;
 }
 
+/** The bucket the fallback's probe spends from: never empty, and gone a moment after. */
+const PROBE_KEY = 'fallback-probe';
+const PROBE_RATE = { burst: 1_000_000, perSecond: 1_000_000 };
+
 export function createLimits(options: {
   redis: Redis | null;
   /** REDIS_PREFIX: keys go under `{prefix}:limits:`. */
@@ -42,10 +46,16 @@ export function createLimits(options: {
     };
   }
   const prefix = `${options.prefix}:limits`;
-  // One switch for every limit of the process: one warning per outage, not one per limit.
-  const fallback = new StoreFallback({ probe: () => redis.ping(), log });
+  const shared = new RedisLimitStore(redis, prefix);
+  // One switch for every limit of the process: one warning per outage, not one per limit. Redis
+  // is back when a limit's own write goes through, not at a mere PING, which a Redis out of
+  // memory, read-only after a failover or denied scripts still answers while every limit fails.
+  const fallback = new StoreFallback({
+    probe: () => shared.spend(PROBE_KEY, PROBE_RATE, Date.now()),
+    log,
+  });
   return {
-    store: fallbackLimitStore(new RedisLimitStore(redis, prefix), new MemoryLimitStore(), fallback),
+    store: fallbackLimitStore(shared, new MemoryLimitStore(), fallback),
     attempts: (name, policy) =>
       fallbackAttemptStore(
         new RedisAttemptStore(redis, `${prefix}:${name}`, policy),

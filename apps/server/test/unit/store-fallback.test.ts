@@ -181,4 +181,29 @@ describe('limits on a Redis that goes away and comes back', () => {
       limits.close();
     }
   });
+
+  it('stay in memory while Redis answers PING but refuses their writes (out of memory), and come back after', async () => {
+    redis ??= await startRedis();
+    const admin = new Redis(redis.url);
+    const log = recordingLog();
+    const limits = createLimits({ redis: admin, prefix: 'oom-test', log });
+    try {
+      await admin.config('SET', 'maxmemory-policy', 'noeviction');
+      await admin.config('SET', 'maxmemory', '1');
+      expect(await admin.ping()).toBe('PONG');
+      await limits.store.spend('chat:ann', rate, Date.now());
+      expect(log.lines).toEqual([{ level: 'warn', message: FELL_BACK }]);
+      // Probes go on meanwhile: none may take a PONG for Redis being back.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(log.lines).toEqual([{ level: 'warn', message: FELL_BACK }]);
+      await admin.config('SET', 'maxmemory', '0');
+      await expect
+        .poll(() => log.lines.map((line) => line.message), { timeout: 10_000 })
+        .toEqual([FELL_BACK, CAME_BACK]);
+    } finally {
+      limits.close();
+      await admin.config('SET', 'maxmemory', '0');
+      admin.disconnect();
+    }
+  });
 });
