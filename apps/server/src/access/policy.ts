@@ -34,6 +34,19 @@ export function isPublicChapter(chapter: Pick<ChapterFacts, 'is_published' | 'bo
   return fromFlag(chapter.book_is_published) && fromFlag(chapter.is_published);
 }
 
+/** A chapter as the API answers it (its flag a boolean): published, so what readers see. */
+export function isPublishedChapter(chapter: { is_published: boolean }): boolean {
+  return chapter.is_published;
+}
+
+/**
+ * Whether an update's body asks to publish (`is_published: true`); `false` asks to unpublish,
+ * and an absent flag leaves publication as it was (`input.is_published !== undefined` says sent).
+ */
+export function asksToPublish(body: { is_published?: boolean }): boolean {
+  return body.is_published === true;
+}
+
 export function isAuthorOf(book: Pick<BookFacts, 'author_id'>, viewer: AccessViewer): boolean {
   return viewer !== null && book.author_id === viewer.id;
 }

@@ -7,6 +7,7 @@ import {
 } from '../../access/book-filters.ts';
 import type { AppContext, ReadContext, Viewer } from '../../context.ts';
 import {
+  asksToPublish,
   assertCanSeeBook,
   assertOwnsBook,
   bookNotFound,
@@ -236,7 +237,7 @@ export async function updateBook(
     ) {
       throw conflict('You already have a book with this title');
     }
-    const publishing = Boolean(input.is_published) && !isPublicBook(existing);
+    const publishing = asksToPublish(input) && !isPublicBook(existing);
     const updated = await books.updateBook(trx, bookId, {
       ...(input.title !== undefined && { title: input.title }),
       ...(input.summary != null && { summary: input.summary }),

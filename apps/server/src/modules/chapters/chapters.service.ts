@@ -19,11 +19,13 @@ import {
   textOfSanitized,
 } from '../../html/sanitize.ts';
 import {
+  asksToPublish,
   assertCanSeeChapter,
   assertOwnsBook,
   assertSchedulable,
   isAuthorOf,
   isPublicBook,
+  isPublishedChapter,
 } from '../../access/policy.ts';
 import { nowIso, toFlag } from '../../lib/convert.ts';
 import { uniqueTitle } from '../../lib/unique-title.ts';
@@ -317,7 +319,11 @@ function alreadyHolds(current: chapters.ChapterRow, changes: chapters.ChapterCha
  */
 function changesWhatReadersSee(input: UpdateChapterBody, updated: Chapter): boolean {
   // A schedule moves the book page's "next chapter" (when the author shows it).
-  return input.is_published !== undefined || input.publish_at !== undefined || updated.is_published;
+  return (
+    input.is_published !== undefined ||
+    input.publish_at !== undefined ||
+    isPublishedChapter(updated)
+  );
 }
 
 /** An author's note as stored: sanitized like chapter text, and '' when it holds no text. */
@@ -331,7 +337,7 @@ function noteColumn(html: string): string {
  * title or content keeps one, and so does publishing, even with nothing else changed.
  */
 function versionKind(input: UpdateChapterBody, restoring: boolean): RevisionKind | null {
-  if (input.is_published) return 'publish';
+  if (asksToPublish(input)) return 'publish';
   if (input.content === undefined && input.title === undefined) return null;
   if (restoring) return 'restore';
   return input.autosave ? 'autosave' : 'save';
@@ -403,7 +409,7 @@ async function saveChapter(
       publish_at: input.publish_at === null ? null : new Date(input.publish_at).toISOString(),
     }),
     // Publishing, by hand or by the release, ends the schedule.
-    ...(input.is_published && { publish_at: null }),
+    ...(asksToPublish(input) && { publish_at: null }),
     ...(input.note_before !== undefined && { note_before: noteColumn(input.note_before) }),
     ...(input.note_after !== undefined && { note_after: noteColumn(input.note_after) }),
     // Keeps a version in the UPDATE itself, through the trigger of migration 0017.
@@ -415,10 +421,12 @@ async function saveChapter(
   // autosave (and no transaction around it). Only publishing reads the book first (under its
   // lock, the order every chapter write takes locks in), for the news, in one transaction with
   // the followers' inbox; only a refusal reads more, to tell which rule refused.
-  const write: <T>(db: Db, work: (handle: DbHandle) => Promise<T>) => Promise<T> =
-    input.is_published ? writeTransaction : writeStatement;
+  const publishing = asksToPublish(input);
+  const write: <T>(db: Db, work: (handle: DbHandle) => Promise<T>) => Promise<T> = publishing
+    ? writeTransaction
+    : writeStatement;
   const saved = await write(ctx.db, async (trx) => {
-    const book = input.is_published ? await chapters.lockBook(trx, bookId) : undefined;
+    const book = publishing ? await chapters.lockBook(trx, bookId) : undefined;
     const target = {
       id: chapterId,
       bookId,
