@@ -418,9 +418,12 @@ function ChapterEditor({
           onChoose={(choice) =>
             void choose(async () => {
               setDraft(null);
-              // Restoring writes this tab's own draft first, so the offered one can go either way.
-              if (choice === 'mine') await sync.restore(draft.content, () => drafts.discard(draft));
-              else drafts.discard(draft);
+              // Restoring writes this tab's own draft first, so the offered one (another tab's,
+              // unless this tab left it earlier: then it is the one just written) can go.
+              const offeredElsewhere = draft.key !== drafts.keyOf(start.id);
+              if (choice === 'theirs') drafts.discard(draft);
+              else
+                await sync.restore(draft.content, () => offeredElsewhere && drafts.discard(draft));
             })
           }
         >
