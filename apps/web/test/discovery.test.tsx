@@ -8,7 +8,6 @@ import { createMemoryRouter, Outlet, RouterProvider, type RouteObject } from 're
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { purifySnippet, Snippet } from '../src/components/SafeHtml.tsx';
 import { addTag, TagInput } from '../src/components/TagInput.tsx';
-import { ToastProvider } from '../src/components/toasts.tsx';
 import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
 import { GenrePage } from '../src/features/books/components/GenrePage.tsx';
 import { RecentWork } from '../src/features/authors/components/RecentWork.tsx';
@@ -27,8 +26,9 @@ import {
 } from '../src/features/reader/restorePosition.ts';
 import { hiddenCount } from '../src/lib/filtered.ts';
 import { createQueryClient } from '../src/lib/query.ts';
-import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
+import { type SessionState } from '../src/lib/session.tsx';
 import { accountFixture, authorFixture, bookFixture } from './fixtures.ts';
+import { renderRouter } from './render.tsx';
 
 /*
  * Issue 21 in the web app: the filters' address state, the tag input's rules, the search
@@ -52,15 +52,7 @@ function renderAt(
   );
   vi.stubGlobal('fetch', fetchMock);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionProvider initial={session}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router, { session });
   const calls = (pathname: string) =>
     fetchMock.mock.calls
       .map(([u]) => new URL(String(u), 'http://localhost'))

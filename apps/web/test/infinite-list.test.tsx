@@ -1,18 +1,15 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InfiniteList, nextOffset } from '../src/components/InfiniteList.tsx';
-import { ToastProvider } from '../src/components/toasts.tsx';
 import { BooksPage } from '../src/features/books/components/BooksPage.tsx';
 import {
   noMatchSentence,
   resultCount,
   SearchPage,
 } from '../src/features/books/components/SearchPage.tsx';
-import { createQueryClient } from '../src/lib/query.ts';
 import { bookFixture } from './fixtures.ts';
-import { SessionProvider } from '../src/lib/session.tsx';
+import { renderRouter } from './render.tsx';
 
 /** A controllable IntersectionObserver: tests decide how visible the observed element is. */
 class FakeObserver {
@@ -117,15 +114,7 @@ function renderPage(
   });
   vi.stubGlobal('fetch', fetchMock);
   const router = createMemoryRouter([route], { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionProvider initial={{ status: 'out', token: null, account: null }}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router);
   return fetchMock;
 }
 

@@ -1,17 +1,14 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { Header } from '../src/app/layouts/Header.tsx';
-import { ToastProvider } from '../src/components/toasts.tsx';
 import { BookPage } from '../src/features/books/components/BookPage.tsx';
 import { SearchPage } from '../src/features/books/components/SearchPage.tsx';
 import { routeId } from '../src/lib/paths.ts';
-import { createQueryClient } from '../src/lib/query.ts';
-import { SessionProvider } from '../src/lib/session.tsx';
 import { bookFixture } from './fixtures.ts';
+import { renderRouter } from './render.tsx';
 
 /** Issue 23 §4 and §5 as the web app sees them: ids read as the API reads them; any search text. */
 
@@ -26,15 +23,7 @@ function renderAt(routes: { path: string; element: ReactNode }[], path: string) 
     return Response.json({ detail: 'Not found', code: 'not_found' }, { status: 404 });
   });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionProvider initial={{ status: 'out', token: null, account: null }}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router);
   return { asked, router };
 }
 

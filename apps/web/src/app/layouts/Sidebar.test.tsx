@@ -1,12 +1,9 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider } from '../../components/toasts.tsx';
-import { createQueryClient } from '../../lib/query.ts';
-import { SessionProvider } from '../../lib/session.tsx';
 import { RootLayout } from './RootLayout.tsx';
+import { renderRouter } from '../../../test/render.tsx';
 
 /** jsdom has no matchMedia: a screen whose width the test sets (narrow is up to 768px). */
 let narrow = false;
@@ -63,15 +60,7 @@ function renderLayout() {
     [{ path: '/', element: <RootLayout />, children: [{ index: true, element: <Page /> }] }],
     { initialEntries: ['/'] },
   );
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <SessionProvider initial={{ status: 'out', token: null, account: null }}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
-      </SessionProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router);
   const sidebar = screen.getByRole('complementary', { name: 'Sidebar', hidden: true });
   const header = screen.getByRole('banner');
   return {
