@@ -87,8 +87,9 @@ export const CHAT_LIMITS = {
 /**
  * Close codes. Authentication and unknown rooms are reported by accepting the upgrade and closing
  * at once with a 44xx code and a reason: browsers hide the HTTP status of a refused upgrade, but
- * they do show close codes, so a client can tell "sign in again" (4401) from a network failure
- * and stop reconnecting.
+ * they do show close codes, so a client can tell "not signed in" (4401: a dead token, or a ticket
+ * used, unknown or expired) from a network failure. A token client then signs in again; a ticket
+ * client asks for a fresh ticket, which a dead session is refused (401).
  */
 export const WS_CLOSE = {
   /** The server is shutting down (or the client's connection was replaced); reconnect later. */

@@ -194,12 +194,15 @@ export class ChatRooms {
    * arrives while the database is read may or may not be in what the read finds; the event is
    * the newer word on that pair, so `apply` keeps what the event set for it.
    */
-  recheckMutes(): MuteRecheck {
+  recheckMutes({ afterOutage = true }: { afterOutage?: boolean } = {}): MuteRecheck {
     const changed = new Set<string>();
     this.rechecks.add(changed);
     const end = () => this.rechecks.delete(changed);
     const number = ++this.recheckCount;
-    for (const mine of this.watches.values()) for (const watch of mine) watch.recheckBegan = true;
+    // Admissions under way may lack what the outage lost: their joins recheck again. A recheck
+    // made for such a join has no outage behind it, and flags none (else joins would chain).
+    if (afterOutage)
+      for (const mine of this.watches.values()) for (const watch of mine) watch.recheckBegan = true;
     const members = [...this.members()];
     const read = new Set(members.map((member) => member.of.userId));
     return {

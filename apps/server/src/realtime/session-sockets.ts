@@ -20,7 +20,8 @@ const REMEMBER_ENDED_MS = 60_000;
  * Every authenticated socket of this process (notification streams and chat members), by the
  * session it was opened with, so that a session's end reaches its sockets: logout and password
  * change through `end`, expiry through `closeExpired`. Either closes with 4401, the code a dead
- * token gets on connecting, so clients treat both alike (sign in again, no reconnect).
+ * token gets on connecting, so clients treat both alike: a token client signs in again; the web
+ * app asks for a fresh ticket, whose 401 tells it the session is over.
  */
 export class SessionSockets {
   private readonly bySession = new Map<number, { expiresAt: number; sockets: Set<WebSocket> }>();

@@ -145,6 +145,16 @@ describe("chat rooms' recheck of mutes (the event bus back after an outage)", ()
     expect(outage.recheckBegan).toBe(true);
   });
 
+  it("flags admissions under way for a recheck after an outage, not for a join's own recheck", () => {
+    const rooms = new ChatRooms();
+    const joining = rooms.watch(10);
+    rooms.recheckMutes({ afterOutage: false }).abandon();
+    expect(joining.recheckBegan).toBe(false);
+    rooms.recheckMutes().abandon();
+    expect(joining.recheckBegan).toBe(true);
+    rooms.unwatch(joining);
+  });
+
   it('lets only the latest of two rechecks apply', () => {
     const rooms = new ChatRooms();
     const reader = member(rooms, 'author:1', 10, [20]);

@@ -53,7 +53,7 @@ export function joinRoom(
   // A recheck (the bus back after an outage) began while `muted` was read, without this socket:
   // the read may lack changes whose events were lost, so the lists are read again.
   if (watch?.recheckBegan)
-    recheckRoomLists(ctx, rooms).catch((error: unknown) =>
+    recheckRoomLists(ctx, rooms, { afterOutage: false }).catch((error: unknown) =>
       log.warn({ err: error, room }, "could not recheck a joining member's lists"),
     );
   let announced = false;

@@ -18,8 +18,11 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
     const { username } = request.params as { username: string };
     try {
       const admitted = await admitToRoom(deps.ctx, deps.rooms, username, session.viewer);
-      // A client gone before its socket joins ends the watch its join would have ended.
-      request.raw.socket.once('close', () => deps.rooms.unwatch(admitted.watch));
+      // A client gone before its socket joins (even during the reads above) ends the watch its
+      // join would have ended.
+      const connection = request.raw.socket;
+      if (connection.destroyed) deps.rooms.unwatch(admitted.watch);
+      else connection.once('close', () => deps.rooms.unwatch(admitted.watch));
       return admitted;
     } catch (error) {
       if (error instanceof AppError && error.code === 'forbidden')

@@ -32,9 +32,9 @@ const RECHECK_ROUNDS = 3;
 export async function recheckRoomLists(
   ctx: Pick<AppContext, 'db'>,
   rooms: ChatRooms,
-  round = 1,
+  { round = 1, afterOutage = true }: { round?: number; afterOutage?: boolean } = {},
 ): Promise<void> {
-  const recheck = rooms.recheckMutes();
+  const recheck = rooms.recheckMutes({ afterOutage });
   const { members } = recheck;
   if (members.length === 0) return recheck.abandon();
   let uncovered: number;
@@ -57,7 +57,8 @@ export async function recheckRoomLists(
     recheck.abandon();
     throw error;
   }
-  if (uncovered > 0 && round < RECHECK_ROUNDS) await recheckRoomLists(ctx, rooms, round + 1);
+  if (uncovered > 0 && round < RECHECK_ROUNDS)
+    await recheckRoomLists(ctx, rooms, { round: round + 1, afterOutage });
 }
 
 /**

@@ -197,6 +197,25 @@ describe('local drafts', () => {
     expect(drafts.read(7)?.content).toBe('<p>leaving</p>');
   });
 
+  it('lets the offered copy go only once its own copy of a restored draft is kept', async () => {
+    const taken = vi.fn();
+    await setup().sync.restore('<p>kept here</p>', taken);
+    expect(taken).toHaveBeenCalledTimes(1);
+    // Storage full: the offered copy is the only one on the device, and stays.
+    const full = createDraftStore({
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      removeItem: () => {},
+      key: () => null,
+      length: 0,
+    });
+    const refused = vi.fn();
+    await setup({ drafts: full }).sync.restore('<p>not kept</p>', refused);
+    expect(refused).not.toHaveBeenCalled();
+  });
+
   it('restoring a draft puts it in the editor and saves it', async () => {
     const { sync, editor, server } = setup();
     await sync.restore('<p>from the draft</p>');
@@ -461,6 +480,8 @@ describe('other writes (rename, publish)', () => {
     failing.type('<p>too long</p>');
     expect(await failing.sync.settle()).toBe(false);
     expect(failing.sync.snapshot.status).toBe('failed');
-    expect(save).toHaveBeenCalledTimes(1);
+    // Tried once: the failed save's own retries (with their backoff) go on from there.
+    expect(failing.save).toHaveBeenCalledTimes(1);
+    expect(save).toHaveBeenCalledTimes(1); // the conflict's one refused save
   });
 });

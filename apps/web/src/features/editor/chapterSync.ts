@@ -248,7 +248,8 @@ export class ChapterSync {
     this.opts.replace(html);
     this.set({ status: 'dirty' });
     this.writeDraft();
-    taken?.();
+    // Not when the browser refused to keep it (storage full): the offered copy is then the only one.
+    if (this.state.draftKept) taken?.();
     await this.save('manual');
   }
 
@@ -287,7 +288,9 @@ export class ChapterSync {
   async settle(): Promise<boolean> {
     // A save asked for while another runs goes after it: a few rounds see both through.
     for (let round = 0; round < 3 && this.hasUnsavedChanges; round++) {
-      if (this.state.status === 'conflict' || this.state.status === 'gone') break;
+      const { status } = this.state;
+      // A save that failed is not sent again here: its own retries go on with their backoff.
+      if (status === 'conflict' || status === 'gone' || (status === 'failed' && round > 0)) break;
       await this.save('manual');
       await this.busy;
     }

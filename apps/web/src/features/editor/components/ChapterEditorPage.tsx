@@ -418,12 +418,18 @@ function ChapterEditor({
           onChoose={(choice) =>
             void choose(async () => {
               setDraft(null);
-              // Restoring writes this tab's own draft first, so the offered one (another tab's,
-              // unless this tab left it earlier: then it is the one just written) can go.
-              const offeredElsewhere = draft.key !== drafts.keyOf(start.id);
-              if (choice === 'theirs') drafts.discard(draft);
-              else
-                await sync.restore(draft.content, () => offeredElsewhere && drafts.discard(draft));
+              // Chosen: the offered draft goes, and so do older ones other tabs left, lest they
+              // be offered next time over newer text (a tab still open writes its own again).
+              // Restoring writes this tab's own draft first; that one stays until the save lands.
+              const own = drafts.keyOf(start.id);
+              const settled = () => {
+                for (const found of drafts.list(start.id))
+                  if (found.key !== own && found.savedAt <= draft.savedAt) drafts.discard(found);
+              };
+              if (choice === 'theirs') {
+                drafts.discard(draft);
+                settled();
+              } else await sync.restore(draft.content, settled);
             })
           }
         >
