@@ -1,23 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setBearerToken } from '../src/lib/api.ts';
 import { openLiveSocket } from '../src/lib/socket.ts';
-
-/** Records every socket the code under test opens; the test plays the server's side. */
-class FakeSocket {
-  static opened: FakeSocket[] = [];
-  static readonly OPEN = 1;
-  readyState = 0;
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: string }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  readonly url: string;
-  constructor(url: string) {
-    this.url = url;
-    FakeSocket.opened.push(this);
-  }
-  send() {}
-  close() {}
-}
+import { FakeBrowserSocket as FakeSocket } from './fake-browser-socket.ts';
 
 const SESSION_TOKEN = 'the-30-day-session-token';
 let tickets = 0;

@@ -10,6 +10,7 @@ import { ToastProvider } from '../src/components/toasts.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
 import { keys } from '../src/lib/query-keys.ts';
 import { SessionProvider } from '../src/lib/session.tsx';
+import { FakeBrowserSocket as FakeSocket } from './fake-browser-socket.ts';
 import { accountFixture } from './fixtures.ts';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -66,21 +67,6 @@ describe('the notification bell', () => {
 });
 
 describe('live notifications', () => {
-  /** The sockets the app opens; the test plays the server. */
-  class FakeSocket {
-    static opened: FakeSocket[] = [];
-    static readonly OPEN = 1;
-    readyState = 0;
-    onopen: (() => void) | null = null;
-    onmessage: ((event: { data: string }) => void) | null = null;
-    onclose: ((event: { code: number }) => void) | null = null;
-    constructor() {
-      FakeSocket.opened.push(this);
-    }
-    send() {}
-    close() {}
-  }
-
   it('ask for the inbox again once a lost socket is back: what came meanwhile was pushed to no one', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     vi.stubGlobal(
