@@ -1,15 +1,15 @@
 import type { Comment, CommentList as CommentPage } from '@inkwell/contract';
 import { COMMENT_LINK_REL } from '@inkwell/contract/html';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { purifyComment, SafeHtml } from '../../components/SafeHtml.tsx';
-import { ToastProvider } from '../../components/toasts.tsx';
 import { bodyToText, textToBody, wrapSelection } from './body.ts';
 import { CommentList } from './components/CommentList.tsx';
 import type { CommentViewer } from './components/CommentItem.tsx';
+import { renderRouter } from '../../../test/render.tsx';
 
 const comment = (id: number, changes: Partial<Comment> = {}): Comment => ({
   id,
@@ -68,13 +68,7 @@ function renderList(viewer: CommentViewer = VIEWER, paragraph: number | null = n
       ),
     },
   ]);
-  render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router, { client });
 }
 
 describe('comment bodies (the comment allowlist)', () => {

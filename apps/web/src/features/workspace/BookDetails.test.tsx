@@ -1,12 +1,12 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { createMemoryRouter, Outlet } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { apiAnswer, bookFixture, stubApi } from '../../../test/fixtures.ts';
-import { ToastProvider } from '../../components/toasts.tsx';
 import { BookDetails } from './components/BookDetails.tsx';
 import type { WorkspaceBookContext } from './components/BookWorkspace.tsx';
+import { renderRouter } from '../../../test/render.tsx';
 
 const GENRES = [
   { id: 1, name: 'Fiction' },
@@ -40,13 +40,7 @@ function renderDetails() {
     ],
     { initialEntries: ['/my/workspace/books/3'] },
   );
-  render(
-    <QueryClientProvider client={client}>
-      <ToastProvider>
-        <RouterProvider router={router} />
-      </ToastProvider>
-    </QueryClientProvider>,
-  );
+  renderRouter(router, { client });
 }
 
 describe('the genre editor of the book details', () => {
