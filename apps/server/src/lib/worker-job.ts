@@ -1,4 +1,10 @@
-import { Worker, type Transferable } from 'node:worker_threads';
+import {
+  MessageChannel,
+  parentPort,
+  Worker,
+  type MessagePort,
+  type Transferable,
+} from 'node:worker_threads';
 
 /**
  * One job in a worker thread of its own, with a time limit and a heap limit: work that could
@@ -41,49 +47,134 @@ export interface WorkerJobHandlers<T> {
 }
 
 /**
- * Starts `script` (a .ts file Node loads with type stripping, which is why tsconfig's
- * erasableSyntaxOnly refuses enums and parameter properties everywhere) in a worker thread.
- * The worker is terminated as soon as the job is settled, however it ends.
+ * Workers kept between jobs, at most MAX_IDLE_WORKERS per script and heap limit. A worker that
+ * answered its job serves the next one instead of being torn down: every isolate created and
+ * disposed is a chance for V8's rare crash in its process-wide registry of JIT pages (`Check
+ * failed: jit_page.has_value()`, unfixed in Node 18–24), and starting one costs tens of
+ * milliseconds besides. A worker that timed out, was cancelled, crashed or ran out of memory is
+ * terminated, never kept. Idle workers are unref'd (they never keep the process alive) and
+ * terminated after IDLE_MS, which hands their heap back.
+ */
+const MAX_IDLE_WORKERS = 2;
+const IDLE_MS = 60_000;
+
+interface IdleWorker {
+  worker: Worker;
+  timer: NodeJS.Timeout;
+  onExit: () => void;
+}
+
+const idleWorkers = new Map<string, IdleWorker[]>();
+
+function takeWorker(key: string, script: URL, limits: WorkerLimits): Worker {
+  const idle = idleWorkers.get(key)?.pop();
+  if (idle) {
+    clearTimeout(idle.timer);
+    idle.worker.off('exit', idle.onExit);
+    idle.worker.ref();
+    return idle.worker;
+  }
+  return new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb } });
+}
+
+function keepWorker(key: string, worker: Worker): void {
+  const idle = idleWorkers.get(key) ?? [];
+  if (idle.length >= MAX_IDLE_WORKERS) {
+    void worker.terminate();
+    return;
+  }
+  const forget = () => {
+    const at = idle.findIndex((entry) => entry.worker === worker);
+    if (at >= 0) idle.splice(at, 1);
+  };
+  const timer = setTimeout(() => {
+    forget();
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  // An idle worker that dies on its own (it should not) is simply forgotten.
+  const onExit = () => {
+    clearTimeout(timer);
+    forget();
+  };
+  worker.once('exit', onExit);
+  worker.unref();
+  idle.push({ worker, timer, onExit });
+  idleWorkers.set(key, idle);
+}
+
+/**
+ * Runs one job of `script` (a .ts file Node loads with type stripping, which is why tsconfig's
+ * erasableSyntaxOnly refuses enums and parameter properties everywhere) in a worker thread,
+ * an idle one when there is one. The script answers jobs with `serveWorkerJobs`; each job has a
+ * message channel of its own, closed when the job is settled, so nothing a worker sends about one
+ * job can reach the next.
  */
 export function startWorkerJob<T>(
   script: URL,
   limits: WorkerLimits,
   handlers: WorkerJobHandlers<T>,
 ): WorkerJob<T> {
-  const worker = new Worker(script, {
-    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
-  });
+  const key = `${script.href}|${limits.maxHeapMb}`;
+  const worker = takeWorker(key, script, limits);
+  const channel = new MessageChannel();
   let settle: { resolve: (value: T) => void; reject: (error: Error) => void } | null = null;
   const result = new Promise<T>((resolve, reject) => {
     settle = { resolve, reject };
   });
-  const finish = (outcome: T | Error) => {
+  /** `answered`: the worker finished the job itself, so it may serve another. */
+  const end = (outcome: T | Error, answered: boolean) => {
     if (!settle) return;
     const { resolve, reject } = settle;
     settle = null;
     clearTimeout(timer);
-    void worker.terminate();
+    channel.port1.close();
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    if (answered) keepWorker(key, worker);
+    else void worker.terminate();
     if (outcome instanceof Error) reject(outcome);
     else resolve(outcome);
   };
+  const finish = (outcome: T | Error) => end(outcome, true);
   const post = (message: unknown, transfer: readonly Transferable[] = []) => {
-    if (settle) worker.postMessage(message, transfer);
+    if (settle) channel.port1.postMessage(message, transfer);
   };
-  const timer = setTimeout(() => finish(handlers.failure({ kind: 'timeout' })), limits.timeoutMs);
-  worker.on('message', (message: unknown) => handlers.onMessage(message, { finish, post }));
-  worker.on('error', (error: Error & { code?: string }) =>
-    finish(
+  const onError = (error: Error & { code?: string }) =>
+    end(
       handlers.failure(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? { kind: 'out-of-memory' }
           : { kind: 'crashed', detail: error.stack ?? error.message },
       ),
-    ),
+      false,
+    );
+  const onExit = (code: number) =>
+    end(handlers.failure({ kind: 'crashed', detail: `worker exited with code ${code}` }), false);
+  const timer = setTimeout(
+    () => end(handlers.failure({ kind: 'timeout' }), false),
+    limits.timeoutMs,
   );
-  worker.on('exit', (code) =>
-    finish(handlers.failure({ kind: 'crashed', detail: `worker exited with code ${code}` })),
-  );
-  return { result, post, cancel: (error) => finish(error) };
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  channel.port1.on('message', (message: unknown) => handlers.onMessage(message, { finish, post }));
+  worker.postMessage({ job: channel.port2 } satisfies JobStart, [channel.port2]);
+  return { result, post, cancel: (error) => end(error, false) };
+}
+
+/** What a worker receives for each job: the job's own end of its channel. */
+interface JobStart {
+  job: MessagePort;
+}
+
+/**
+ * Worker side: calls `serve` with each job's port (its messages are the job's, and what is
+ * posted on it goes to the job's handlers). Jobs come one at a time: a worker is only given a
+ * new one after it answered the last.
+ */
+export function serveWorkerJobs(serve: (job: MessagePort) => void): void {
+  if (!parentPort) throw new Error('serveWorkerJobs runs in a worker thread');
+  parentPort.on('message', (message: JobStart) => serve(message.job));
 }
 
 /** The buffer under `bytes`, for transfer when `bytes` spans all of it (else it is copied). */

@@ -1,25 +1,43 @@
-import { parentPort } from 'node:worker_threads';
-import { transferableOf } from '../../lib/worker-job.ts';
+import { serveWorkerJobs, transferableOf } from '../../lib/worker-job.ts';
 import type { EpubWorkerReply, EpubWorkerRequest } from './build-in-worker.ts';
 import { EpubWriter } from './epub-writer.ts';
 import { htmlToXhtml } from './xhtml.ts';
 import { ZipWriter } from './zip.ts';
 
 /**
- * Worker thread entry: builds one EPUB from the chapters the main thread sends a batch at a time,
- * converting each to XHTML and compressing it here, and answers with the file, or stops as soon
- * as it grows past the size allowed. Keep this file's imports free of TypeScript-only syntax:
- * workers load it with Node's type stripping.
+ * Worker thread entry: builds an EPUB per job (one job at a time, each with its own writer) from
+ * the chapters the main thread sends a batch at a time, converting each to XHTML and compressing
+ * it here, and answers with the file, or stops as soon as it grows past the size allowed. Keep
+ * this file's imports free of TypeScript-only syntax: workers load it with Node's type stripping.
  */
-const port = parentPort;
-if (!port) throw new Error('epub-worker.ts must run as a worker thread');
+serveWorkerJobs((job) => {
+  const reply = (message: EpubWorkerReply, transfer: ArrayBuffer[] = []) =>
+    job.postMessage(message, transfer);
+  let epub: EpubWriter | null = null;
+  job.on('message', (request: EpubWorkerRequest) => {
+    try {
+      if (request.type === 'start') {
+        epub = start(request, reply);
+        reply({ type: 'more' });
+      } else if (request.type === 'chapters') {
+        for (const html of request.html) epub!.addChapter(htmlToXhtml(html));
+        reply({ type: 'more' });
+      } else {
+        epub!.end();
+      }
+    } catch (error) {
+      reply({
+        type: 'failed',
+        detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+  });
+});
 
-const reply = (message: EpubWorkerReply, transfer: ArrayBuffer[] = []) =>
-  port.postMessage(message, transfer);
-
-let epub: EpubWriter | null = null;
-
-function start(request: Extract<EpubWorkerRequest, { type: 'start' }>): EpubWriter {
+function start(
+  request: Extract<EpubWorkerRequest, { type: 'start' }>,
+  reply: (message: EpubWorkerReply, transfer?: ArrayBuffer[]) => void,
+): EpubWriter {
   const zip = new ZipWriter(new Date(request.book.modified));
   const chunks: Buffer[] = [];
   let size = 0;
@@ -44,22 +62,3 @@ function start(request: Extract<EpubWorkerRequest, { type: 'start' }>): EpubWrit
   );
   return new EpubWriter(request.book, zip);
 }
-
-port.on('message', (request: EpubWorkerRequest) => {
-  try {
-    if (request.type === 'start') {
-      epub = start(request);
-      reply({ type: 'more' });
-    } else if (request.type === 'chapters') {
-      for (const html of request.html) epub!.addChapter(htmlToXhtml(html));
-      reply({ type: 'more' });
-    } else {
-      epub!.end();
-    }
-  } catch (error) {
-    reply({
-      type: 'failed',
-      detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    });
-  }
-});

@@ -1,18 +1,19 @@
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import { serveWorkerJobs } from '../../lib/worker-job.ts';
 import { ImportFileError, parseBook } from './parsers/index.ts';
 import type { WorkerReply, WorkerRequest } from './parse-in-worker.ts';
 
 /**
- * Worker thread entry: parses one file and answers with the book, or with the reason it cannot
- * be imported. Runs off the main thread so a big book never stalls the server's event loop.
- * Keep this file's imports free of TypeScript-only syntax: workers load it with Node's type stripping.
+ * Worker thread entry: parses each file it is given (one job at a time) and answers with the
+ * book, or with the reason it cannot be imported. Runs off the main thread so a big book never
+ * stalls the server's event loop. Keep this file's imports free of TypeScript-only syntax:
+ * workers load it with Node's type stripping.
  */
-const port = parentPort;
-if (!port) throw new Error('parse-worker.ts must run as a worker thread');
+serveWorkerJobs((job) => job.once('message', (request: WorkerRequest) => void parse(request, job)));
 
-port.once('message', async (request: WorkerRequest) => {
+async function parse(request: WorkerRequest, job: MessagePort): Promise<void> {
   const reply = (message: WorkerReply, transfer: ArrayBuffer[] = []) =>
-    port.postMessage(message, transfer);
+    job.postMessage(message, transfer);
   try {
     const book = await parseBook(
       request.bytes,
@@ -29,4 +30,4 @@ port.once('message', async (request: WorkerRequest) => {
       detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
   }
-});
+}
