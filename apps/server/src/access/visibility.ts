@@ -104,18 +104,29 @@ export function commentShownTo(
 /**
  * Comments that count where the viewer sees comments counted (per paragraph in the reader, per
  * chapter in the author's statistics): not deleted, shown to the viewer, and for a reply, in a
- * thread shown too. The list hides a whole thread whose top-level writer is hidden, so its
- * replies must not be counted where nobody can open them.
+ * thread shown too (`threadShownTo`).
  */
 export function commentCountedFor(
   viewerId: ViewerId,
   comments = 'comments',
   books = 'books',
 ): Expression<SqlBool> {
-  const parent = column(comments, 'parent_id');
-  const threadShown = sql<SqlBool>`(${parent} is null or exists (select 1 from comments as counted_threads
-    where counted_threads.id = ${parent}
-      and ${commentShownTo(viewerId, 'counted_threads', books)}))`;
   return sql<SqlBool>`(${column(comments, 'deleted')} = 0
-    and ${commentShownTo(viewerId, comments, books)} and ${threadShown})`;
+    and ${commentShownTo(viewerId, comments, books)} and ${threadShownTo(viewerId, comments, books)})`;
+}
+
+/**
+ * Comments whose thread is shown to the viewer: a top-level comment, or a reply whose top-level
+ * comment is shown (`commentShownTo`). The list hides a whole thread whose writer is hidden, so
+ * its replies are neither listed nor counted for anyone who could not open it.
+ */
+export function threadShownTo(
+  viewerId: ViewerId,
+  comments = 'comments',
+  books = 'books',
+): Expression<SqlBool> {
+  const parent = column(comments, 'parent_id');
+  return sql<SqlBool>`(${parent} is null or exists (select 1 from comments as shown_threads
+    where shown_threads.id = ${parent}
+      and ${commentShownTo(viewerId, 'shown_threads', books)}))`;
 }

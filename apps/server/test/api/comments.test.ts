@@ -516,16 +516,30 @@ describe('likes', () => {
   });
 });
 
-describe('blocks and mutes, in the counts', () => {
-  it('does not count replies under a thread the list hides (its writer blocked by the author)', async () => {
+describe('blocks and mutes, in the counts and the replies', () => {
+  it('neither counts nor lists replies under a thread the list hides (its writer blocked by the author)', async () => {
     const { author, chapter } = await publishedChapter();
     const [pest, reader] = [await signup(t.app), await signup(t.app)];
     const thread = await comment(pest, chapter.id, { body: 'bait', paragraph: 1 });
-    await comment(reader, chapter.id, { body: 'answer', parent_id: thread.id });
+    const answer = await comment(reader, chapter.id, { body: 'answer', parent_id: thread.id });
     expect(await counts(null, chapter.id)).toEqual({ total: 2, paragraphs: { '1': 2 } });
+    expect((await replies(null, thread.id)).map((c) => c.id)).toEqual([answer.id]);
     await onList('block', author, pest);
     expect((await list(null, chapter.id)).comments).toEqual([]);
     expect(await counts(null, chapter.id)).toEqual({ total: 0, paragraphs: {} });
+    // Thread ids are sequential: asking for the hidden thread's replies by id shows nothing either.
+    for (const viewer of [null, reader, author])
+      expect(await replies(viewer, thread.id)).toEqual([]);
+  });
+
+  it('hides the replies of a thread whose writer the viewer muted, from that viewer only', async () => {
+    const { chapter } = await publishedChapter();
+    const [loud, reader, other] = [await signup(t.app), await signup(t.app), await signup(t.app)];
+    const thread = await comment(loud, chapter.id, { body: 'shouting', paragraph: 1 });
+    const answer = await comment(other, chapter.id, { body: 'calm', parent_id: thread.id });
+    await onList('mute', reader, loud);
+    expect(await replies(reader, thread.id)).toEqual([]);
+    expect((await replies(other, thread.id)).map((c) => c.id)).toEqual([answer.id]);
   });
 });
 

@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
-import { commentCountedFor, commentShownTo, type ViewerId } from '../../access/visibility.ts';
+import {
+  commentCountedFor,
+  commentShownTo,
+  threadShownTo,
+  type ViewerId,
+} from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 
 /**
@@ -65,11 +70,12 @@ export async function listTopLevel(
     .execute();
 }
 
-/** Every shown reply of a top-level comment, oldest first. */
+/** Every shown reply of a top-level comment, oldest first (none when the thread is hidden). */
 export async function listReplies(db: DbHandle, viewerId: ViewerId, parentId: number) {
   return commentSelect(db, viewerId)
     .where('comments.parent_id', '=', parentId)
     .where(commentShownTo(viewerId))
+    .where(threadShownTo(viewerId))
     .orderBy('comments.id', 'asc')
     .execute();
 }
