@@ -8,7 +8,8 @@ test.beforeAll(async () => {
   author = await createUser('storyteller', {
     first_name: 'Mira',
     last_name: 'Vale',
-    biography: 'Sea stories.',
+    // Plain text, shown as typed: the ampersand and the angle brackets are text.
+    biography: 'Sea stories & <tall> tales.',
   });
   quiet = await createUser('quiet');
   const book = await createBook(author, { title: 'Salt and Stars', chapters: [] });
@@ -20,7 +21,7 @@ test.beforeAll(async () => {
 test('profile: name, About, Recent Work with Load More, All Books', async ({ page }) => {
   await page.goto(app(`/authors/${author.username}`));
   await expect(page.getByRole('heading', { level: 1, name: 'Mira Vale' })).toBeVisible();
-  await expect(page.getByText('Sea stories.')).toBeVisible();
+  await expect(page.getByText('Sea stories & <tall> tales.', { exact: true })).toBeVisible();
   // Visitors get no Follow button.
   await expect(page.getByRole('button', { name: 'Follow' })).toHaveCount(0);
   const rows = page.locator('.recent-list li');

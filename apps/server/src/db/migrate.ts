@@ -24,6 +24,7 @@ import * as textFromContent from './migrations/0020_text_from_content.ts';
 import * as savedTextKept from './migrations/0021_saved_text_kept.ts';
 import * as commentNoticesIndex from './migrations/0022_comment_notices_index.ts';
 import * as searchGramsOnce from './migrations/0023_search_grams_once.ts';
+import * as plainBiographies from './migrations/0024_plain_biographies.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0021_saved_text_kept': savedTextKept,
   '0022_comment_notices_index': commentNoticesIndex,
   '0023_search_grams_once': searchGramsOnce,
+  '0024_plain_biographies': plainBiographies,
 };
 
 class EngineAwareProvider implements MigrationProvider {

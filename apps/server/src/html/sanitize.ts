@@ -12,7 +12,7 @@ export { countWords };
 
 /**
  * The allowlist (`@inkwell/contract/html`) equals the editor's schema: anything the editor cannot
- * produce is dropped. Applied on every write of chapter content, biography and chat messages; the
+ * produce is dropped. Applied on every write of chapter content, author's notes and chat messages; the
  * web app also runs DOMPurify, with the same list, on display. canonical.ts recognizes this
  * configuration's output without parsing it: a change to the rules below (attributes, schemes,
  * renamed tags) needs one there (the unit test that compares the two fails otherwise).

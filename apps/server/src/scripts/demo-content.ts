@@ -27,21 +27,21 @@ export const DEMO_AUTHORS: DemoAuthor[] = [
     first_name: 'Mara',
     last_name: 'Vell',
     biography:
-      '<p>Writes about lighthouses, tides and the people who keep them. Updates every Friday.</p>',
+      'Writes about lighthouses, tides and the people who keep them. Updates every Friday.',
     palette: ['#1d4e89', '#7fb7be'],
   },
   {
     username: 'tobias.quill',
     first_name: 'Tobias',
     last_name: 'Quill',
-    biography: '<p>Former cartographer. Now maps imaginary cities, one chapter at a time.</p>',
+    biography: 'Former cartographer. Now maps imaginary cities, one chapter at a time.',
     palette: ['#6b2d5c', '#f0a202'],
   },
   {
     username: 'june-okafor',
     first_name: 'June',
     last_name: 'Okafor',
-    biography: '<p>Mysteries with <em>small</em> stakes and large hearts.</p>',
+    biography: 'Mysteries with small stakes and large hearts.',
     palette: ['#2e5e4e', '#e3d887'],
   },
 ];

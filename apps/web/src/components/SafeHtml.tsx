@@ -128,7 +128,7 @@ const onSpoilerKey = (e: KeyboardEvent) => {
 };
 
 /**
- * Stored HTML shown safely: a chapter's, a biography's or a chat line's with the one allowlist,
+ * Stored HTML shown safely: a chapter's, an author's note or a chat line's with the one allowlist,
  * or with `allow="comment"` a comment's, with the comment allowlist and its spoilers.
  */
 export function SafeHtml({

@@ -10,7 +10,6 @@ import {
 } from '@inkwell/contract';
 import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
-import { isBlankHtml, sanitizeContent } from '../../html/sanitize.ts';
 import { nowIso } from '../../lib/convert.ts';
 import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { toAuthorProfile } from '../../presenters/user.ts';
@@ -112,11 +111,9 @@ function profileChanges(input: UpdateAuthorBody, passwordHash: string | undefine
     changes.username_lower = input.username.toLowerCase();
   }
   if (passwordHash !== undefined) changes.password_hash = passwordHash;
-  if (input.biography != null) {
-    const biography = sanitizeContent(input.biography);
-    // An editor's empty paragraph is no biography, so the profile shows its "none" text.
-    changes.biography = isBlankHtml(biography) ? '' : biography;
-  }
+  // Plain text, as the spec's client sends it and every client shows it (never as HTML), like
+  // a book's summary: only the space around it goes, so a blank one is no biography.
+  if (input.biography != null) changes.biography = input.biography.trim();
   if (input.first_name != null) changes.first_name = input.first_name;
   if (input.last_name != null) changes.last_name = input.last_name;
   if (input.email != null) changes.email = input.email;

@@ -128,7 +128,7 @@ export async function authorFeed(ctx: AppContext, site: Site, ref: string): Prom
   return renderAtom({
     id: `urn:inkwell:author:${author.id}`,
     title: `${name} on Inkwell`,
-    ...(author.biography && { subtitle: htmlToText(author.biography) }),
+    ...(author.biography && { subtitle: author.biography }),
     updated: newest(entries, nowIso()),
     selfLink: `${site.root}/api/authors/${encodeURIComponent(author.username)}/feed.atom`,
     alternateLink: `${site.root}/authors/${encodeURIComponent(author.username)}`,
