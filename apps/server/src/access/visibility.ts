@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 
 /**
  * Who may see what, as SQL. The rule of the product: a visitor sees published chapters of
@@ -66,6 +66,27 @@ export function chapterVisibleTo(
   return viewerId === null
     ? publicChapter(chapters, books)
     : sql<SqlBool>`(${publicChapter(chapters, books)} or ${ownedBy(viewerId, books)})`;
+}
+
+/**
+ * The number a reader is given as a published chapter's `chapter_order`: its place among its
+ * book's published chapters, from 1. The stored order counts drafts too (the author's workspace
+ * numbers every chapter), so its gaps would tell a reader that an unpublished chapter sits
+ * between two they can read. `readingOrder` is one chapter's (a count over the book's list
+ * index); `readingOrderInList` the same number in a query that already keeps only published
+ * chapters, as a window over its rows.
+ */
+export function readingOrder(chapters = 'chapters'): RawBuilder<number> {
+  const order = column(chapters, 'chapter_order');
+  return sql<number>`(select cast(count(*) as integer) from chapters as earlier
+    where earlier.book_id = ${column(chapters, 'book_id')} and ${published('earlier')}
+      and (earlier.chapter_order < ${order}
+        or (earlier.chapter_order = ${order} and earlier.id <= ${column(chapters, 'id')})))`;
+}
+
+export function readingOrderInList(chapters = 'chapters'): RawBuilder<number> {
+  return sql<number>`cast(row_number() over (partition by ${column(chapters, 'book_id')}
+    order by ${column(chapters, 'chapter_order')}, ${column(chapters, 'id')}) as integer)`;
 }
 
 /**

@@ -30,14 +30,19 @@ export interface ReadHistoryRow {
 
 /**
  * A chapter in a list. Whitelists fields, so content never slips into a list by accident. The
- * scheduled publication goes to the book's author only (`owner`).
+ * scheduled publication goes to the book's author only (`owner`), and so does the stored
+ * `chapter_order`: anyone else is told the chapter's `reading_order` (access/visibility.ts), its
+ * place among the published chapters, which the reader's queries select.
  */
-export function toChapterSummary(row: ChapterSummaryRow, owner = false): ChapterSummary {
+export function toChapterSummary(
+  row: ChapterSummaryRow & { reading_order?: number },
+  owner = false,
+): ChapterSummary {
   return {
     id: row.id,
     book_id: row.book_id,
     title: row.title,
-    chapter_order: row.chapter_order,
+    chapter_order: owner ? row.chapter_order : readersOrder(row),
     is_published: fromFlag(row.is_published),
     word_count: row.word_count,
     version: row.version,
@@ -47,6 +52,13 @@ export function toChapterSummary(row: ChapterSummaryRow, owner = false): Chapter
   };
 }
 
+function readersOrder(row: { id: number; reading_order?: number }): number {
+  // A reader's query that forgot it would otherwise show the stored order, drafts counted.
+  if (row.reading_order === undefined)
+    throw new Error(`chapter ${row.id} was read for a reader without its reading_order`);
+  return row.reading_order;
+}
+
 /**
  * A whole chapter: any row with the summary's columns and the content (a read, or a save's
  * RETURNING). `comments_locked` is the chapter's own lock (issue 19; its book may lock comments
@@ -54,6 +66,7 @@ export function toChapterSummary(row: ChapterSummaryRow, owner = false): Chapter
  */
 export function toChapter(
   row: ChapterSummaryRow & {
+    reading_order?: number;
     content: string;
     comments_locked: Flag;
     note_before: string;

@@ -332,6 +332,50 @@ describe('reading chapters', () => {
   });
 });
 
+describe("a reader's chapter numbers", () => {
+  it('count published chapters only, so a draft between two leaves no gap; the author sees the stored order', async () => {
+    const book = await newBook('Numbered', { published: true });
+    const [first, between, third] = [
+      await createChapter(t.app, author, book.id, { title: 'First' }, { published: true }),
+      await createChapter(t.app, author, book.id, { title: 'Between' }),
+      await createChapter(t.app, author, book.id, { title: 'Third' }, { published: true }),
+    ];
+    const listed = async (viewer: TestUser | null) =>
+      (await as(t.app, viewer).get(`/api/books/${book.id}/chapters`))
+        .json()
+        .chapters.map((c: TestChapter) => [c.id, c.chapter_order]);
+    const numberOf = async (viewer: TestUser | null, chapter: TestChapter) =>
+      (await as(t.app, viewer).get(`/api/chapters/${chapter.id}`)).json().chapter_order;
+
+    for (const viewer of [null, other]) {
+      expect(await listed(viewer)).toEqual([
+        [first.id, 1],
+        [third.id, 2],
+      ]);
+      expect(await numberOf(viewer, third)).toBe(2);
+    }
+    expect(await listed(author)).toEqual([
+      [first.id, 1],
+      [between.id, 2],
+      [third.id, 3],
+    ]);
+    expect(await numberOf(author, third)).toBe(3);
+    // The author's recent chapters, as their profile shows them to anyone.
+    const recent = (await as(t.app).get(`/api/authors/${author.id}/chapters?limit=50`)).json();
+    expect(recent.find((c: TestChapter) => c.id === third.id).chapter_order).toBe(2);
+
+    // Once the draft is out, the numbers follow (the visitor's kept answers are dropped too).
+    const res = await as(t.app, author).put(chapterUrl(between), { is_published: true });
+    expect(res.statusCode).toBe(200);
+    expect(await listed(null)).toEqual([
+      [first.id, 1],
+      [between.id, 2],
+      [third.id, 3],
+    ]);
+    expect(await numberOf(null, third)).toBe(3);
+  });
+});
+
 describe('updating a chapter', () => {
   it('changes the title (trimmed, plain text) and bumps the version', async () => {
     const chapter = await createChapter(t.app, author, published.id, { title: 'Before' });

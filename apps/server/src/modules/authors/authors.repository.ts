@@ -1,4 +1,4 @@
-import { publicChapter } from '../../access/visibility.ts';
+import { publicChapter, readingOrder } from '../../access/visibility.ts';
 import { listCondition, NO_FILTER, type ListFilter } from '../../access/book-filters.ts';
 import type { Updateable } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
@@ -114,7 +114,7 @@ export async function listRecentChapters(
       'chapters.book_id',
       'books.title as book_title',
       'books.cover',
-      'chapters.chapter_order',
+      readingOrder().as('chapter_order'),
       'chapters.created_at',
       'chapters.updated_at',
     ])

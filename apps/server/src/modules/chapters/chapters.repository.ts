@@ -1,5 +1,11 @@
 import { sql } from 'kysely';
-import { ownedBy, published, unpublished } from '../../access/visibility.ts';
+import {
+  ownedBy,
+  published,
+  readingOrder,
+  readingOrderInList,
+  unpublished,
+} from '../../access/visibility.ts';
 import { isPostgres, type DbHandle } from '../../db/kysely.ts';
 import type { RevisionKind } from '@inkwell/contract';
 import type { Insertable } from 'kysely';
@@ -32,7 +38,8 @@ function chapterSelect(db: DbHandle) {
       'chapters.first_published_at',
       'books.author_id',
       'books.is_published as book_is_published',
-    ]);
+    ])
+    .select(readingOrder().as('reading_order'));
 }
 
 export type ChapterRow = Awaited<
@@ -52,18 +59,26 @@ export async function findChapterHead(db: DbHandle, id: number) {
     .executeTakeFirst();
 }
 
-/** A book's chapters in reading order, without their content; drafts only when asked for. */
+/**
+ * A book's chapters in reading order, without their content; drafts only when asked for, and
+ * without them each chapter's `reading_order` (what a reader is told its number is).
+ */
 export async function listChapters(
   db: DbHandle,
   bookId: number,
   options: { includeDrafts: boolean },
 ) {
-  let query = db
+  const query = db
     .selectFrom('chapters')
     .select(SUMMARY_COLUMNS)
-    .where('chapters.book_id', '=', bookId);
-  if (!options.includeDrafts) query = query.where(published('chapters'));
-  return query.orderBy('chapters.chapter_order').orderBy('chapters.id').execute();
+    .where('chapters.book_id', '=', bookId)
+    .orderBy('chapters.chapter_order')
+    .orderBy('chapters.id');
+  if (options.includeDrafts) return query.execute();
+  return query
+    .where(published('chapters'))
+    .select(readingOrderInList().as('reading_order'))
+    .execute();
 }
 
 export type ChapterSummaryRow = Awaited<ReturnType<typeof listChapters>>[number];

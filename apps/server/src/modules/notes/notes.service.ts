@@ -15,7 +15,7 @@ function toNote(row: NoteRow): Note {
     book_title: row.book_title,
     chapter_id: row.chapter_id,
     chapter_title: row.chapter_title ?? null,
-    chapter_order: row.chapter_order ?? null,
+    chapter_order: onChapter ? row.chapter_order : null,
     // A note whose chapter was deleted is a note on the book: its paragraph index means nothing now.
     paragraph: onChapter ? row.paragraph : null,
     quote: row.quote,
