@@ -3,13 +3,14 @@ import { app, at, checkPage, expect, logIn, signedInPage, test } from './support
 
 let author: User;
 let quiet: User;
+/** Plain text, shown as typed: the ampersand and the angle brackets are text. */
+const BIOGRAPHY = 'Sea stories & <tall> tales.';
 
 test.beforeAll(async () => {
   author = await createUser('storyteller', {
     first_name: 'Mira',
     last_name: 'Vale',
-    // Plain text, shown as typed: the ampersand and the angle brackets are text.
-    biography: 'Sea stories & <tall> tales.',
+    biography: BIOGRAPHY,
   });
   quiet = await createUser('quiet');
   const book = await createBook(author, { title: 'Salt and Stars', chapters: [] });
@@ -21,7 +22,7 @@ test.beforeAll(async () => {
 test('profile: name, About, Recent Work with Load More, All Books', async ({ page }) => {
   await page.goto(app(`/authors/${author.username}`));
   await expect(page.getByRole('heading', { level: 1, name: 'Mira Vale' })).toBeVisible();
-  await expect(page.getByText('Sea stories & <tall> tales.', { exact: true })).toBeVisible();
+  await expect(page.getByText(BIOGRAPHY, { exact: true })).toBeVisible();
   // Visitors get no Follow button.
   await expect(page.getByRole('button', { name: 'Follow' })).toHaveCount(0);
   const rows = page.locator('.recent-list li');
@@ -54,7 +55,7 @@ test('follow and unfollow, with their toasts, and the Following page', async ({ 
 
   await page.goto(app('/following'));
   const card = page.locator('.follow-card', { hasText: 'Mira Vale' });
-  await expect(card.getByText('Sea stories.')).toBeVisible();
+  await expect(card.getByText(BIOGRAPHY, { exact: true })).toBeVisible();
   await expect(card.getByRole('link', { name: /View Profile/ })).toHaveAttribute(
     'href',
     app(`/authors/${author.username}`),

@@ -338,6 +338,63 @@ test.describe('workspace', () => {
       .toEqual(['Untitled Chapter (1)', 'Arrival', 'Bargain', 'Crossing', 'Untitled Chapter']);
   });
 
+  test('leaving the book with a new chapter order not saved asks first; Stay keeps the order', async ({
+    page,
+  }) => {
+    const author = await createUser('author');
+    const book = await createBook(author, {
+      chapters: [{ title: 'Arrival' }, { title: 'Bargain' }, { title: 'Crossing' }],
+    });
+    const crossing = book.chapters[2]!;
+    await logIn(page, author);
+    await page.goto(app(`/my/workspace/books/${book.id}`));
+    const rows = page.getByTestId('workspace-chapter');
+    const titles = () => rows.locator('.workspace-chapter-link').allTextContents();
+    await expect(rows).toHaveCount(3);
+
+    // Keyboard: Space picks up, ArrowDown moves, Space drops (see the reorder test above).
+    const arrival = page.getByRole('button', { name: 'Move Arrival' });
+    await arrival.focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByText('Arrival is over position 1 of 3.')).toBeAttached();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByText('Arrival is over position 2 of 3.')).toBeAttached();
+    await page.keyboard.press('Space');
+    await expect.poll(titles).toEqual(['Bargain', 'Arrival', 'Crossing']);
+    const saveOrder = page.getByRole('button', { name: 'Save Order' });
+    await expect(saveOrder).toBeVisible();
+
+    // Another page of the same book keeps the sidebar, and the order: nothing to ask.
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await page.getByRole('link', { name: 'Crossing' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Crossing' })).toBeVisible();
+    await expect(leave).toBeHidden();
+    expect(await titles()).toEqual(['Bargain', 'Arrival', 'Crossing']);
+
+    // Leaving the book's workspace asks; Stay keeps the page and the new order.
+    await page.getByRole('link', { name: 'Back to Workspace' }).click();
+    await expect(leave).toBeVisible();
+    await expect(leave).toContainText(
+      'The new chapter order is not saved. Leave, and the chapters keep their old order.',
+    );
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await expect(leave).toBeHidden();
+    await expect(page).toHaveURL(at(`/my/workspace/books/${book.id}/chapters/${crossing.id}`));
+    expect(await titles()).toEqual(['Bargain', 'Arrival', 'Crossing']);
+    await expect(saveOrder).toBeVisible();
+
+    // Leave leaves, and the server keeps the old order.
+    await page.getByRole('link', { name: 'Back to Workspace' }).click();
+    await leave.getByRole('button', { name: 'Leave' }).click();
+    await expect(page).toHaveURL(at('/my/workspace'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Workspace' })).toBeVisible();
+    expect((await authorChapters(author, book.id)).map((c) => c.title)).toEqual([
+      'Arrival',
+      'Bargain',
+      'Crossing',
+    ]);
+  });
+
   test('a failed refresh of the book keeps the workspace, and what is typed in it', async ({
     page,
   }) => {

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
+import { LeaveGuardProvider } from '../../components/LeaveGuard.tsx';
 import { ToastRegion } from '../../components/toasts.tsx';
 import { LiveNotifications } from '../../features/notifications/components/LiveNotifications.tsx';
 import { SIDEBAR_AUTO_CLOSE_WIDTH } from '../../lib/constants.ts';
@@ -90,44 +91,47 @@ export function RootLayout() {
   }, []);
 
   return (
-    <div className={`app${sidebarOpen ? ' sidebar-is-open' : ''}`}>
-      <a
-        className="skip-link"
-        href="#main"
-        inert={covered}
-        onClick={(e) => {
-          e.preventDefault();
-          document.getElementById('main')?.focus();
-        }}
-      >
-        Skip to content
-      </a>
-      {navigation.state === 'loading' && (
-        <div className="route-progress" role="progressbar" aria-label="Loading page" />
-      )}
-      <Header
-        sidebarOpen={sidebarOpen}
-        onToggleSidebar={() => setSidebarOpen((open) => !open)}
-        menuButtonRef={menuButton}
-        inert={covered}
-      />
-      <div className="shell">
-        <Sidebar
-          open={sidebarOpen}
-          onClose={closeSidebar}
-          onNavigate={onSidebarLink}
-          opener={menuButton}
+    // The one leave guard of the app: pages say what leaving them would lose (useLeaveGuard).
+    <LeaveGuardProvider>
+      <div className={`app${sidebarOpen ? ' sidebar-is-open' : ''}`}>
+        <a
+          className="skip-link"
+          href="#main"
+          inert={covered}
+          onClick={(e) => {
+            e.preventDefault();
+            document.getElementById('main')?.focus();
+          }}
+        >
+          Skip to content
+        </a>
+        {navigation.state === 'loading' && (
+          <div className="route-progress" role="progressbar" aria-label="Loading page" />
+        )}
+        <Header
+          sidebarOpen={sidebarOpen}
+          onToggleSidebar={() => setSidebarOpen((open) => !open)}
+          menuButtonRef={menuButton}
+          inert={covered}
         />
-        <main id="main" tabIndex={-1} inert={covered}>
-          <Outlet />
-        </main>
+        <div className="shell">
+          <Sidebar
+            open={sidebarOpen}
+            onClose={closeSidebar}
+            onNavigate={onSidebarLink}
+            opener={menuButton}
+          />
+          <main id="main" tabIndex={-1} inert={covered}>
+            <Outlet />
+          </main>
+        </div>
+        <footer className="site-footer" inert={covered}>
+          <p>Inkwell — stories, chapter by chapter.</p>
+        </footer>
+        <ToastRegion />
+        <LiveNotifications />
+        <ScrollRestoration />
       </div>
-      <footer className="site-footer" inert={covered}>
-        <p>Inkwell — stories, chapter by chapter.</p>
-      </footer>
-      <ToastRegion />
-      <LiveNotifications />
-      <ScrollRestoration />
-    </div>
+    </LeaveGuardProvider>
   );
 }

@@ -2,6 +2,7 @@ import type { Chapter, UpdateChapterBody } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useEffect, useRef, useState } from 'react';
+import { useLeaveGuard } from '../../../components/LeaveGuard.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
@@ -26,7 +27,6 @@ import { AuthorNotes } from './AuthorNotes.tsx';
 import { ChapterTitle } from './ChapterTitle.tsx';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { Icon } from './icons.tsx';
-import { LeaveGuard } from './LeaveGuard.tsx';
 import { SaveStatus, SaveWarning } from './SaveStatus.tsx';
 import { ScheduleControl } from './ScheduleControl.tsx';
 import { Toolbar } from './Toolbar.tsx';
@@ -47,7 +47,7 @@ export const TEXTS = {
   restored: 'Restored an earlier version.',
   restoreFailed: 'Could not restore this version; your text is unchanged.',
   notesUnsaved: 'Your author’s notes are not saved. Leave, and what you typed in them is lost.',
-  // What leaving would cost while the chapter's text is not on the server (LeaveGuard asks).
+  // What leaving would cost while the chapter's text is not on the server (useLeaveGuard asks).
   textKeptHere:
     'Your latest changes are not on the server yet. They stay on this device, and you will be offered them when you open this chapter again.',
   textNotKept:
@@ -320,12 +320,12 @@ function ChapterEditor({
     }
   };
 
+  // Nothing to lose before the editor is there.
+  useLeaveGuard(editor ? whatLeavingLoses(state, sync, notesUnsaved) : null);
   if (!editor) return <Loading />;
-  const lost = whatLeavingLoses(state, sync, notesUnsaved);
 
   return (
     <div className="chapter-editor-page">
-      <LeaveGuard lost={lost} />
       <header className="chapter-editor-head">
         <ChapterTitle title={meta.title} onRename={rename} />
         <div className="chapter-editor-actions">

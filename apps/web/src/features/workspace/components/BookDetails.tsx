@@ -20,6 +20,7 @@ import {
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Chips } from '../../../components/Chips.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
+import { useLeaveGuard } from '../../../components/LeaveGuard.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { LoadError, Status } from '../../../components/Status.tsx';
 import { TagInput } from '../../../components/TagInput.tsx';
@@ -76,6 +77,46 @@ function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & {
 const TITLE_EMPTY = 'The title cannot be empty.';
 const TITLE_TAKEN = 'You already have a book with this title.';
 
+/** What leaving the details form with edits not saved loses (the leave guard asks). */
+export const DETAILS_UNSAVED =
+  'Your changes to the book details are not saved. Leave, and they are lost.';
+
+/** What the details form edits. */
+interface Details {
+  title: string;
+  summary: string;
+  is_published: boolean;
+  comments_locked: boolean;
+  tags: string[];
+  warnings: WarningId[];
+  rating: BookRating;
+  status: BookStatus;
+}
+
+const detailsOf = (book: Book): Details => ({
+  title: book.title,
+  summary: book.summary,
+  is_published: book.is_published,
+  comments_locked: book.comments_locked ?? false,
+  tags: book.tags,
+  warnings: book.warnings,
+  rating: book.rating,
+  status: book.status,
+});
+
+/** Whether saving `a` would change nothing of `b` (the title is sent trimmed, warnings are a set). */
+const sameDetails = (a: Details, b: Details) =>
+  a.title.trim() === b.title.trim() &&
+  a.summary === b.summary &&
+  a.is_published === b.is_published &&
+  a.comments_locked === b.comments_locked &&
+  a.tags.length === b.tags.length &&
+  a.tags.every((tag, i) => tag === b.tags[i]) &&
+  a.warnings.length === b.warnings.length &&
+  a.warnings.every((warning) => b.warnings.includes(warning)) &&
+  a.rating === b.rating &&
+  a.status === b.status;
+
 function DetailsForm({ book }: { book: Book }) {
   const { push } = useToasts();
   const [title, setTitle] = useState(book.title);
@@ -87,6 +128,19 @@ function DetailsForm({ book }: { book: Book }) {
   const [rating, setRating] = useState<BookRating>(book.rating);
   const [status, setStatus] = useState<BookStatus>(book.status);
   const error = useFormError();
+  const details: Details = {
+    title,
+    summary,
+    is_published: published,
+    comments_locked: commentsLocked,
+    tags,
+    warnings,
+    rating,
+    status,
+  };
+  // What the server has, as this form last saved it (or loaded it): edits past it ask before leaving.
+  const [saved, setSaved] = useState(() => detailsOf(book));
+  useLeaveGuard(sameDetails(details, saved) ? null : DETAILS_UNSAVED);
 
   const save = useUpdateBook(book.id, {
     onSuccess: () => push(TEXTS.detailsOk, { type: 'SUCCESS' }),
@@ -108,16 +162,8 @@ function DetailsForm({ book }: { book: Book }) {
       error.show(TITLE_EMPTY, ['title']);
       return;
     }
-    save.mutate({
-      title: trimmed,
-      summary,
-      is_published: published,
-      comments_locked: commentsLocked,
-      tags,
-      warnings,
-      rating,
-      status,
-    });
+    const sent: Details = { ...details, title: trimmed };
+    save.mutate(sent, { onSuccess: () => setSaved(sent) });
   };
 
   return (

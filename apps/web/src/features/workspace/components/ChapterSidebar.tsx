@@ -18,8 +18,9 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { Link, NavLink } from 'react-router';
+import { useLeaveGuard, type Leaves } from '../../../components/LeaveGuard.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { readChaptersQuery } from '../../../lib/query.ts';
@@ -28,6 +29,10 @@ import { authorChaptersQuery, useCreateChapter, useReorderChapters } from '../ap
 import { workspacePaths } from '../paths.ts';
 import { initialReorder, isDirty, reorderPayload, reorderReducer } from '../reorder.ts';
 import { formatDateTime } from '../../../lib/format.ts';
+
+/** What leaving the book's workspace with an unsaved chapter order loses (the leave guard asks). */
+export const ORDER_UNSAVED =
+  'The new chapter order is not saved. Leave, and the chapters keep their old order.';
 
 const GRIP = 'M9 5.5h.01M15 5.5h.01M9 12h.01M15 12h.01M9 18.5h.01M15 18.5h.01';
 const CHECK = 'm9 16.2-4.2-4.2-1.4 1.4L9 19 21 7l-1.4-1.4z';
@@ -106,7 +111,8 @@ function SortableChapter({ chapter, position, bookId, isRead }: RowProps) {
 /**
  * The book workspace sidebar (SPEC section 2): Back to Workspace, Edit Book Details, View Book Page,
  * Add Chapter and the chapter list. Dragging (mouse, or Space and arrow keys) reorders locally and
- * renumbers from 1; Save Order and Reset appear only while the order differs from the saved one.
+ * renumbers from 1; Save Order and Reset appear only while the order differs from the saved one,
+ * and leaving the book's workspace meanwhile asks first.
  */
 export function ChapterSidebar({ book }: { book: Book }) {
   const chapters = useQuery(authorChaptersQuery(book.id));
@@ -124,6 +130,16 @@ export function ChapterSidebar({ book }: { book: Book }) {
   const byId = useMemo(() => new Map((chapters.data ?? []).map((c) => [c.id, c])), [chapters.data]);
   const shown = order.order.filter((id) => byId.has(id));
   const dirty = isDirty(order);
+  // The order is kept while the author moves between the pages of this book's workspace (the
+  // sidebar stays): only leaving the book's workspace drops it.
+  const leavesBook = useCallback<Leaves>(
+    (_current, next) => {
+      const workspace = workspacePaths.book(book.id);
+      return next.pathname !== workspace && !next.pathname.startsWith(`${workspace}/`);
+    },
+    [book.id],
+  );
+  useLeaveGuard(dirty ? ORDER_UNSAVED : null, leavesBook);
 
   const add = useCreateChapter(book.id, {
     onSuccess: (chapter) => setAnnouncement(`Added ${chapter.title}.`),
