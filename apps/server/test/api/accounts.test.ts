@@ -200,6 +200,43 @@ describe('token', () => {
     expect(limited.json().code).toBe('rate_limited');
   });
 
+  it("lets the owner's known browser in while someone else's wrong guesses lock the username", async () => {
+    const [owner, other] = [await signup(t.app), await signup(t.app)];
+    const attempt = (ip: string, password: string, device?: string, username = owner.username) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/token',
+        remoteAddress: ip,
+        payload: { username, password },
+        ...(device !== undefined && { cookies: { inkwell_device: device } }),
+      });
+    const deviceOf = (res: { cookies: Array<{ name: string; value: string }> }) =>
+      res.cookies.find((c) => c.name === 'inkwell_device')!.value;
+    const known = deviceOf(await attempt('10.3.0.1', owner.password));
+    const othersDevice = deviceOf(
+      await attempt('10.3.0.2', other.password, undefined, other.username),
+    );
+    expect(known).toMatch(new RegExp(`^${owner.id}\\.`));
+
+    // Someone else, from anywhere, locks the username.
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(`10.3.1.${i}`, 'wrong-guess')).statusCode).toBe(401);
+    expect((await attempt('10.3.0.9', owner.password)).statusCode).toBe(429);
+    // A device cookie of someone else's, or a forged one, is no way around it.
+    expect((await attempt('10.3.0.9', owner.password, othersDevice)).statusCode).toBe(429);
+    const forged = `${known.slice(0, -2)}${known.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect((await attempt('10.3.0.9', owner.password, forged)).statusCode).toBe(429);
+    // The owner's own browser gets in, and is given a fresh cookie.
+    const back = await attempt('10.3.0.9', owner.password, known);
+    expect(back.statusCode).toBe(200);
+    expect(deviceOf(back)).not.toBe(known);
+
+    // A stolen device cookie still meets a back-off of its own.
+    for (let i = 0; i < 5; i++)
+      expect((await attempt(`10.3.2.${i}`, 'wrong-guess', known)).statusCode).toBe(401);
+    expect((await attempt('10.3.2.9', owner.password, known)).statusCode).toBe(429);
+  });
+
   it('rate-limits failed logins per IP across usernames', async () => {
     const attempt = (n: number) =>
       t.app.inject({

@@ -20,6 +20,12 @@ import {
   setSessionCookie,
 } from '../../plugins/auth.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_DAYS,
+  deviceCookieValue,
+  type DeviceOwner,
+} from './known-devices.ts';
 import * as service from './accounts.service.ts';
 
 const TAG = { tags: ['accounts'] };
@@ -33,12 +39,26 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       ? request.protocol === 'https'
       : ctx.config.COOKIE_SECURE === 'true';
 
-  const signIn = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+  /** The session's cookie, and the cookie that makes this browser a known device of `user`. */
+  const signIn = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    user: DeviceOwner,
+  ) => {
     setSessionCookie(reply, token, {
       secure: isSecure(request),
       maxAgeSeconds: Math.round(ctx.config.SESSION_DAYS * 24 * 60 * 60),
       path: cookiePath,
     });
+    reply.setCookie(DEVICE_COOKIE, deviceCookieValue(user), {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isSecure(request),
+      path: cookiePath,
+      maxAge: DEVICE_COOKIE_DAYS * 24 * 60 * 60,
+    });
+  };
 
   app.post(
     '/api/authors',
@@ -53,7 +73,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       const { token, user } = await service.signup(ctx, request.body);
-      signIn(request, reply, token);
+      signIn(request, reply, token, user);
       return reply.status(201).send({
         access_token: token,
         token_type: 'bearer' as const,
@@ -69,7 +89,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         ...TAG,
         summary:
-          'Log in (form fields username and password, urlencoded or multipart, or JSON); sets the fastapi_token cookie',
+          'Log in (form fields username and password, urlencoded or multipart, or JSON); sets the fastapi_token cookie and the inkwell_device cookie (a lockout of the username by failed guesses does not keep this browser out)',
         body: LoginBody,
         response: {
           200: TokenResponse,
@@ -83,8 +103,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       preValidation: multipartFormFields,
     },
     async (request, reply) => {
-      const { token } = await service.login(ctx, limiters, { ...request.body, ip: request.ip });
-      signIn(request, reply, token);
+      const { token, user } = await service.login(ctx, limiters, {
+        ...request.body,
+        ip: request.ip,
+        device: request.cookies[DEVICE_COOKIE],
+      });
+      signIn(request, reply, token, user);
       return { access_token: token, token_type: 'bearer' as const };
     },
   );

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden, rateLimited, unauthorized } from '../.
 import { clientAddress } from '../../lib/client-address.ts';
 import { FailureLimiter } from '../../lib/failure-limiter.ts';
 import { toAccount } from '../../presenters/user.ts';
+import { claimedUserId, knownDeviceKey } from './known-devices.ts';
 import * as accounts from './accounts.repository.ts';
 import { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.ts';
 import * as socketTickets from './socket-tickets.repository.ts';
@@ -104,15 +105,19 @@ const ipKey = (ip: string) => `ip:${clientAddress(ip)}`;
 /**
  * Checks a password guess for a username under the limiter: the attempt is counted before the
  * (slow) check and released when it succeeds. Answers whether the guess was right; throws 429
- * when the username or address must wait.
+ * when the username (or the known device standing in for it: known-devices.ts) or the address
+ * must wait.
  */
 export async function checkGuess(
   limiter: FailureLimiter,
-  keys: { username: string; ip?: string },
+  keys: { username: string; ip?: string; device?: string | null },
   check: () => Promise<boolean>,
 ): Promise<boolean> {
   const user = usernameKey(keys.username);
-  const admission = await limiter.begin(keys.ip === undefined ? [user] : [ipKey(keys.ip), user]);
+  const guesser = keys.device ?? user;
+  const admission = await limiter.begin(
+    keys.ip === undefined ? [guesser] : [ipKey(keys.ip), guesser],
+  );
   if ('retryAfterSeconds' in admission)
     throw rateLimited('failed attempts', admission.retryAfterSeconds * 1000);
   let right: boolean;
@@ -129,16 +134,23 @@ export async function checkGuess(
   }
   await admission.attempt.release();
   await limiter.reset(user);
+  if (guesser !== user) await limiter.reset(guesser);
   return true;
 }
 
+/**
+ * Signs in with a username and password. `device` is the browser's known-device cookie, if it
+ * has one: when it was given to this username's owner, its attempts count under its own key, so
+ * a lockout of the username by someone else's wrong guesses does not keep the owner out.
+ */
 export async function login(
   ctx: AppContext,
   limiters: LoginLimiters,
-  input: { username: string; password: string; ip: string },
+  input: { username: string; password: string; ip: string; device?: string },
 ) {
+  const device = await knownDevice(ctx, input.username, input.device);
   let user: accounts.UserRow | undefined;
-  const valid = await checkGuess(limiters, input, async () => {
+  const valid = await checkGuess(limiters, { ...input, device }, async () => {
     user = await accounts.findUserByUsername(ctx.db, input.username);
     return user
       ? verifyPassword(user.password_hash, input.password)
@@ -148,6 +160,16 @@ export async function login(
   // Told only to whoever knows the password: a suspension is no secret from its owner.
   if (user.suspended_at !== null) throw forbidden(SUSPENDED_DETAIL);
   return { token: await startSession(ctx, user.id), user };
+}
+
+async function knownDevice(
+  ctx: AppContext,
+  username: string,
+  cookie: string | undefined,
+): Promise<string | null> {
+  if (claimedUserId(cookie) === null) return null;
+  const owner = await accounts.findUserByUsername(ctx.db, username);
+  return owner ? knownDeviceKey(cookie!, owner) : null;
 }
 
 async function startSession(ctx: AppContext, userId: number): Promise<string> {

@@ -1,0 +1,53 @@
+import crypto from 'node:crypto';
+
+/**
+ * A browser that has signed in as someone carries a "known device" cookie, so that a lockout of
+ * their username cannot keep them out. Failed logins back off per username (lib/failure-limiter):
+ * anyone may guess wrong under any username, so anyone could keep its owner from signing in.
+ * A login that shows this cookie for the username it tries counts its attempts under the
+ * device's own key instead of the username's (OWASP's "device cookie"): the owner's browser
+ * gets in, while an attacker without the cookie still meets the username's back-off, and one
+ * with a stolen cookie meets the device's.
+ *
+ * The value is `{userId}.{nonce}.{mac}`, the MAC keyed by the user's password hash: no server
+ * secret to share between processes, it cannot be made without the hash (which never leaves
+ * the server), and a password change retires every such cookie.
+ */
+export const DEVICE_COOKIE = 'inkwell_device';
+
+/** How long a browser stays known without signing in again. */
+export const DEVICE_COOKIE_DAYS = 365;
+
+export interface DeviceOwner {
+  id: number;
+  password_hash: string;
+}
+
+const macOf = (owner: DeviceOwner, nonce: string) =>
+  crypto
+    .createHmac('sha256', owner.password_hash)
+    .update(`${owner.id}.${nonce}`)
+    .digest('base64url');
+
+/** A new cookie value for a browser that just signed in as `owner`. */
+export function deviceCookieValue(owner: DeviceOwner): string {
+  const nonce = crypto.randomBytes(12).toString('base64url');
+  return `${owner.id}.${nonce}.${macOf(owner, nonce)}`;
+}
+
+/** The user id a cookie value claims, before it is checked (null when it is not one). */
+export function claimedUserId(value: string | undefined): number | null {
+  const match = value?.match(/^(\d{1,10})\.[\w-]{16}\.[\w-]{43}$/);
+  return match ? Number(match[1]) : null;
+}
+
+/** The limiter key of the device `value` names, when it was given to `owner`; null otherwise. */
+export function knownDeviceKey(value: string, owner: DeviceOwner): string | null {
+  if (claimedUserId(value) !== owner.id) return null;
+  const [, nonce, mac] = value.split('.') as [string, string, string];
+  const expected = Buffer.from(macOf(owner, nonce));
+  const given = Buffer.from(mac);
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given)
+    ? `device:${nonce}`
+    : null;
+}
