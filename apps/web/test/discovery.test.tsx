@@ -461,7 +461,7 @@ describe('the located paragraph', () => {
     const scroll = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
     const content = document.createElement('div');
     content.innerHTML = '<p>zero</p><p>one</p><p>two</p>';
-    renderHook(() => useRestorePosition(content, 2));
+    renderHook(() => useRestorePosition(content, 2, 'entry-a /books/1/chapters/2?paragraph=2'));
     const block = content.children[2]!;
     expect(scroll).toHaveBeenCalledOnce();
     expect(block.getAttribute('data-located')).toBe('shown');
@@ -470,5 +470,20 @@ describe('the located paragraph', () => {
     expect(block.getAttribute('data-located')).toBe('fading');
     vi.advanceTimersByTime(LOCATED_FADE_MS);
     expect(block.hasAttribute('data-located')).toBe(false);
+  });
+
+  it('scrolls there once per history entry: Back or a reload keeps where the reader got to', () => {
+    const scroll = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    const content = document.createElement('div');
+    content.innerHTML = '<p>zero</p><p>one</p><p>two</p>';
+    const entry = 'entry-b /books/1/chapters/2?paragraph=1';
+    renderHook(() => useRestorePosition(content, 1, entry)).unmount();
+    expect(scroll).toHaveBeenCalledOnce();
+    // The same entry again (a reload, or Back to it): the router's scroll restoration decides.
+    renderHook(() => useRestorePosition(content, 1, entry)).unmount();
+    expect(scroll).toHaveBeenCalledOnce();
+    // Another entry with the same address (the link followed again) scrolls again.
+    renderHook(() => useRestorePosition(content, 1, 'entry-c /books/1/chapters/2?paragraph=1'));
+    expect(scroll).toHaveBeenCalledTimes(2);
   });
 });

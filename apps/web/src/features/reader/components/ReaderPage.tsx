@@ -9,7 +9,7 @@ import {
   useState,
   type ComponentType,
 } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { AuthorNote } from './AuthorNote.tsx';
@@ -92,6 +92,7 @@ export function ReaderPage({
 } = {}) {
   const params = useParams();
   const [search] = useSearchParams();
+  const location = useLocation();
   const bookId = routeId(params.bookId);
   const chapterId = routeId(params.chapterId);
   const { state } = useSession();
@@ -123,7 +124,11 @@ export function ReaderPage({
   }, []);
   const signedIn = state.status === 'in';
   // Restore at once; the lazily loaded saver then measures the restored place, not the top.
-  useRestorePosition(content, paragraphParam(search.get('paragraph')));
+  useRestorePosition(
+    content,
+    paragraphParam(search.get('paragraph')),
+    `${location.key} ${location.pathname}${location.search}`,
+  );
   const savePosition = useCallback(
     (book: number, position: Parameters<typeof saveProgress>[2]) =>
       saveProgress(client, book, position),
