@@ -103,4 +103,42 @@ describe('live notifications', () => {
     expect(client.getQueryState(keys.notifications)?.isInvalidated).toBe(true);
     vi.useRealTimers();
   });
+
+  it("refresh a new chapter's book and chapter list, and the unread counts, as its toast arrives", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) =>
+        String(input).endsWith('/api/socket-tickets')
+          ? Response.json({ ticket: 't', expires_in: 60 }, { status: 201 })
+          : Response.json({ notifications: [], unread_count: 0 }),
+      ),
+    );
+    vi.stubGlobal('WebSocket', FakeSocket);
+    FakeSocket.opened = [];
+    const client = createQueryClient();
+    // What a reader on the book's last chapter has loaded.
+    client.setQueryData(keys.bookChapters(7), []);
+    client.setQueryData(keys.book(7), { id: 7 });
+    client.setQueryData(keys.followedBooks, []);
+    client.setQueryData(keys.bookChapters(8), []);
+    render(
+      <QueryClientProvider client={client}>
+        <SessionProvider
+          initial={{ status: 'in', token: 'token', account: accountFixture(1, 'ann') }}
+        >
+          <ToastProvider>
+            <LiveNotifications />
+          </ToastProvider>
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(FakeSocket.opened).toHaveLength(1));
+    FakeSocket.opened[0]!.onopen?.();
+    FakeSocket.opened[0]!.onmessage?.({
+      data: JSON.stringify({ type: 'CHAPTER', message: 'New chapter', book_id: 7, chapter_id: 70 }),
+    });
+    for (const key of [keys.bookChapters(7), keys.book(7), keys.followedBooks])
+      await waitFor(() => expect(client.getQueryState(key)?.isInvalidated).toBe(true));
+    expect(client.getQueryState(keys.bookChapters(8))?.isInvalidated).toBe(false);
+  });
 });

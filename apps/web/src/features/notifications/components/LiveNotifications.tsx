@@ -61,6 +61,12 @@ export function LiveNotifications() {
         // A comment or reply arrived: the chapter's comments, if on screen, show it at once.
         if (data.type === 'COMMENT' || data.type === 'REPLY')
           void client.invalidateQueries({ queryKey: keys.chapterComments(data.chapter_id) });
+        // A new chapter: its book's page and chapter list (the reader's Next, the link the toast
+        // opens), and the followed books' unread counts.
+        if (data.type === 'CHAPTER') {
+          void client.invalidateQueries({ queryKey: keys.book(data.book_id) });
+          void client.invalidateQueries({ queryKey: keys.followedBooks });
+        }
         // An announcement (issue 20): its book's list, if on screen, shows it at once.
         if (data.type === 'ANNOUNCEMENT')
           void client.invalidateQueries({ queryKey: keys.bookAnnouncements(data.book_id) });
