@@ -2,12 +2,13 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { RouterProvider, type createMemoryRouter } from 'react-router';
 import { ToastProvider } from '../src/components/toasts.tsx';
+import { AppearanceProvider } from '../src/lib/appearance.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
 import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
 
 export const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
 
-/** Renders a memory router inside the app's providers (queries, session, toasts), as the app does. */
+/** Renders a memory router inside the app's providers (queries, session, appearance, toasts), as the app does. */
 export function renderRouter(
   router: ReturnType<typeof createMemoryRouter>,
   {
@@ -18,9 +19,11 @@ export function renderRouter(
   render(
     <QueryClientProvider client={client}>
       <SessionProvider initial={session}>
-        <ToastProvider>
-          <RouterProvider router={router} />
-        </ToastProvider>
+        <AppearanceProvider>
+          <ToastProvider>
+            <RouterProvider router={router} />
+          </ToastProvider>
+        </AppearanceProvider>
       </SessionProvider>
     </QueryClientProvider>,
   );

@@ -42,6 +42,8 @@ export interface RequestOptions {
    * header before the cookie, and after another tab signed in again only the cookie is current.
    */
   cookieOnly?: boolean;
+  /** Let the request finish after the page is gone (a small write made as the tab closes). */
+  keepalive?: boolean;
 }
 
 async function errorFrom(res: Response): Promise<ApiError> {
@@ -79,6 +81,7 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
       body,
       credentials: 'same-origin',
       signal: options.signal,
+      keepalive: options.keepalive,
     });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;

@@ -1,6 +1,6 @@
 import type { ReadingProgress } from '@inkwell/contract';
 import type { QueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { api, request } from '../../../lib/api.ts';
 import { bookChaptersQuery, bookQuery, chapterQuery, historyChanged } from '../../../lib/query.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
@@ -19,7 +19,12 @@ export async function saveProgress(
   bookId: number,
   position: { chapter_id: number; paragraph: number; offset: number },
 ) {
-  const saved = await api.put<ReadingProgress>(`/api/my/progress/${bookId}`, position);
+  // keepalive: the last save is made as the tab closes or hides, and must outlive the page.
+  const saved = await request<ReadingProgress>(`/api/my/progress/${bookId}`, {
+    method: 'PUT',
+    json: position,
+    keepalive: true,
+  });
   void client.invalidateQueries({ queryKey: keys.library });
   return saved;
 }

@@ -13,7 +13,7 @@ import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { AuthorNote } from './AuthorNote.tsx';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
@@ -168,7 +168,10 @@ export function ReaderPage({
       </article>
     );
   }
-  if (chapter.isError) return <Status kind="error">Could not load this chapter.</Status>;
+  if (chapter.isError)
+    return (
+      <LoadError onRetry={() => void chapter.refetch()}>Could not load this chapter.</LoadError>
+    );
 
   const toTop = (e: React.MouseEvent) => {
     e.preventDefault();
@@ -217,6 +220,12 @@ export function ReaderPage({
           Next Chapter
         </NavLinkOrText>
       </nav>
+      {/* Without the list, Previous and Next are not known: say so rather than show them dead. */}
+      {chapters.isError && (
+        <LoadError onRetry={() => void chapters.refetch()}>
+          Could not load the list of chapters.
+        </LoadError>
+      )}
       {Comments && content && (
         <Suspense fallback={null}>
           {/* One per chapter: a comment typed, or a like still on its way, stays with its chapter. */}
