@@ -99,6 +99,36 @@ describe('toasts', () => {
     expect(texts()).toEqual([]);
   });
 
+  it('stands still while focus or the pointer is in it, and runs again in full after', () => {
+    renderToasts();
+    act(
+      () =>
+        void pushToast('New chapter', {
+          type: 'CHAPTER_UPDATE',
+          href: '/books/1/chapters/2',
+          timeout: 2_000,
+        }),
+    );
+    const item = screen.getByTestId('toast');
+    act(() => screen.getByRole('link', { name: 'View.' }).focus());
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(texts()).toEqual(['New chapter']);
+    expect(item.className).not.toContain('is-fading');
+    // Focus moving inside the toast keeps it held.
+    act(() => screen.getByRole('button', { name: 'Close notification' }).focus());
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(texts()).toEqual(['New chapter']);
+    act(() => (document.activeElement as HTMLElement).blur());
+    fireEvent.mouseEnter(item);
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(texts()).toEqual(['New chapter']);
+    fireEvent.mouseLeave(item);
+    act(() => vi.advanceTimersByTime(1_999));
+    expect(texts()).toEqual(['New chapter']);
+    act(() => vi.advanceTimersByTime(1));
+    expect(texts()).toEqual([]);
+  });
+
   it('closes on the close button', () => {
     renderToasts();
     act(() => {

@@ -81,10 +81,21 @@ const LABELS: Record<ToastType, string> = {
   CHAPTER_UPDATE: 'New chapter',
 };
 
-/** One toast: fades out TOAST_FADE_BEFORE_MS before its timeout, then removes itself. */
+/**
+ * One toast: fades out TOAST_FADE_BEFORE_MS before its timeout, then removes itself. While the
+ * pointer is over it or focus is in it (someone reading it, or tabbing to its "View." link), its
+ * time stands still, and starts again in full once they leave it (WCAG 2.2.1).
+ */
 export function ToastItem({ toast, onRemove }: { toast: Toast; onRemove(id: string): void }) {
   const [fading, setFading] = useState(false);
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const held = hovered || focused;
   useEffect(() => {
+    if (held) {
+      setFading(false);
+      return;
+    }
     const fade = setTimeout(
       () => setFading(true),
       Math.max(0, toast.timeout - TOAST_FADE_BEFORE_MS),
@@ -94,13 +105,19 @@ export function ToastItem({ toast, onRemove }: { toast: Toast; onRemove(id: stri
       clearTimeout(fade);
       clearTimeout(done);
     };
-  }, [toast.id, toast.timeout, onRemove]);
+  }, [toast.id, toast.timeout, onRemove, held]);
 
   return (
     <li
       className={`toast toast-${toast.type.toLowerCase()}${fading ? ' is-fading' : ''}`}
       style={{ transitionDuration: `${TOAST_FADE_BEFORE_MS}ms` }}
       data-testid="toast"
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
+      }}
     >
       <span className="visually-hidden">{LABELS[toast.type]}: </span>
       <span className="toast-text">{toast.text}</span>
