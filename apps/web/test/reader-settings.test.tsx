@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -50,5 +50,47 @@ describe('reading settings', () => {
     await user.click(await screen.findByRole('radio', { name: 'Dark' }));
     expect(await screen.findByText('Saved to your account.')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('keep the last of quick changes, on screen and on the server, however slowly saves answer', async () => {
+    let stored = { ...SETTINGS };
+    const seen: number[] = [];
+    let first = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
+        if (init?.method !== 'PUT') return Response.json(SETTINGS);
+        const change = JSON.parse(String(init.body)) as { font_size: number };
+        // The first save is slow: were the saves sent at once, the later ones would pass it.
+        if (first) {
+          first = false;
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        seen.push(change.font_size);
+        stored = { ...stored, ...change };
+        return Response.json(stored);
+      }),
+    );
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <SessionProvider initial={{ status: 'in', token: 't', account: accountFixture(7, 'ann') }}>
+          <AppearanceProvider>
+            <ReaderSettingsPanel />
+          </AppearanceProvider>
+        </SessionProvider>
+      </QueryClientProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Reading settings/ }));
+    const larger = await screen.findByRole('button', { name: 'Larger text' });
+    const shown = () => screen.getByLabelText('Current font size').textContent;
+    await waitFor(() => expect(shown()).toBe('18px'));
+    for (let i = 0; i < 3; i++) await user.click(larger);
+    expect(shown()).toBe('24px');
+    await waitFor(() => expect(seen).toHaveLength(3));
+    expect(seen).toEqual([20, 22, 24]);
+    expect(stored.font_size).toBe(24);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(shown()).toBe('24px');
   });
 });

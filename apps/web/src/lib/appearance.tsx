@@ -89,10 +89,13 @@ export function AppearanceProvider({ children }: { children: ReactNode }) {
     enabled: signedIn,
     staleTime: Infinity,
   });
+  // Quick changes (A+ three times) are saved one after another, in order, so the server keeps
+  // the last; only the last save's answer is shown, as an earlier one would undo newer choices
+  // on screen (and the next change would build on it).
   const save = useMutation({
     mutationFn: (change: Partial<ReaderSettings>) =>
       api.put<ReaderSettings>('/api/my/reader-settings', change),
-    onSuccess: (saved) => client.setQueryData(keys.readerSettings, saved),
+    scope: { id: 'reader-settings' },
   });
 
   const settings = signedIn && remote.data ? normalizeSettings(remote.data) : local;
@@ -112,7 +115,10 @@ export function AppearanceProvider({ children }: { children: ReactNode }) {
       setLocal(next);
       if (signedIn) {
         client.setQueryData(keys.readerSettings, next);
-        save.mutate(change);
+        // Per-call callbacks run for the latest call only.
+        save.mutate(change, {
+          onSuccess: (saved) => client.setQueryData(keys.readerSettings, saved),
+        });
       }
     },
     [settings, signedIn, client, save],
