@@ -1,6 +1,6 @@
 import type { Book, FollowedBook, ListedUser } from '@inkwell/contract';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
@@ -101,6 +101,24 @@ describe('the Follow button of a book', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Could not unfollow this book. Try again.',
     );
+  });
+
+  it('keeps the keyboard on the button while the follow is on its way, and sends it once', async () => {
+    let answer: (response: Response) => void = () => {};
+    const { fetch } = renderAt(
+      <BookFollowButton book={book} />,
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+    );
+    const button = screen.getByRole('button', { name: 'Follow' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    expect(document.activeElement).toBe(button);
+    await userEvent.keyboard('{Enter}');
+    expect(fetch).toHaveBeenCalledTimes(1);
+    answer(Response.json({ book_id: 3, following: true, followers: 5 }));
+    await waitFor(() => expect(button.getAttribute('aria-disabled')).toBe('false'));
+    expect(document.activeElement).toBe(button);
   });
 
   it("shows the author's refusal (a block) as it is", async () => {

@@ -44,8 +44,11 @@ export function FollowButton({ author }: { author: AuthorProfile }) {
       type="button"
       className={`button button-block${isFollowing ? ' button-secondary' : ''}`}
       aria-pressed={isFollowing}
-      disabled={toggle.isPending}
-      onClick={() => toggle.mutate(isFollowing)}
+      // Not disabled while busy: that would drop the keyboard's focus to the page.
+      aria-disabled={toggle.isPending}
+      onClick={() => {
+        if (!toggle.isPending) toggle.mutate(isFollowing);
+      }}
     >
       {isFollowing ? 'Unfollow' : 'Follow'}
     </button>

@@ -61,8 +61,11 @@ export function RecentWork() {
         <button
           type="button"
           className="button button-quiet"
-          disabled={chapters.isFetchingNextPage}
-          onClick={() => void chapters.fetchNextPage()}
+          // Not disabled while busy: that would drop the keyboard's focus to the page.
+          aria-disabled={chapters.isFetchingNextPage}
+          onClick={() => {
+            if (!chapters.isFetchingNextPage) void chapters.fetchNextPage();
+          }}
         >
           {chapters.isFetchingNextPage ? 'Loading...' : 'Load More'}
         </button>

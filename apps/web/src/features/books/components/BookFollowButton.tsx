@@ -39,7 +39,7 @@ export function BookFollowButton({ book }: { book: Book }) {
   const signedIn = state.status === 'in';
   const own = signedIn && state.account.id === book.author_id;
   const following = book.following === true;
-  const disabled = !signedIn || own || toggle.isPending;
+  const disabled = !signedIn || own;
   const hint = !signedIn ? 'signed-out' : own ? 'own' : null;
 
   return (
@@ -50,7 +50,11 @@ export function BookFollowButton({ book }: { book: Book }) {
         aria-pressed={signedIn && !own ? following : undefined}
         aria-describedby={hint ? hintId : undefined}
         disabled={disabled}
-        onClick={() => toggle.mutate(following)}
+        // Not disabled while busy: that would drop the keyboard's focus to the page.
+        aria-disabled={toggle.isPending}
+        onClick={() => {
+          if (!toggle.isPending) toggle.mutate(following);
+        }}
       >
         {following ? FOLLOW_TEXTS.unfollow : FOLLOW_TEXTS.follow}
       </button>{' '}
