@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -66,31 +66,36 @@ describe('the notification bell', () => {
   });
 });
 
+/** LiveNotifications for a signed-in reader, on a fake socket, with an empty inbox. */
+function renderLive(client: QueryClient) {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) =>
+      String(input).endsWith('/api/socket-tickets')
+        ? Response.json({ ticket: 't', expires_in: 60 }, { status: 201 })
+        : Response.json({ notifications: [], unread_count: 0 }),
+    ),
+  );
+  vi.stubGlobal('WebSocket', FakeSocket);
+  FakeSocket.opened = [];
+  render(
+    <QueryClientProvider client={client}>
+      <SessionProvider
+        initial={{ status: 'in', token: 'token', account: accountFixture(1, 'ann') }}
+      >
+        <ToastProvider>
+          <LiveNotifications />
+        </ToastProvider>
+      </SessionProvider>
+    </QueryClientProvider>,
+  );
+}
+
 describe('live notifications', () => {
   it('ask for the inbox again once a lost socket is back: what came meanwhile was pushed to no one', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        if (String(input).endsWith('/api/socket-tickets'))
-          return Response.json({ ticket: 't', expires_in: 60 }, { status: 201 });
-        return Response.json({ notifications: [], unread_count: 0 });
-      }),
-    );
-    vi.stubGlobal('WebSocket', FakeSocket);
-    FakeSocket.opened = [];
     const client = createQueryClient();
-    render(
-      <QueryClientProvider client={client}>
-        <SessionProvider
-          initial={{ status: 'in', token: 'token', account: accountFixture(1, 'ann') }}
-        >
-          <ToastProvider>
-            <LiveNotifications />
-          </ToastProvider>
-        </SessionProvider>
-      </QueryClientProvider>,
-    );
+    renderLive(client);
     await client.prefetchQuery(inboxQuery());
     await waitFor(() => expect(FakeSocket.opened).toHaveLength(1));
     FakeSocket.opened[0]!.onopen?.();
@@ -105,33 +110,13 @@ describe('live notifications', () => {
   });
 
   it("refresh a new chapter's book and chapter list, and the unread counts, as its toast arrives", async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) =>
-        String(input).endsWith('/api/socket-tickets')
-          ? Response.json({ ticket: 't', expires_in: 60 }, { status: 201 })
-          : Response.json({ notifications: [], unread_count: 0 }),
-      ),
-    );
-    vi.stubGlobal('WebSocket', FakeSocket);
-    FakeSocket.opened = [];
     const client = createQueryClient();
     // What a reader on the book's last chapter has loaded.
     client.setQueryData(keys.bookChapters(7), []);
     client.setQueryData(keys.book(7), { id: 7 });
     client.setQueryData(keys.followedBooks, []);
     client.setQueryData(keys.bookChapters(8), []);
-    render(
-      <QueryClientProvider client={client}>
-        <SessionProvider
-          initial={{ status: 'in', token: 'token', account: accountFixture(1, 'ann') }}
-        >
-          <ToastProvider>
-            <LiveNotifications />
-          </ToastProvider>
-        </SessionProvider>
-      </QueryClientProvider>,
-    );
+    renderLive(client);
     await waitFor(() => expect(FakeSocket.opened).toHaveLength(1));
     FakeSocket.opened[0]!.onopen?.();
     FakeSocket.opened[0]!.onmessage?.({
