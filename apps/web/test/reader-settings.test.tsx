@@ -15,11 +15,12 @@ afterEach(() => vi.unstubAllGlobals());
 
 const SETTINGS = { font_size: 18, line_width: 'medium', theme: 'light' };
 
-function renderPanel(saveAnswer: () => Response) {
+/** The settings panel of a signed-in reader; `saveAnswer` answers each PUT. */
+function renderPanel(saveAnswer: (init: RequestInit) => Response | Promise<Response>) {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) =>
-      init?.method === 'PUT' ? saveAnswer() : Response.json(SETTINGS),
+      init?.method === 'PUT' ? saveAnswer(init) : Response.json(SETTINGS),
     ),
   );
   render(
@@ -56,30 +57,17 @@ describe('reading settings', () => {
     let stored = { ...SETTINGS };
     const seen: number[] = [];
     let first = true;
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (_input: RequestInfo | URL, init?: RequestInit) => {
-        if (init?.method !== 'PUT') return Response.json(SETTINGS);
-        const change = JSON.parse(String(init.body)) as { font_size: number };
-        // The first save is slow: were the saves sent at once, the later ones would pass it.
-        if (first) {
-          first = false;
-          await new Promise((resolve) => setTimeout(resolve, 150));
-        }
-        seen.push(change.font_size);
-        stored = { ...stored, ...change };
-        return Response.json(stored);
-      }),
-    );
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <SessionProvider initial={{ status: 'in', token: 't', account: accountFixture(7, 'ann') }}>
-          <AppearanceProvider>
-            <ReaderSettingsPanel />
-          </AppearanceProvider>
-        </SessionProvider>
-      </QueryClientProvider>,
-    );
+    renderPanel(async (init) => {
+      const change = JSON.parse(String(init.body)) as { font_size: number };
+      // The first save is slow: were the saves sent at once, the later ones would pass it.
+      if (first) {
+        first = false;
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+      seen.push(change.font_size);
+      stored = { ...stored, ...change };
+      return Response.json(stored);
+    });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Reading settings/ }));
     const larger = await screen.findByRole('button', { name: 'Larger text' });
