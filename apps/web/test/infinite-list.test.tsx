@@ -1,4 +1,6 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InfiniteList, nextOffset } from '../src/components/InfiniteList.tsx';
@@ -8,6 +10,8 @@ import {
   resultCount,
   SearchPage,
 } from '../src/features/books/components/SearchPage.tsx';
+import { createQueryClient } from '../src/lib/query.ts';
+import { keys } from '../src/lib/query-keys.ts';
 import { bookFixture } from './fixtures.ts';
 import { renderRouter } from './render.tsx';
 
@@ -64,7 +68,12 @@ describe('nextOffset', () => {
 });
 
 describe('InfiniteList', () => {
-  const renderList = (props: { hasMore: boolean; loading?: boolean; onLoadMore(): void }) =>
+  const renderList = (props: {
+    hasMore: boolean;
+    loading?: boolean;
+    failed?: boolean;
+    onLoadMore(): void;
+  }) =>
     render(
       <InfiniteList
         label="Items"
@@ -99,6 +108,14 @@ describe('InfiniteList', () => {
     expect(liveObserver()).toBeUndefined();
     expect(screen.getByRole('button', { name: 'Loading...' })).toHaveProperty('disabled', true);
   });
+
+  it('does not observe after a failed page: only the button asks again', () => {
+    const onLoadMore = vi.fn();
+    renderList({ hasMore: true, failed: true, onLoadMore });
+    expect(liveObserver()).toBeUndefined();
+    screen.getByRole('button', { name: 'Load more' }).click();
+    expect(onLoadMore).toHaveBeenCalledOnce();
+  });
 });
 
 /** The page at `path`, with the app's providers; `fetch` answers by URL. */
@@ -106,6 +123,7 @@ function renderPage(
   route: { path: string; element: React.ReactNode },
   path: string,
   answer: (url: URL) => Response,
+  client?: QueryClient,
 ) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://localhost');
@@ -114,9 +132,24 @@ function renderPage(
   });
   vi.stubGlobal('fetch', fetchMock);
   const router = createMemoryRouter([route], { initialEntries: [path] });
-  renderRouter(router);
+  renderRouter(router, { client });
   return fetchMock;
 }
+
+/** The app's query client, retrying as it does but without waiting between tries. */
+function quickRetryClient() {
+  const client = createQueryClient();
+  client.setDefaultOptions({
+    queries: { ...client.getDefaultOptions().queries, retryDelay: 0 },
+  });
+  return client;
+}
+
+const offsetsAsked = (fetchMock: ReturnType<typeof renderPage>, pathname: string) =>
+  fetchMock.mock.calls
+    .map(([u]) => new URL(String(u), 'http://localhost'))
+    .filter((u) => u.pathname === pathname)
+    .map((u) => u.searchParams.get('offset'));
 
 describe('All Books paging', () => {
   it('loads pages of 10 as the last card shows, and stops after a page with fewer than 10', async () => {
@@ -148,6 +181,55 @@ describe('All Books paging', () => {
   });
 });
 
+describe('a failed next page', () => {
+  it('is not asked for again when the last card shows, only from the button', async () => {
+    let refuse = true;
+    const fetchMock = renderPage({ path: '/books', element: <BooksPage /> }, '/books', (url) => {
+      const offset = Number(url.searchParams.get('offset') ?? '0');
+      if (offset === 10 && refuse)
+        return Response.json(
+          { detail: 'Too many requests', code: 'rate_limited' },
+          { status: 429 },
+        );
+      const count = offset === 0 ? 10 : 3;
+      return Response.json(Array.from({ length: count }, (_, i) => bookFixture(offset + i + 1)));
+    });
+
+    await screen.findByRole('link', { name: 'Book 10' });
+    act(() => liveObserver()!.show(1));
+    await screen.findByText('Could not load more books.');
+    // The last card is still in view: a fresh observer would say so at once, and ask again.
+    act(() => liveObserver()?.show(1));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(offsetsAsked(fetchMock, '/api/books')).toEqual(['0', '10']);
+    expect(liveObserver()).toBeUndefined();
+
+    refuse = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Load more books' }));
+    await screen.findByRole('link', { name: 'Book 13' });
+    expect(screen.queryByText('Could not load more books.')).toBeNull();
+    expect(offsetsAsked(fetchMock, '/api/books')).toEqual(['0', '10', '10']);
+  });
+
+  it('of search results is not asked for again when the last card shows either', async () => {
+    const fetchMock = renderPage(
+      { path: '/books/search', element: <SearchPage /> },
+      '/books/search?q=heron',
+      (url) =>
+        url.searchParams.has('offset')
+          ? Response.json({ detail: 'Too many requests', code: 'rate_limited' }, { status: 429 })
+          : Response.json({ books: Array.from({ length: 20 }, (_, i) => bookFixture(i + 1)) }),
+    );
+    await screen.findByText('20+ results');
+    act(() => liveObserver()!.show(1));
+    await screen.findByText('Could not load more results.');
+    act(() => liveObserver()?.show(1));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(offsetsAsked(fetchMock, '/api/books/search')).toEqual([null, '20']);
+    expect(screen.getByRole('button', { name: 'Load more results' })).toBeTruthy();
+  });
+});
+
 describe('Search paging', () => {
   const searchRoute = { path: '/books/search', element: <SearchPage /> };
   const refused = () =>
@@ -175,5 +257,43 @@ describe('Search paging', () => {
   it('shows a failed first page as no match (spec section 8)', async () => {
     renderPage(searchRoute, '/books/search?q=heron', refused);
     await screen.findByText(noMatchSentence('heron'));
+  });
+
+  it('caches no "no match" for a failed search, and asks again with Try again', async () => {
+    const client = createQueryClient();
+    let refuse = true;
+    const fetchMock = renderPage(
+      searchRoute,
+      '/books/search?q=heron',
+      () => (refuse ? refused() : Response.json({ books: [bookFixture(1)] })),
+      client,
+    );
+    const said = await screen.findByRole('alert');
+    expect(said.textContent).toBe(`${noMatchSentence('heron')} Try again`);
+    const state = client.getQueryState(keys.bookSearch('heron', ''));
+    expect(state?.status).toBe('error');
+    expect(state?.data).toBeUndefined();
+
+    refuse = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await screen.findByText('1 result');
+    expect(screen.queryByText(noMatchSentence('heron'))).toBeNull();
+    expect(offsetsAsked(fetchMock, '/api/books/search')).toEqual([null, null]);
+  });
+
+  it('asks again by itself after a server failure, as every query does', async () => {
+    let failures = 2;
+    const fetchMock = renderPage(
+      searchRoute,
+      '/books/search?q=heron',
+      (url) =>
+        url.pathname === '/api/books/search' && failures-- > 0
+          ? Response.json({ detail: 'Unavailable', code: 'unavailable' }, { status: 503 })
+          : Response.json({ books: [bookFixture(1)] }),
+      quickRetryClient(),
+    );
+    await screen.findByText('1 result');
+    expect(screen.queryByText(noMatchSentence('heron'))).toBeNull();
+    expect(offsetsAsked(fetchMock, '/api/books/search')).toEqual([null, null, null]);
   });
 });

@@ -17,6 +17,11 @@ interface InfiniteListProps<T> {
   getKey(item: T): string | number;
   hasMore: boolean;
   loading: boolean;
+  /**
+   * The last next-page request failed. The observer then waits (armed again, it would see the
+   * last item at once and ask again, in a loop as fast as the network answers); the button asks.
+   */
+  failed?: boolean;
   onLoadMore(): void;
   className?: string;
   label: string;
@@ -26,7 +31,8 @@ interface InfiniteListProps<T> {
 
 /**
  * A list that asks for the next page when its last item is at least NEXT_PAGE_VISIBILITY visible,
- * and stops once `hasMore` is false (a page shorter than the page size came back).
+ * and stops once `hasMore` is false (a page shorter than the page size came back). After a failed
+ * next page only the button asks again; a page that then arrives arms the observer again.
  */
 export function InfiniteList<T>({
   items,
@@ -34,6 +40,7 @@ export function InfiniteList<T>({
   getKey,
   hasMore,
   loading,
+  failed = false,
   onLoadMore,
   className,
   label,
@@ -45,7 +52,8 @@ export function InfiniteList<T>({
 
   useEffect(() => {
     const last = lastRef.current;
-    if (!last || !hasMore || loading || typeof IntersectionObserver === 'undefined') return;
+    if (!last || !hasMore || loading || failed || typeof IntersectionObserver === 'undefined')
+      return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting && e.intersectionRatio >= NEXT_PAGE_VISIBILITY))
@@ -55,7 +63,7 @@ export function InfiniteList<T>({
     );
     observer.observe(last);
     return () => observer.disconnect();
-  }, [items.length, hasMore, loading]);
+  }, [items.length, hasMore, loading, failed]);
 
   return (
     <>

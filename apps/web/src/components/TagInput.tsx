@@ -1,6 +1,13 @@
 import { normalizeTag, tagKey, tagProblem } from '@inkwell/contract/tags';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useState,
+  type KeyboardEvent,
+  type Ref,
+} from 'react';
 import { tagSuggestionsQuery } from '../lib/query.ts';
 import { Chips } from './Chips.tsx';
 
@@ -34,11 +41,22 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
+/** What a form asks of a tag input when it is submitted. */
+export interface TagInputHandle {
+  /**
+   * Adds the text typed but not added yet, as Enter would, and answers the tags with it (the tags
+   * as they are when nothing is typed). A refused text stays, the field says why, and the answer is
+   * null: the form should not go on.
+   */
+  commitPending(): string[] | null;
+}
+
 /**
  * A list of free tags: chips with a remove button each, and a text field (an ARIA combobox) that
  * suggests the site's tags for what is typed. Enter or a comma adds the typed tag (or the
  * suggestion chosen with the arrow keys), Backspace in an empty field removes the last chip,
- * Escape closes the suggestions. A refused tag says why, next to the field.
+ * Escape closes the suggestions. A refused tag says why, next to the field. A form that submits
+ * the tags passes `commitRef` and calls `commitPending()` first: a tag typed without Enter counts.
  */
 export function TagInput({
   label,
@@ -47,6 +65,7 @@ export function TagInput({
   max,
   help,
   name,
+  commitRef,
 }: {
   label: string;
   tags: readonly string[];
@@ -55,6 +74,8 @@ export function TagInput({
   help?: string;
   /** Names the field for tests and forms; also prefixes the element ids. */
   name?: string;
+  /** Filled with the handle a form calls on submit (a plain prop: the bundle runs on Preact). */
+  commitRef?: Ref<TagInputHandle>;
 }) {
   const base = useId();
   const inputId = `${name ?? 'tags'}${base}`;
@@ -71,17 +92,22 @@ export function TagInput({
   const options = (suggestions.data ?? []).filter((s) => !chosen.has(tagKey(s.name)));
   const expanded = open && prefix !== '' && options.length > 0;
 
-  const add = (raw: string) => {
+  const add = (raw: string): string[] | null => {
     const result = addTag(tags, raw, max);
     if ('problem' in result) {
       setProblem(result.problem);
-      return;
+      return null;
     }
     onChange(result.tags);
     setText('');
     setProblem(null);
     setActive(-1);
+    return result.tags;
   };
+
+  useImperativeHandle(commitRef, () => ({
+    commitPending: () => (text.trim() === '' ? [...tags] : add(text)),
+  }));
 
   const remove = (tag: string) => {
     onChange(tags.filter((t) => t !== tag));

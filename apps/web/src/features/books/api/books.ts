@@ -49,25 +49,21 @@ export const booksQuery = (filter: string) =>
 
 /**
  * Search results, a page of SEARCH_PAGE_SIZE at a time, narrowed by `filter`. Without filters the
- * first page is the spec's plain `?q=` call. A failed first page shows as no results (SPEC
- * section 8), unless filters were set (then the page says what the server refused); a failed
- * later page is an error the page can show beside the results already there.
+ * first page is the spec's plain `?q=` call. A failure is an error, never an empty answer: so it is
+ * retried like any query and no "no match" is cached. The search page shows a failed first page as
+ * no results (SPEC section 8), with a way to ask again, unless filters were set (then it says what
+ * the server refused); a failed later page is an error shown beside the results already there.
  */
 export const searchQuery = (q: string, filter: string) =>
   infiniteQueryOptions({
     queryKey: keys.bookSearch(q, filter),
     queryFn: async ({ pageParam, signal }): Promise<Filtered<SearchHit[]>> => {
       const paging: Record<string, string> = pageParam ? { q, offset: String(pageParam) } : { q };
-      try {
-        const page = await getFiltered<{ books: SearchHit[] }>(
-          listPath('/api/books/search', filter, paging),
-          signal,
-        );
-        return { items: page.items.books, hidden: page.hidden };
-      } catch (error) {
-        if ((error as Error).name === 'AbortError' || pageParam > 0 || filter) throw error;
-        return { items: [], hidden: 0 };
-      }
+      const page = await getFiltered<{ books: SearchHit[] }>(
+        listPath('/api/books/search', filter, paging),
+        signal,
+      );
+      return { items: page.items.books, hidden: page.hidden };
     },
     initialPageParam: 0,
     getNextPageParam: (last, all) =>

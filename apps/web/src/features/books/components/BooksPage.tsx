@@ -39,6 +39,7 @@ export function BooksPage() {
           render={(book) => <BookCard book={book} />}
           hasMore={books.hasNextPage}
           loading={books.isFetchingNextPage}
+          failed={books.isFetchNextPageError}
           onLoadMore={() => void books.fetchNextPage()}
           moreLabel="Load more books"
         />

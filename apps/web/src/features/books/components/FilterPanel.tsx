@@ -1,10 +1,10 @@
 import type { BookRating, BookStatus, WarningId } from '@inkwell/contract';
 import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { useSearchParams } from 'react-router';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
-import { TagInput } from '../../../components/TagInput.tsx';
+import { TagInput, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
 import { genresQuery } from '../../../lib/query.ts';
 import {
@@ -30,6 +30,10 @@ const SORT_LABELS: Record<string, string> = {
 
 const MIN_WORDS_PROBLEM = 'Enter a whole number of words, such as 10000.';
 
+/** A tag field's tags with what is typed in it but not added yet; null when that was refused. */
+const withPending = (field: RefObject<TagInputHandle | null>, tags: string[]) =>
+  field.current ? field.current.commitPending() : tags;
+
 function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilters }) {
   const [params, setParams] = useSearchParams();
   const [draft, setDraft] = useState(initial);
@@ -37,18 +41,23 @@ function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilte
   const [problem, setProblem] = useState<string | null>(null);
   const genres = useQuery({ ...genresQuery(), enabled: scope !== 'genre' });
   const id = useId();
+  const tagsField = useRef<TagInputHandle>(null);
+  const excludeField = useRef<TagInputHandle>(null);
   const set = <K extends keyof BookFilters>(key: K, value: BookFilters[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
+    // A tag typed but not added with Enter is meant too: it is added now, or its field says why
+    // not and nothing is applied.
+    const tags = withPending(tagsField, draft.tags);
+    const excludeTags = withPending(excludeField, draft.exclude_tags);
     const words = parseMinWords(minWords);
-    if (words === undefined) {
-      setProblem(MIN_WORDS_PROBLEM);
-      return;
-    }
-    setProblem(null);
-    setParams(writeFilters(params, { ...draft, min_words: words }));
+    setProblem(words === undefined ? MIN_WORDS_PROBLEM : null);
+    if (tags === null || excludeTags === null || words === undefined) return;
+    setParams(
+      writeFilters(params, { ...draft, tags, exclude_tags: excludeTags, min_words: words }),
+    );
   };
 
   const clear = () => {
@@ -65,6 +74,7 @@ function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilte
           <TagInput
             name="tags"
             label="With all these tags"
+            commitRef={tagsField}
             tags={draft.tags}
             onChange={(tags) => set('tags', tags)}
             max={FILTER_LIST_MAX}
@@ -72,6 +82,7 @@ function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilte
           <TagInput
             name="exclude_tags"
             label="Without these tags"
+            commitRef={excludeField}
             tags={draft.exclude_tags}
             onChange={(tags) => set('exclude_tags', tags)}
             max={FILTER_LIST_MAX}

@@ -6,7 +6,7 @@ import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNot
 import { InfiniteList } from '../../../components/InfiniteList.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Snippet } from '../../../components/SafeHtml.tsx';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { plural } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { filteredPages, searchQuery } from '../api/books.ts';
@@ -73,8 +73,11 @@ export function SearchPage() {
       )}
       {q && <FilterPanel scope="search" />}
       {q && results.isPending && <Loading />}
-      {results.isError && !results.data && (
-        <Status kind="error">{listErrorText(results.error, 'the results')}</Status>
+      {q && results.isError && !results.data && (
+        // A failed search reads as no match (SPEC section 8) but is not one: it can be asked again.
+        <LoadError onRetry={() => void results.refetch()}>
+          {filter.query ? listErrorText(results.error, 'the results') : noMatchSentence(q)}
+        </LoadError>
       )}
       {results.data && <FilteredNotice hidden={hidden} />}
       {results.data &&
@@ -97,6 +100,7 @@ export function SearchPage() {
               )}
               hasMore={results.hasNextPage}
               loading={results.isFetchingNextPage}
+              failed={results.isFetchNextPageError}
               onLoadMore={() => void results.fetchNextPage()}
               moreLabel="Load more results"
             />

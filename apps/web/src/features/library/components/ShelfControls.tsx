@@ -2,6 +2,7 @@ import type { ReadingStatus } from '@inkwell/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { LoadError } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { libraryEntryQuery, useUpdateLibraryEntry } from '../api/library.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -21,7 +22,14 @@ export function ShelfControls({ bookId }: { bookId: number }) {
     onError: () => push('Could not update your library.', { type: 'ERROR' }),
   });
 
-  if (!entry.isSuccess) return null;
+  // Nothing while the entry loads. A failed load says so, with a way to ask again, rather than
+  // leaving the controls out; a failed refresh keeps the controls with the entry already there.
+  if (entry.data === undefined)
+    return entry.isError ? (
+      <LoadError onRetry={() => void entry.refetch()}>
+        Could not load your reading status for this book.
+      </LoadError>
+    ) : null;
   const e = entry.data;
   const next = continueReadingPath(e);
   return (
