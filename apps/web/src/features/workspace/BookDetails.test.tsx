@@ -81,3 +81,23 @@ describe('the genre editor of the book details', () => {
     expect(within(panel).queryByRole('alert')).toBeNull();
   });
 });
+
+describe('the details form', () => {
+  it('saves a tag typed without Enter with the rest', async () => {
+    let sent: { tags?: string[] } | undefined;
+    stubApi((url, init) => {
+      if (url.pathname === '/api/books/3' && init?.method === 'PUT') {
+        sent = JSON.parse(String(init.body)) as { tags: string[] };
+        return apiAnswer(bookFixture(3, { title: 'Dune', tags: sent.tags }));
+      }
+      if (url.pathname === '/api/genres') return apiAnswer({ genres: GENRES });
+      if (url.pathname === '/api/tags') return apiAnswer({ tags: [] });
+      return apiAnswer({ genres: [], chapters: [] });
+    });
+    renderDetails();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Tags'), 'Desert{Enter}spice   trade');
+    await user.click(screen.getByRole('button', { name: 'Save Details' }));
+    await vi.waitFor(() => expect(sent?.tags).toEqual(['Desert', 'spice trade']));
+  });
+});

@@ -1,11 +1,11 @@
 import type { BookRating, MyFilters, WarningId } from '@inkwell/contract';
 import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Chips } from '../../../components/Chips.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
-import { TagInput } from '../../../components/TagInput.tsx';
+import { TagInput, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { RATING_OPTIONS } from '../../../lib/book-labels.ts';
 import { myFiltersQuery, useSaveMyFilters } from '../api/settings.ts';
@@ -112,15 +112,20 @@ function MyFiltersForm({ saved }: { saved: MyFilters }) {
     setNotice(null);
     setError(null);
   };
+  const tagsField = useRef<TagInputHandle>(null);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate(draft);
+    // A tag typed without Enter is saved too; one the field refuses stops the save, and says why.
+    const typed = tagsField.current ? tagsField.current.commitPending() : draft.exclude_tags;
+    if (typed === null) return;
+    save.mutate({ ...draft, exclude_tags: typed });
   };
   return (
     <form className="form" onSubmit={submit} noValidate aria-label={FILTER_TEXTS.title}>
       <TagInput
         name="exclude_tags"
         label="Hide books with these tags"
+        commitRef={tagsField}
         tags={draft.exclude_tags}
         onChange={(tags) => set('exclude_tags', tags)}
         max={FILTER_LIST_MAX}

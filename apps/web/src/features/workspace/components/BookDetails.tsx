@@ -23,7 +23,7 @@ import { CoverImage } from '../../../components/CoverImage.tsx';
 import { useLeaveGuard } from '../../../components/LeaveGuard.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { LoadError, Status } from '../../../components/Status.tsx';
-import { TagInput } from '../../../components/TagInput.tsx';
+import { TagInput, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
@@ -128,6 +128,7 @@ function DetailsForm({ book }: { book: Book }) {
   const [rating, setRating] = useState<BookRating>(book.rating);
   const [status, setStatus] = useState<BookStatus>(book.status);
   const error = useFormError();
+  const tagsField = useRef<TagInputHandle>(null);
   const details: Details = {
     title,
     summary,
@@ -162,7 +163,10 @@ function DetailsForm({ book }: { book: Book }) {
       error.show(TITLE_EMPTY, ['title']);
       return;
     }
-    const sent: Details = { ...details, title: trimmed };
+    // A tag typed without Enter is saved too; one the field refuses stops the save, and says why.
+    const withTyped = tagsField.current ? tagsField.current.commitPending() : tags;
+    if (withTyped === null) return;
+    const sent: Details = { ...details, title: trimmed, tags: withTyped };
     save.mutate(sent, { onSuccess: () => setSaved(sent) });
   };
 
@@ -217,6 +221,7 @@ function DetailsForm({ book }: { book: Book }) {
         <TagInput
           name="book-tags"
           label="Tags"
+          commitRef={tagsField}
           tags={tags}
           onChange={(next) => {
             setTags(next);
