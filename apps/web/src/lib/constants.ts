@@ -5,6 +5,8 @@
 export const NEXT_PAGE_VISIBILITY = 0.8;
 export const RECENT_BOOKS_SHOWN = 10;
 export const POPULAR_BOOKS_SHOWN = 3;
+/** Completed books offered as e-books on the home page. */
+export const EBOOKS_SHOWN = 4;
 export const HISTORY_RECORD_AFTER_MS = 60_000;
 export const AUTOSAVE_DELAY_MS = 5_000;
 export const EDITOR_UNDO_DEPTH = 100;

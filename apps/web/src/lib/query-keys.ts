@@ -42,6 +42,7 @@ export const keys = {
   homeRecent: (filtersOff: boolean) => ['home', 'recent', filtersOff] as const,
   homePopular: (filtersOff: boolean) => ['home', 'popular', filtersOff] as const,
   homeAuthors: (filtersOff: boolean) => ['home', 'authors', filtersOff] as const,
+  homeEbooks: (filtersOff: boolean) => ['home', 'ebooks', filtersOff] as const,
 
   // ---- the signed-in user's own ----
   history: ['my', 'history'] as const,

@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { apiAnswer, authorFixture, stubApi } from '../../../test/fixtures.ts';
+import { apiAnswer, authorFixture, bookFixture, stubApi } from '../../../test/fixtures.ts';
 import { SessionProvider } from '../../lib/session.tsx';
 import { HomePage } from './components/HomePage.tsx';
 
@@ -20,6 +20,7 @@ function mockApi(picks: () => Response) {
     if (url.pathname === '/api/home/authors') return picks();
     if (url.pathname === '/api/recent/books') return apiAnswer([]);
     if (url.pathname === '/api/popular/books') return apiAnswer({ popular: [] });
+    if (url.pathname === '/api/books') return apiAnswer([]);
     return apiAnswer({ detail: 'unexpected', code: 'x' }, 500);
   });
 }
@@ -79,5 +80,45 @@ describe('the author picks of the home page', () => {
       expect(await within(section(title)).findByText('No author found.')).toBeTruthy();
     }
     expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+});
+
+describe('the e-books of the home page', () => {
+  it('lists the most read completed books, each with its EPUB', async () => {
+    const calls = stubApi((url) => {
+      if (url.pathname === '/api/books')
+        return apiAnswer([bookFixture(5, { title: 'The Whole Tide', status: 'completed' })]);
+      if (url.pathname === '/api/home/authors') return apiAnswer(PICKS);
+      if (url.pathname === '/api/recent/books') return apiAnswer([]);
+      return apiAnswer({ popular: [] });
+    });
+    renderHome();
+    const ebooks = section('E-books');
+    const download = await within(ebooks).findByRole('link', {
+      name: 'Download The Whole Tide as EPUB',
+    });
+    expect(download.getAttribute('href')).toBe('/api/books/5/export.epub');
+    expect(within(ebooks).getByRole('link', { name: 'The Whole Tide' }).getAttribute('href')).toBe(
+      '/books/5',
+    );
+    expect(calls).toContain('/api/books?status=completed&sort=popular&limit=4');
+  });
+
+  it('says when there are none, and when they could not be loaded', async () => {
+    let failing = true;
+    stubApi((url) => {
+      if (url.pathname === '/api/books')
+        return failing ? apiAnswer({ detail: 'Boom', code: 'internal' }, 500) : apiAnswer([]);
+      if (url.pathname === '/api/home/authors') return apiAnswer(PICKS);
+      if (url.pathname === '/api/recent/books') return apiAnswer([]);
+      return apiAnswer({ popular: [] });
+    });
+    renderHome();
+    const ebooks = section('E-books');
+    const alert = await within(ebooks).findByRole('alert');
+    expect(alert.textContent).toBe('Could not load the e-books. Try again');
+    failing = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await within(ebooks).findByText('No completed books yet.')).toBeTruthy();
   });
 });

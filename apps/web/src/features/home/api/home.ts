@@ -3,7 +3,7 @@ import type { PopularBook } from '../../../lib/contract-types.ts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import { getFiltered, withFiltersOff } from '../../../lib/filtered.ts';
-import { POPULAR_BOOKS_SHOWN, RECENT_BOOKS_SHOWN } from '../../../lib/constants.ts';
+import { EBOOKS_SHOWN, POPULAR_BOOKS_SHOWN, RECENT_BOOKS_SHOWN } from '../../../lib/constants.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
 /** Recent books: the first 10 that have a cover. */
@@ -42,6 +42,24 @@ export const popularBooksQuery = (filtersOff: boolean) =>
         signal,
       ),
     select: (data) => ({ books: data.items.popular, hidden: data.hidden }),
+  });
+
+/**
+ * E-books: the most read completed books, each a whole EPUB to take away (the spec's home page has
+ * an "E-books" section of hard-coded samples; these are real, and download).
+ */
+export const ebooksQuery = (filtersOff: boolean) =>
+  queryOptions({
+    queryKey: keys.homeEbooks(filtersOff),
+    queryFn: ({ signal }) =>
+      getFiltered<Book[]>(
+        withFiltersOff(
+          `/api/books?status=completed&sort=popular&limit=${EBOOKS_SHOWN}`,
+          filtersOff,
+        ),
+        signal,
+      ),
+    select: (data) => ({ books: data.items, hidden: data.hidden }),
   });
 
 /** The author picks, which leave muted authors out unless `filtersOff`, as the lists do. */

@@ -8,9 +8,9 @@ import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { useFiltersOff } from '../../../lib/filtered.ts';
-import { paths } from '../../../lib/paths.ts';
+import { paths, url } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
-import { homePicksQuery, popularBooksQuery, recentBooksQuery } from '../api/home.ts';
+import { ebooksQuery, homePicksQuery, popularBooksQuery, recentBooksQuery } from '../api/home.ts';
 
 const NO_AUTHOR = 'No author found.';
 
@@ -51,6 +51,7 @@ export function HomePage() {
   const recent = useQuery(recentBooksQuery(filtersOff));
   const popular = useQuery(popularBooksQuery(filtersOff));
   const picks = useQuery(homePicksQuery(filtersOff));
+  const ebooks = useQuery(ebooksQuery(filtersOff));
   // A failed request is not "no author": the empty texts are only for picks that came back empty.
   const picksFailed = picks.isError && !picks.data;
   const retryPicks = () => void picks.refetch();
@@ -138,6 +139,37 @@ export function HomePage() {
             {picks.data.featured_authors.map((author) => (
               <li key={author.id}>
                 <AuthorCard author={author} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section id="ebooks-title" title="E-books">
+        <p className="field-help">Completed serials, each a whole book to read anywhere.</p>
+        {ebooks.isPending && <Loading />}
+        {ebooks.isError && (
+          <LoadError onRetry={() => void ebooks.refetch()}>Could not load the e-books.</LoadError>
+        )}
+        {ebooks.data && <FilteredNotice hidden={ebooks.data.hidden} sayOff={false} />}
+        {ebooks.data?.books.length === 0 && <Status kind="empty">No completed books yet.</Status>}
+        {ebooks.data && ebooks.data.books.length > 0 && (
+          <ul className="ebook-list">
+            {ebooks.data.books.map((book) => (
+              <li key={book.id} className="ebook">
+                <CoverImage src={book.cover} title={book.title} className="cover-small" />
+                <span>
+                  <Link to={paths.book(book.id)}>{book.title}</Link>
+                  <span className="muted"> by {book.author_username}</span>
+                </span>
+                <a
+                  className="button button-small button-secondary"
+                  href={url(`/api/books/${book.id}/export.epub`)}
+                  download
+                  aria-label={`Download ${book.title} as EPUB`}
+                >
+                  EPUB
+                </a>
               </li>
             ))}
           </ul>
