@@ -7,7 +7,7 @@ import { useToasts } from '../../../components/toasts.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
 import { historyQuery } from '../../../lib/query.ts';
-import { useDeleteHistoryItem } from '../api/history.ts';
+import { useDeleteHistoryItem, useHistoryDeletesPending } from '../api/history.ts';
 
 const DELETED = 'Deleted read history item.';
 const DELETE_FAILED = 'Could not delete read history item';
@@ -20,6 +20,7 @@ export function ReadHistoryPage() {
     onSuccess: () => push(DELETED, { type: 'SUCCESS' }),
     onError: () => push(DELETE_FAILED, { type: 'ERROR' }),
   });
+  const deleting = useHistoryDeletesPending();
   const items = history.data?.read_history ?? [];
 
   return (
@@ -82,8 +83,10 @@ export function ReadHistoryPage() {
                       type="button"
                       className="button button-small button-danger"
                       aria-label={`Delete ${item.chapter_title} from history`}
-                      disabled={remove.isPending && remove.variables === item.chapter_id}
-                      onClick={() => remove.mutate(item.chapter_id)}
+                      aria-disabled={deleting.has(item.chapter_id)}
+                      onClick={() => {
+                        if (!deleting.has(item.chapter_id)) remove.mutate(item.chapter_id);
+                      }}
                     >
                       Delete
                     </button>
