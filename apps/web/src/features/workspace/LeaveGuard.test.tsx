@@ -9,6 +9,7 @@ import { renderRouter } from '../../../test/render.tsx';
 import { BookDetails, DETAILS_UNSAVED } from './components/BookDetails.tsx';
 import type { WorkspaceBookContext } from './components/BookWorkspace.tsx';
 import { ChapterSidebar, ORDER_UNSAVED } from './components/ChapterSidebar.tsx';
+import { SCHEDULE_UNSAVED } from './components/ScheduleSettings.tsx';
 
 // dnd-kit's packages name their CommonJS build first, which requires React itself, not the Preact the
 // tests run on (vitest.config.ts): the sidebar's drag and drop runs on their ES builds here. (`as
@@ -212,5 +213,22 @@ describe('leaving the book workspace', () => {
     expect(await screen.findByRole('heading', { name: 'Workspace' })).toBeTruthy();
     noQuestion();
     expect(router.state.location.pathname).toBe('/my/workspace');
+  });
+
+  it('asks before leaving a release schedule edited but not saved', async () => {
+    const puts = mockApi();
+    renderWorkspace();
+    const line = await screen.findByLabelText('Schedule line');
+    await userEvent.type(line, 'Every Friday');
+    await userEvent.click(screen.getByRole('link', { name: 'Back to Workspace' }));
+    expect(await sentences()).toEqual([SCHEDULE_UNSAVED]);
+    await userEvent.click(screen.getByRole('button', { name: 'Stay' }));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Save schedule' }));
+    await vi.waitFor(() => expect(puts.map((put) => put.path)).toEqual(['/api/books/3']));
+    await screen.findByRole('button', { name: 'Save schedule' });
+    await userEvent.click(screen.getByRole('link', { name: 'Back to Workspace' }));
+    expect(await screen.findByRole('heading', { name: 'Workspace' })).toBeTruthy();
+    noQuestion();
   });
 });

@@ -1,9 +1,14 @@
 import type { Book } from '@inkwell/contract';
 import { SCHEDULE_NOTE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useState, type FormEvent } from 'react';
+import { useLeaveGuard } from '../../../components/LeaveGuard.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { apiErrorMessage } from '../../../lib/api.ts';
 import { useUpdateBook } from '../api/workspace.ts';
+
+/** What leaving with the schedule edited but not saved loses (the leave guard asks). */
+export const SCHEDULE_UNSAVED =
+  'Your changes to the release schedule are not saved. Leave, and they are lost.';
 
 /**
  * The book page's release schedule (issue 20): whether it shows when the next scheduled chapter
@@ -14,6 +19,9 @@ export function ScheduleSettings({ book }: { book: Book }) {
   const [show, setShow] = useState(book.show_next_release ?? false);
   const [note, setNote] = useState(book.schedule_note ?? '');
   const [error, setError] = useState<string | null>(null);
+  // What the server has, as this form last saved it (or loaded it).
+  const [saved, setSaved] = useState({ show, note: note.trim() });
+  useLeaveGuard(show === saved.show && note.trim() === saved.note ? null : SCHEDULE_UNSAVED);
   const save = useUpdateBook(book.id, {
     onSuccess: () => push('Updated the release schedule.', { type: 'SUCCESS' }),
     onError: (err) => setError(apiErrorMessage(err, 'Could not save the release schedule.')),
@@ -22,7 +30,11 @@ export function ScheduleSettings({ book }: { book: Book }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    save.mutate({ show_next_release: show, schedule_note: note.trim() });
+    const sent = { show, note: note.trim() };
+    save.mutate(
+      { show_next_release: sent.show, schedule_note: sent.note },
+      { onSuccess: () => setSaved(sent) },
+    );
   };
 
   return (
