@@ -7,9 +7,9 @@ import {
 } from 'node:worker_threads';
 
 /**
- * One job in a worker thread of its own, with a time limit and a heap limit: work that could
- * stall the event loop or exhaust memory (parsing an uploaded book, building an EPUB) costs one
- * worker, never the server. The main thread only exchanges messages with it.
+ * Jobs in worker threads, one at a time per worker, with a time limit and a heap limit: work that
+ * could stall the event loop or exhaust memory (parsing an uploaded book, building an EPUB) costs
+ * a worker, never the server. The main thread only exchanges messages with it.
  */
 
 export interface WorkerLimits {
@@ -48,15 +48,16 @@ export interface WorkerJobHandlers<T> {
 
 /**
  * Workers kept between jobs, at most MAX_IDLE_WORKERS per script and heap limit. A worker that
- * answered its job serves the next one instead of being torn down: every isolate created and
- * disposed is a chance for V8's rare crash in its process-wide registry of JIT pages (`Check
- * failed: jit_page.has_value()`, unfixed in Node 18–24), and starting one costs tens of
- * milliseconds besides. A worker that timed out, was cancelled, crashed or ran out of memory is
- * terminated, never kept. Idle workers are unref'd (they never keep the process alive) and
- * terminated after IDLE_MS, which hands their heap back.
+ * answered its job with a result serves the next one instead of being torn down: every isolate
+ * created and disposed is a chance for V8's rare crash in its process-wide registry of JIT pages
+ * (`Check failed: jit_page.has_value()`, unfixed in Node 18–24), and starting one costs tens of
+ * milliseconds besides. A job that ended in an error (the file's or ours), a timeout, a cancel, a
+ * crash or running out of memory terminates its worker: it may still be busy, or in a state
+ * nobody knows. Idle workers are unref'd (they never keep the process alive) and terminated after
+ * IDLE_MS, which hands back the garbage their last job left in their heap.
  */
 const MAX_IDLE_WORKERS = 2;
-const IDLE_MS = 60_000;
+const IDLE_MS = 15_000;
 
 interface IdleWorker {
   worker: Worker;
@@ -74,7 +75,13 @@ function takeWorker(key: string, script: URL, limits: WorkerLimits): Worker {
     idle.worker.ref();
     return idle.worker;
   }
-  return new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb } });
+  const worker = new Worker(script, {
+    resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
+  });
+  // Always heard, so an error while no job listens (idle, or being terminated) never reaches the
+  // process as an unhandled 'error' event; the worker then exits, and is forgotten.
+  worker.on('error', () => {});
+  return worker;
 }
 
 function keepWorker(key: string, worker: Worker): void {
@@ -122,8 +129,8 @@ export function startWorkerJob<T>(
   const result = new Promise<T>((resolve, reject) => {
     settle = { resolve, reject };
   });
-  /** `answered`: the worker finished the job itself, so it may serve another. */
-  const end = (outcome: T | Error, answered: boolean) => {
+  /** `reusable`: the worker finished the job itself, with a result, so it may serve another. */
+  const end = (outcome: T | Error, reusable: boolean) => {
     if (!settle) return;
     const { resolve, reject } = settle;
     settle = null;
@@ -131,12 +138,12 @@ export function startWorkerJob<T>(
     channel.port1.close();
     worker.off('error', onError);
     worker.off('exit', onExit);
-    if (answered) keepWorker(key, worker);
+    if (reusable) keepWorker(key, worker);
     else void worker.terminate();
     if (outcome instanceof Error) reject(outcome);
     else resolve(outcome);
   };
-  const finish = (outcome: T | Error) => end(outcome, true);
+  const finish = (outcome: T | Error) => end(outcome, !(outcome instanceof Error));
   const post = (message: unknown, transfer: readonly Transferable[] = []) => {
     if (settle) channel.port1.postMessage(message, transfer);
   };

@@ -6,6 +6,7 @@ const script = new URL('./fixtures/thread-id-worker.ts', import.meta.url);
 interface Answer {
   threadId: number;
   late?: true;
+  failed?: true;
 }
 
 /** One job: posts `message` and finishes with the first answer (every answer is recorded). */
@@ -17,7 +18,7 @@ function ask(message: string, { timeoutMs = 10_000, maxHeapMb = 64 } = {}) {
     {
       onMessage(answer, { finish }) {
         answers.push(answer as Answer);
-        finish(answer as Answer);
+        finish((answer as Answer).failed ? new Error('failed') : (answer as Answer));
       },
       failure: (trouble: WorkerTrouble) => new Error(trouble.kind),
     },
@@ -41,6 +42,22 @@ describe('worker jobs', () => {
     await expect(cancelled.result).rejects.toThrow('stop');
     const after = await ask('id').result;
     expect(after.threadId).not.toBe(before.threadId);
+  });
+
+  it('never keeps a worker whose job ended in an error: it may still be busy with it', async () => {
+    // The last worker kept is the first taken: the failing job runs on this one.
+    const kept = await ask('id').result;
+    await expect(ask('fail').result).rejects.toThrow('failed');
+    const after = await ask('id').result;
+    expect(after.threadId).not.toBe(kept.threadId);
+  });
+
+  it('survives a kept worker that throws while idle, and starts another', async () => {
+    const { threadId } = await ask('throw-later').result;
+    // The worker throws with no job listening: the process must not hear it as unhandled.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const next = await ask('id').result;
+    expect(next.threadId).not.toBe(threadId);
   });
 
   it('runs jobs at once on workers of their own, and keeps workers apart by heap limit', async () => {
