@@ -103,10 +103,17 @@ describe('InfiniteList', () => {
     expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('does not observe while a page is loading', () => {
-    renderList({ hasMore: true, loading: true, onLoadMore: vi.fn() });
+  it('does not observe while a page is loading, and its button keeps focus but asks nothing', () => {
+    const onLoadMore = vi.fn();
+    renderList({ hasMore: true, loading: true, onLoadMore });
     expect(liveObserver()).toBeUndefined();
-    expect(screen.getByRole('button', { name: 'Loading...' })).toHaveProperty('disabled', true);
+    const button = screen.getByRole('button', { name: 'Loading...' });
+    // Busy, not disabled: a disabled button would drop the keyboard's focus to the page.
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    button.focus();
+    button.click();
+    expect(document.activeElement).toBe(button);
+    expect(onLoadMore).not.toHaveBeenCalled();
   });
 
   it('does not observe after a failed page: only the button asks again', () => {

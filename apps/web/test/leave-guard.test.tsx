@@ -245,4 +245,26 @@ describe('the leave guard', () => {
     expect(await screen.findByRole('heading', { name: 'Elsewhere' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/elsewhere');
   });
+
+  it('leaves by itself when what would be lost was saved while the question was open', async () => {
+    function Saving() {
+      const [lost, setLost] = useState<string | null>(NOTES);
+      return (
+        <>
+          <Guard lost={lost} />
+          <Link to="/elsewhere">Elsewhere</Link>
+          {/* Outside the dialog's reach in a browser; here it stands for the save landing. */}
+          <button type="button" onClick={() => setLost(null)}>
+            Saved
+          </button>
+        </>
+      );
+    }
+    const router = renderRoutes([{ path: '/editor', element: <Saving /> }], '/editor');
+    await userEvent.click(screen.getByRole('link', { name: 'Elsewhere' }));
+    expect(await sentences()).toEqual([NOTES]);
+    screen.getByRole('button', { name: 'Saved', hidden: true }).click();
+    expect(await screen.findByRole('heading', { name: 'Elsewhere' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/elsewhere');
+  });
 });

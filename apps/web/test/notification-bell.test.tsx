@@ -109,20 +109,28 @@ describe('live notifications', () => {
     vi.useRealTimers();
   });
 
-  it("refresh a new chapter's book and chapter list, and the unread counts, as its toast arrives", async () => {
+  it("refresh a new chapter's book, chapter list, unread counts, library and recent chapters as its toast arrives", async () => {
     const client = createQueryClient();
     // What a reader on the book's last chapter has loaded.
     client.setQueryData(keys.bookChapters(7), []);
     client.setQueryData(keys.book(7), { id: 7 });
     client.setQueryData(keys.followedBooks, []);
     client.setQueryData(keys.bookChapters(8), []);
+    client.setQueryData(keys.library, []);
+    client.setQueryData(keys.authorRecentChapters(3, false), []);
     renderLive(client);
     await waitFor(() => expect(FakeSocket.opened).toHaveLength(1));
     FakeSocket.opened[0]!.onopen?.();
     FakeSocket.opened[0]!.onmessage?.({
       data: JSON.stringify({ type: 'CHAPTER', message: 'New chapter', book_id: 7, chapter_id: 70 }),
     });
-    for (const key of [keys.bookChapters(7), keys.book(7), keys.followedBooks])
+    for (const key of [
+      keys.bookChapters(7),
+      keys.book(7),
+      keys.followedBooks,
+      keys.library,
+      keys.authorRecentChapters(3, false),
+    ])
       await waitFor(() => expect(client.getQueryState(key)?.isInvalidated).toBe(true));
     expect(client.getQueryState(keys.bookChapters(8))?.isInvalidated).toBe(false);
   });

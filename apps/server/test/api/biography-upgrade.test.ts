@@ -16,6 +16,8 @@ const STORED_AS_HTML: Array<[string, string]> = [
     `Typed &lt; as text, "quoted" 'n' all`,
   ],
   ['Plain already, no markup', 'Plain already, no markup'],
+  // Entities no text may hold become the replacement character instead of stopping the upgrade.
+  ['<p>odd &#0; &#x110000; &#xD800;</p>', 'odd \uFFFD \uFFFD \uFFFD'],
   ['', ''],
 ];
 

@@ -79,8 +79,11 @@ export function InfiniteList<T>({
           <button
             type="button"
             className="button button-quiet"
-            onClick={onLoadMore}
-            disabled={loading}
+            // Not disabled while busy: that would drop the keyboard's focus to the page.
+            aria-disabled={loading}
+            onClick={() => {
+              if (!loading) onLoadMore();
+            }}
           >
             {loading ? 'Loading...' : moreLabel}
           </button>

@@ -2,6 +2,7 @@ import {
   createContext,
   useCallback,
   useContext,
+  useEffect,
   useLayoutEffect,
   useRef,
   useState,
@@ -87,6 +88,11 @@ export function LeaveGuardProvider({ children }: { children: ReactNode }) {
   const open = blocker.state === 'blocked';
   const lost =
     open && stopped.current ? losing(guards, stopped.current.current, stopped.current.next) : [];
+  // Nothing is lost any more (the last save landed while the question was open): leave.
+  const nothingLeft = open && lost.length === 0;
+  useEffect(() => {
+    if (nothingLeft) blocker.proceed?.();
+  }, [nothingLeft, blocker]);
   return (
     <GuardsContext.Provider value={registry}>
       {children}

@@ -20,13 +20,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
+/** A numeric entity's character; U+FFFD for one no text may hold (NUL, past U+10FFFF, a surrogate). */
+function character(code: number): string {
+  const storable = code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
+  return String.fromCodePoint(storable ? code : 0xfffd);
+}
+
 function textOfHtml(html: string): string {
   return html
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|li|blockquote|pre|h[1-6])>/gi, '\n')
     .replace(/<[^>]*>/g, '')
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => character(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, decimal: string) => character(Number(decimal)))
     .replace(/&(lt|gt|quot|apos|nbsp);/g, (_, name: string) => ENTITIES[name]!)
     .replace(/&amp;/g, '&')
     .replace(/\n{3,}/g, '\n\n')

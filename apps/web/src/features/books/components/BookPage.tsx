@@ -29,8 +29,7 @@ function ChapterList({ bookId }: { bookId: number }) {
         const isRead = read.data?.has(chapter.id) ?? false;
         return (
           <li key={chapter.id} className={isRead ? 'is-read' : undefined}>
-            {/* Its place among the chapters shown: a reader's list has no drafts, and
-                chapter_order counts them, so its gaps would tell of one. */}
+            {/* Its place among the chapters shown (the author's own list has drafts too). */}
             <span className="chapter-number" aria-hidden="true">
               {index + 1}
             </span>

@@ -62,10 +62,16 @@ export function LiveNotifications() {
         if (data.type === 'COMMENT' || data.type === 'REPLY')
           void client.invalidateQueries({ queryKey: keys.chapterComments(data.chapter_id) });
         // A new chapter: its book's page and chapter list (the reader's Next, the link the toast
-        // opens), and the followed books' unread counts.
+        // opens), the followed books' unread counts, the library's "x of y chapters" and the
+        // authors' recent chapters.
         if (data.type === 'CHAPTER') {
-          void client.invalidateQueries({ queryKey: keys.book(data.book_id) });
-          void client.invalidateQueries({ queryKey: keys.followedBooks });
+          for (const queryKey of [
+            keys.book(data.book_id),
+            keys.followedBooks,
+            keys.library,
+            keys.authors,
+          ])
+            void client.invalidateQueries({ queryKey });
         }
         // An announcement (issue 20): its book's list, if on screen, shows it at once.
         if (data.type === 'ANNOUNCEMENT')

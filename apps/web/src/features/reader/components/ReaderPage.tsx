@@ -30,8 +30,7 @@ import { ReaderSettingsPanel } from './ReaderSettingsPanel.tsx';
 
 /**
  * The chapters before and after this one in reading order, and its number among the chapters
- * this viewer may read (a reader's list leaves drafts out, so `chapter_order` could have gaps
- * that tell of a draft).
+ * this viewer may read (its place in the list: the author's own list has drafts too).
  */
 function neighbours(chapters: readonly ChapterSummary[] | undefined, chapterId: number) {
   const i = chapters?.findIndex((c) => c.id === chapterId) ?? -1;
