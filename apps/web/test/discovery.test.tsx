@@ -455,13 +455,16 @@ describe("an author's recent chapters", () => {
   });
 });
 
+/** A location of the chapter at ?paragraph=1, by its router key. */
+const at = (key: string) => ({ key, pathname: '/books/1/chapters/2', search: '?paragraph=1' });
+
 describe('the located paragraph', () => {
   it('scrolls to the paragraph a link names and marks it for a moment', () => {
     vi.useFakeTimers();
     const scroll = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
     const content = document.createElement('div');
     content.innerHTML = '<p>zero</p><p>one</p><p>two</p>';
-    renderHook(() => useRestorePosition(content, 2, 'entry-a /books/1/chapters/2?paragraph=2'));
+    renderHook(() => useRestorePosition(content, 2, at('entry-a')));
     const block = content.children[2]!;
     expect(scroll).toHaveBeenCalledOnce();
     expect(block.getAttribute('data-located')).toBe('shown');
@@ -476,14 +479,29 @@ describe('the located paragraph', () => {
     const scroll = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
     const content = document.createElement('div');
     content.innerHTML = '<p>zero</p><p>one</p><p>two</p>';
-    const entry = 'entry-b /books/1/chapters/2?paragraph=1';
-    renderHook(() => useRestorePosition(content, 1, entry)).unmount();
+    renderHook(() => useRestorePosition(content, 1, at('entry-b'))).unmount();
     expect(scroll).toHaveBeenCalledOnce();
-    // The same entry again (a reload, or Back to it): the router's scroll restoration decides.
-    renderHook(() => useRestorePosition(content, 1, entry)).unmount();
+    // The same entry again (Back to it): the router's scroll restoration decides.
+    renderHook(() => useRestorePosition(content, 1, at('entry-b'))).unmount();
     expect(scroll).toHaveBeenCalledOnce();
     // Another entry with the same address (the link followed again) scrolls again.
-    renderHook(() => useRestorePosition(content, 1, 'entry-c /books/1/chapters/2?paragraph=1'));
+    renderHook(() => useRestorePosition(content, 1, at('entry-c'))).unmount();
     expect(scroll).toHaveBeenCalledTimes(2);
+  });
+
+  it('on the entry a page load starts on, scrolls for a link opened, not for a reload', () => {
+    const scroll = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
+    const content = document.createElement('div');
+    content.innerHTML = '<p>zero</p><p>one</p>';
+    const load = (type: NavigationTimingType) =>
+      vi
+        .spyOn(performance, 'getEntriesByType')
+        .mockReturnValue([{ type } as PerformanceNavigationTiming]);
+    load('reload');
+    renderHook(() => useRestorePosition(content, 1, at('default'))).unmount();
+    expect(scroll).not.toHaveBeenCalled();
+    load('navigate');
+    renderHook(() => useRestorePosition(content, 1, at('default'))).unmount();
+    expect(scroll).toHaveBeenCalledOnce();
   });
 });

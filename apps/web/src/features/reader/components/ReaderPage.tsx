@@ -123,11 +123,7 @@ export function ReaderPage({
   }, []);
   const signedIn = state.status === 'in';
   // Restore at once; the lazily loaded saver then measures the restored place, not the top.
-  useRestorePosition(
-    content,
-    paragraphParam(search.get('paragraph')),
-    `${location.key} ${location.pathname}${location.search}`,
-  );
+  useRestorePosition(content, paragraphParam(search.get('paragraph')), location);
   const savePosition = useCallback(
     (book: number, position: Parameters<typeof saveProgress>[2]) =>
       saveProgress(client, book, position),
