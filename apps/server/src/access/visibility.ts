@@ -84,6 +84,17 @@ export function readingOrder(chapters = 'chapters'): RawBuilder<number> {
         or (earlier.chapter_order = ${order} and earlier.id <= ${column(chapters, 'id')})))`;
 }
 
+/** The number `viewerId` is told: the stored order in their own books, `readingOrder` in others'. */
+export function chapterOrderFor(
+  viewerId: ViewerId,
+  chapters = 'chapters',
+  books = 'books',
+): RawBuilder<number> {
+  if (viewerId === null) return readingOrder(chapters);
+  return sql<number>`(case when ${ownedBy(viewerId, books)} then ${column(chapters, 'chapter_order')}
+    else ${readingOrder(chapters)} end)`;
+}
+
 export function readingOrderInList(chapters = 'chapters'): RawBuilder<number> {
   return sql<number>`cast(row_number() over (partition by ${column(chapters, 'book_id')}
     order by ${column(chapters, 'chapter_order')}, ${column(chapters, 'id')}) as integer)`;

@@ -364,6 +364,21 @@ describe("a reader's chapter numbers", () => {
     const recent = (await as(t.app).get(`/api/authors/${author.id}/chapters?limit=50`)).json();
     expect(recent.find((c: TestChapter) => c.id === third.id).chapter_order).toBe(2);
 
+    // Notes say the number their writer is told: the reader's count published chapters only.
+    const noteOn = async (who: TestUser, chapter: TestChapter) => {
+      const res = await as(t.app, who).post('/api/my/notes', {
+        book_id: book.id,
+        chapter_id: chapter.id,
+        paragraph: 0,
+        body: 'A note',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().chapter_order;
+    };
+    expect(await noteOn(other, third)).toBe(2);
+    expect(await noteOn(author, third)).toBe(3);
+    expect(await noteOn(author, between)).toBe(2);
+
     // Once the draft is out, the numbers follow (the visitor's kept answers are dropped too).
     const res = await as(t.app, author).put(chapterUrl(between), { is_published: true });
     expect(res.statusCode).toBe(200);

@@ -1,8 +1,8 @@
 import {
   bookVisibleTo,
+  chapterOrderFor,
   chapterVisibleTo,
   published,
-  readingOrder,
 } from '../../access/visibility.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import type { Flag, LibraryEntriesTable } from '../../db/schema.ts';
@@ -35,7 +35,7 @@ function entrySelect(db: DbHandle, userId: number) {
       'le.updated_at as entry_updated_at',
       'pc.id as position_chapter_id',
       'pc.title as position_chapter_title',
-      readingOrder('pc').as('position_chapter_order'),
+      chapterOrderFor(userId, 'pc').as('position_chapter_order'),
       'rp.paragraph as position_paragraph',
       'rp.char_offset as position_offset',
       'rp.updated_at as position_updated_at',

@@ -1,4 +1,4 @@
-import { bookVisibleTo, chapterVisibleTo, readingOrder } from '../../access/visibility.ts';
+import { bookVisibleTo, chapterOrderFor, chapterVisibleTo } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import type { DbHandle } from '../../db/kysely.ts';
 
@@ -17,7 +17,7 @@ function noteSelect(db: DbHandle, userId: number) {
       'books.title as book_title',
       'notes.chapter_id',
       'chapters.title as chapter_title',
-      readingOrder().as('chapter_order'),
+      chapterOrderFor(userId).as('chapter_order'),
       'notes.paragraph',
       'notes.quote',
       'notes.body',
