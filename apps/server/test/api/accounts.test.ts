@@ -237,6 +237,39 @@ describe('token', () => {
     expect((await attempt('10.3.2.9', owner.password, known)).statusCode).toBe(429);
   });
 
+  it("lets the owner's known browser confirm a password change while the username is locked", async () => {
+    const owner = await signup(t.app);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/token',
+      remoteAddress: '10.4.0.1',
+      payload: { username: owner.username, password: owner.password },
+    });
+    const device = signedIn.cookies.find((c) => c.name === 'inkwell_device')!.value;
+    const token = signedIn.json().access_token as string;
+    for (let i = 0; i < 5; i++) {
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: '/token',
+        remoteAddress: `10.4.1.${i}`,
+        payload: { username: owner.username, password: 'wrong-guess' },
+      });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const change = (cookies: Record<string, string>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/authors/${owner.id}`,
+        remoteAddress: '10.4.0.1',
+        headers: { authorization: `Bearer ${token}` },
+        cookies,
+        payload: { password: 'a-new-password-1', current_password: owner.password },
+      });
+    expect((await change({})).statusCode).toBe(429);
+    const changed = await change({ inkwell_device: device });
+    expect(changed.statusCode, changed.body).toBe(200);
+  });
+
   it('rate-limits failed logins per IP across usernames', async () => {
     const attempt = (n: number) =>
       t.app.inject({

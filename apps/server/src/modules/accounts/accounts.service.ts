@@ -363,11 +363,15 @@ export async function confirmPasswordChange(
   ctx: AppContext,
   viewer: Viewer,
   currentPassword: string | null | undefined,
+  deviceCookie?: string,
 ): Promise<void> {
   if (currentPassword) {
     const user = await accountOf(ctx, viewer);
-    const right = await checkGuess(createLoginLimiters(ctx), { username: user.username }, () =>
-      verifyPassword(user.password_hash, currentPassword),
+    const device = deviceCookie === undefined ? null : knownDeviceKey(deviceCookie, user);
+    const right = await checkGuess(
+      createLoginLimiters(ctx),
+      { username: user.username, device },
+      () => verifyPassword(user.password_hash, currentPassword),
     );
     if (!right) throw forbidden(PASSWORD_CHANGE_DETAIL.wrongCurrent);
     return;

@@ -19,6 +19,7 @@ import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
 import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
 import { sendHiddenCount } from '../../plugins/filtered-list.ts';
+import { DEVICE_COOKIE } from '../accounts/known-devices.ts';
 import * as service from './authors.service.ts';
 
 const TAG = { tags: ['authors'] };
@@ -72,7 +73,13 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       },
     },
     async (request) =>
-      service.updateAuthor(ctx, requireViewer(request), request.params.id, request.body),
+      service.updateAuthor(
+        ctx,
+        requireViewer(request),
+        request.params.id,
+        request.body,
+        request.cookies[DEVICE_COOKIE],
+      ),
   );
 
   app.post(

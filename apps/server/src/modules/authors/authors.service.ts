@@ -131,12 +131,15 @@ function announceAuthorChanged(ctx: AppContext, authorId: number): void {
 /**
  * Updates the viewer's own profile. A new password ends the viewer's other sessions; a change of
  * username or names reaches their books' search documents through the search queue (0011).
+ * `device`: the browser's known-device cookie, if any (its current-password check is counted
+ * under it rather than the username, as its logins are).
  */
 export async function updateAuthor(
   ctx: AppContext,
   viewer: Viewer,
   ref: string,
   input: UpdateAuthorBody,
+  device?: string,
 ) {
   const author = await findAuthor(ctx.db, ref);
   if (author.id !== viewer.id) throw forbidden('You may only change your own profile');
@@ -147,7 +150,7 @@ export async function updateAuthor(
   }
   // Whoever holds a session may not lock the owner out: a new password needs the current one,
   // or a fresh sign-in.
-  if (input.password) await confirmPasswordChange(ctx, viewer, input.current_password);
+  if (input.password) await confirmPasswordChange(ctx, viewer, input.current_password, device);
   // Hashing is deliberately slow; do it before the transaction, not while holding it.
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const changes = profileChanges(input, passwordHash);
