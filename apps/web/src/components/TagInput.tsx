@@ -66,6 +66,7 @@ export function TagInput({
   help,
   name,
   commitRef,
+  onTypingChange,
 }: {
   label: string;
   tags: readonly string[];
@@ -76,6 +77,8 @@ export function TagInput({
   name?: string;
   /** Filled with the handle a form calls on submit (a plain prop: the bundle runs on Preact). */
   commitRef?: Ref<TagInputHandle>;
+  /** Told whether text is typed but not added yet (a form's "unsaved" counts it). */
+  onTypingChange?: (typing: boolean) => void;
 }) {
   const base = useId();
   const inputId = `${name ?? 'tags'}${base}`;
@@ -104,6 +107,9 @@ export function TagInput({
     setActive(-1);
     return result.tags;
   };
+
+  const typing = text.trim() !== '';
+  useEffect(() => onTypingChange?.(typing), [typing, onTypingChange]);
 
   useImperativeHandle(commitRef, () => ({
     commitPending: () => (text.trim() === '' ? [...tags] : add(text)),

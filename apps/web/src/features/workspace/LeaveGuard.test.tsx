@@ -231,4 +231,18 @@ describe('leaving the book workspace', () => {
     expect(await screen.findByRole('heading', { name: 'Workspace' })).toBeTruthy();
     noQuestion();
   });
+
+  it('counts a tag typed but not added yet as unsaved details', async () => {
+    mockApi();
+    renderWorkspace();
+    const tags = await screen.findByLabelText('Tags');
+    await userEvent.type(tags, 'spice');
+    await userEvent.click(screen.getByRole('link', { name: 'Back to Workspace' }));
+    expect(await sentences()).toEqual([DETAILS_UNSAVED]);
+    await userEvent.click(screen.getByRole('button', { name: 'Stay' }));
+    await userEvent.clear(tags);
+    await userEvent.click(screen.getByRole('link', { name: 'Back to Workspace' }));
+    expect(await screen.findByRole('heading', { name: 'Workspace' })).toBeTruthy();
+    noQuestion();
+  });
 });

@@ -141,7 +141,9 @@ function DetailsForm({ book }: { book: Book }) {
   };
   // What the server has, as this form last saved it (or loaded it): edits past it ask before leaving.
   const [saved, setSaved] = useState(() => detailsOf(book));
-  useLeaveGuard(sameDetails(details, saved) ? null : DETAILS_UNSAVED);
+  // A tag typed but not added yet counts too: Save would add it.
+  const [typingTag, setTypingTag] = useState(false);
+  useLeaveGuard(sameDetails(details, saved) && !typingTag ? null : DETAILS_UNSAVED);
 
   const save = useUpdateBook(book.id, {
     onSuccess: () => push(TEXTS.detailsOk, { type: 'SUCCESS' }),
@@ -222,6 +224,7 @@ function DetailsForm({ book }: { book: Book }) {
           name="book-tags"
           label="Tags"
           commitRef={tagsField}
+          onTypingChange={setTypingTag}
           tags={tags}
           onChange={(next) => {
             setTags(next);
