@@ -59,6 +59,20 @@ describe('the add-book form (SPEC section 5)', () => {
     expect(input).toHaveProperty('value', '');
   });
 
+  it('puts the typed title back when the book could not be created', async () => {
+    const { input, add } = renderForm(['Dune']);
+    vi.mocked(fetch).mockResolvedValue(
+      Response.json(
+        { detail: 'You already have a book with this title', code: 'conflict' },
+        { status: 409 },
+      ),
+    );
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    await userEvent.type(input, 'Emma');
+    await userEvent.click(add);
+    await waitFor(() => expect(input).toHaveProperty('value', 'Emma'));
+  });
+
   it('waits for the list of books before it can tell a duplicate', () => {
     const { add } = renderForm(undefined);
     expect(add).toHaveProperty('disabled', true);

@@ -20,10 +20,16 @@ import '../workspace.css';
 export function AddBookForm({ titles }: { titles: readonly string[] | undefined }) {
   const [value, setValue] = useState('');
   const [note, setNote] = useState('');
+  /** What the author typed for the book being created. */
+  const sent = useRef('');
   const create = useCreateBook({
     onSuccess: (book) => setNote(`Added “${book.title}”.`),
-    // Book creation fails silently in the spec (section 8): logged only.
-    onError: (error) => console.error('Could not create the book', error),
+    // Book creation fails silently in the spec (section 8): logged only. What was typed is put
+    // back, so the author can try again without typing it twice.
+    onError: (error) => {
+      console.error('Could not create the book', error);
+      setValue((typing) => typing || sent.current);
+    },
   });
 
   const submit = (e: FormEvent) => {
@@ -36,6 +42,7 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
       return;
     }
     setNote('');
+    sent.current = value;
     create.mutate(title);
   };
 
