@@ -151,6 +151,35 @@ describe('settings', () => {
   });
 });
 
+describe('the profile form, once saved', () => {
+  it('empties the password fields, so the next Update Profile does not change it again', async () => {
+    const puts: unknown[] = [];
+    renderRoutes(
+      [{ path: '/my/settings/:authorId', element: <SettingsPage /> }],
+      '/my/settings/7',
+      (url, init) => {
+        if (url.pathname === '/api/authors/7' && init?.method === 'PUT') {
+          puts.push(JSON.parse(String(init.body)));
+          return Response.json(ACCOUNT);
+        }
+        if (url.pathname === '/token')
+          return Response.json({ access_token: 'token', token_type: 'bearer', account: ACCOUNT });
+        if (url.pathname === '/api/my/filters') return Response.json(NO_SAVED_FILTERS);
+        if (url.pathname.startsWith('/api/my/')) return Response.json({ users: [] });
+        return refuse(404, '');
+      },
+      SIGNED_IN,
+    );
+    await userEvent.type(screen.getByLabelText('Password'), 'a-new-password-1');
+    await userEvent.type(screen.getByLabelText('Current password'), 'the-old-one');
+    await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveProperty('value', ''));
+    expect(screen.getByLabelText('Current password')).toHaveProperty('value', '');
+    expect(puts).toHaveLength(1);
+    expect(puts[0]).toMatchObject({ password: 'a-new-password-1' });
+  });
+});
+
 describe('book details', () => {
   const renderDetails = (answer: (url: URL) => Response) => {
     const book: Book = bookFixture(3, { title: 'Emma', is_published: false });

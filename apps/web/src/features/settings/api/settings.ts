@@ -9,9 +9,13 @@ import type {
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
+import { refreshPublicViews } from '../../../lib/query.ts';
 import { keys } from '../../../lib/query-keys.ts';
 
-/** Saves the profile; every author view (names, links) is asked again afterwards. */
+/**
+ * Saves the profile; every view that shows the author's names and links is asked again
+ * afterwards: author pages, and books, which carry their author's username and names.
+ */
 export function useUpdateProfile(
   authorId: number,
   ui: MutationCallbacks<Account, UpdateAuthorBody> = {},
@@ -21,7 +25,8 @@ export function useUpdateProfile(
     mutationFn: (body: UpdateAuthorBody) => api.put<Account>(`/api/authors/${authorId}`, body),
     onSuccess: async (...args) => {
       await ui.onSuccess?.(...args);
-      void client.invalidateQueries({ queryKey: keys.authors });
+      refreshPublicViews(client);
+      void client.invalidateQueries({ queryKey: keys.myBooks });
     },
     onError: ui.onError,
   });

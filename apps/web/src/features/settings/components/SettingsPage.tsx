@@ -1,5 +1,5 @@
 import { IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOAD_TYPES } from '@inkwell/contract/constants';
-import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
@@ -86,12 +86,19 @@ function ProfileForm() {
   const { push } = useToasts();
   const [done, setDone] = useState(false);
   const error = useFormError();
+  const form = useRef<HTMLFormElement>(null);
 
   // The author views are asked again once the session has the new account.
   const save = useUpdateProfile(account.id, {
     onSuccess: async () => {
       push(TEXTS.profileOk, { type: 'SUCCESS' });
       setDone(true);
+      // A password is changed once: left in the form, the next Update Profile would change it
+      // again (and end the other sessions again).
+      for (const name of ['password', 'current_password']) {
+        const field = form.current?.elements.namedItem(name);
+        if (field instanceof HTMLInputElement) field.value = '';
+      }
       await session.refresh();
     },
     onError: (err) => {
@@ -127,6 +134,7 @@ function ProfileForm() {
       <h2 id="profile-title">Personal details</h2>
       <form
         className="form"
+        ref={form}
         onSubmit={submit}
         // The error goes once the field it is about (or any, if it names none) is changed.
         onInput={(e) => error.changed(fieldName(e))}
