@@ -56,6 +56,10 @@ test('a reader comments on a paragraph, the author gets COMMENT and replies, the
   await box.fill('Why silent? ');
   await box.press('End');
   await box.pressSequentially('he lost his wife');
+  // Escape while the comment holds text keeps the thread open, and the text.
+  await box.press('Escape');
+  await expect(thread).toBeVisible();
+  await expect(box).toHaveValue('Why silent? he lost his wife');
   // Mark "he lost his wife" as a spoiler with the toolbar.
   await box.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(12, el.value.length));
   await thread.getByRole('button', { name: 'Spoiler' }).click();

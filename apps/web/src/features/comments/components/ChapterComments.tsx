@@ -194,7 +194,14 @@ function ParagraphThread({
   }, [paragraph]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('dialog[open]'))
+        return;
+      // Escape in a field holding text would throw the text away with the panel: it stays.
+      const field = e.target;
+      const typing =
+        (field instanceof HTMLTextAreaElement || field instanceof HTMLInputElement) &&
+        field.value.trim() !== '';
+      if (!typing) onClose();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
