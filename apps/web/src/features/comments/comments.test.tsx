@@ -242,6 +242,11 @@ describe('the comment list', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Post comment' }));
     expect(await screen.findByText('hello')).toBeTruthy();
     await waitFor(() => expect(box).toHaveProperty('value', ''));
+    // Said, whether or not the new comment is on a page shown; the box is ready for another.
+    expect(screen.getByText('Posted.')).toBeTruthy();
+    expect(document.activeElement).toBe(box);
+    await userEvent.type(box, 'x');
+    expect(screen.queryByText('Posted.')).toBeNull();
   });
 
   it('says comments are closed when locked, and offers no box', async () => {

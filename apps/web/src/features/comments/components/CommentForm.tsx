@@ -36,6 +36,8 @@ export function CommentForm({
   const [text, setText] = useState(initial);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Said once sent: the new comment may sit on a page of the list not loaded (oldest first).
+  const [posted, setPosted] = useState(false);
 
   const mark = (which: Mark) => {
     const area = box.current;
@@ -53,9 +55,13 @@ export function CommentForm({
     if (!text.trim() || pending) return;
     setPending(true);
     setError(null);
+    setPosted(false);
     try {
       await onSubmit(textToBody(text));
       setText('');
+      setPosted(true);
+      // The button it was sent with is disabled now (nothing to send): the box takes the focus.
+      box.current?.focus();
     } catch (err) {
       setError(commentErrorText(err, 'Could not send the comment.'));
     } finally {
@@ -88,8 +94,14 @@ export function CommentForm({
         rows={3}
         maxLength={COMMENT_MAX_LENGTH}
         autoFocus={autoFocus}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          setPosted(false);
+        }}
       />
+      <p className="visually-hidden" role="status">
+        {posted ? 'Posted.' : ''}
+      </p>
       {error && (
         <p className="form-error" role="alert">
           {error}
