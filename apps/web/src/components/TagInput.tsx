@@ -112,7 +112,16 @@ export function TagInput({
   useEffect(() => onTypingChange?.(typing), [typing, onTypingChange]);
 
   useImperativeHandle(commitRef, () => ({
-    commitPending: () => (text.trim() === '' ? [...tags] : add(text)),
+    commitPending: () => {
+      if (text.trim() === '') return [...tags];
+      // Already in the list: nothing typed is lost by leaving it out.
+      if (tags.some((tag) => tagKey(tag) === tagKey(text))) {
+        setText('');
+        setProblem(null);
+        return [...tags];
+      }
+      return add(text);
+    },
   }));
 
   const remove = (tag: string) => {
