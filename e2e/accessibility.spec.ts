@@ -123,12 +123,13 @@ for (const [width, height] of [
     test.use({ viewport: { width, height } });
 
     test('every public page, signed out', async ({ page }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(300_000);
       await checkRoutes(page, publicRoutes(), `signed out, ${width} px`);
     });
 
     test('every page, signed in', async ({ page }) => {
-      test.setTimeout(240_000);
+      // Some forty pages, each loaded, settled and scanned: minutes on a busy 2-core machine.
+      test.setTimeout(420_000);
       await logIn(page, me);
       await checkRoutes(page, [...publicRoutes(), ...privateRoutes()], `signed in, ${width} px`);
       // The reader with the notes panel holding a note.
