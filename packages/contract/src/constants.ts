@@ -33,6 +33,10 @@ export const CONTENT_MAX_LENGTH = 900_000;
 /** A book never holds more chapters than this; also bounds a reorder request. */
 export const MAX_CHAPTERS_PER_BOOK = 10_000;
 
+// ---- chat ----
+/** A chat message larger than this (UTF-8 bytes of its HTML, before sanitizing) is refused. */
+export const CHAT_MAX_MESSAGE_BYTES = 8 * 1024;
+
 // ---- uploads ----
 /** Covers and avatars: PNG or JPEG (checked by content on the server), at most this many bytes. */
 export const IMAGE_UPLOAD_TYPES = ['image/png', 'image/jpeg'] as const;

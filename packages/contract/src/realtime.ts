@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAT_MAX_MESSAGE_BYTES } from './constants.ts';
 import { AnnouncementNotificationMessage } from './releases.ts';
 
 /*
@@ -76,7 +77,7 @@ export type ChatServerFrame = z.infer<typeof ChatServerFrame>;
 
 export const CHAT_LIMITS = {
   /** A message larger than this (UTF-8 bytes, before sanitizing) is refused with an error frame. */
-  maxMessageBytes: 8 * 1024,
+  maxMessageBytes: CHAT_MAX_MESSAGE_BYTES,
   /** Messages kept per room and replayed to whoever joins. */
   historySize: 50,
   /** Sustained messages per second per user, and the burst allowed above it. */

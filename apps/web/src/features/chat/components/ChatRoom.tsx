@@ -1,5 +1,5 @@
 import type { ChatServerFrame } from '@inkwell/contract';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { Status } from '../../../components/Status.tsx';
@@ -7,6 +7,8 @@ import { loadChunk } from '../../../lib/chunks.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket, type LiveSocket, type LiveSocketStatus } from '../../../lib/socket.ts';
+import { CHAT_MAX_MESSAGE_BYTES } from '@inkwell/contract/constants';
+import { LOST_UNCONFIRMED, messageBytes, TOO_LARGE } from '../limits.ts';
 
 const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
 
@@ -33,17 +35,36 @@ export function ChatRoom({ username }: { username: string }) {
   const [lines, setLines] = useState<Line[]>([]);
   const [status, setStatus] = useState<LiveSocketStatus>('connecting');
   const [error, setError] = useState<string | null>(null);
+  /** Sent messages the server refused, or whose fate the lost connection hid (HTML). */
+  const [unsent, setUnsent] = useState<string | null>(null);
   const socket = useRef<LiveSocket | null>(null);
   const list = useRef<HTMLDivElement>(null);
   const token = state.token;
+  /**
+   * Messages sent on this connection whose answer has not come yet, oldest first: the server
+   * answers each, in order, with the sender's own line (stored) or an error frame (refused).
+   */
+  const awaiting = useRef<string[]>([]);
+  const me = useRef<string | null>(null);
+  me.current = state.account?.username ?? null;
 
   useEffect(() => {
     if (!token) return;
     let counter = 0;
     setLines([]);
+    awaiting.current = [];
+    const giveBack = (html: string | undefined) => {
+      if (html !== undefined) setUnsent((prev) => (prev === null ? html : prev + html));
+    };
     const live = openLiveSocket(`/chat/${encodeURIComponent(username)}`, {
       onStatus: (next) => {
         setStatus(next);
+        // Gone before the server answered: whether they were stored is unknown, so the messages
+        // come back to be sent again rather than be lost.
+        if (next !== 'open' && awaiting.current.length > 0) {
+          awaiting.current.splice(0).forEach(giveBack);
+          setError(LOST_UNCONFIRMED);
+        }
         // A reconnect replays the room's history: start the list afresh.
         if (next === 'open') setLines([]);
       },
@@ -55,7 +76,11 @@ export function ChatRoom({ username }: { username: string }) {
       onMessage(data) {
         const frame = data as ChatServerFrame;
         if ('type' in frame) {
-          if (frame.type === 'error') setError(frame.detail);
+          if (frame.type === 'error') {
+            setError(frame.detail);
+            // The oldest message still waiting is the one refused: it comes back.
+            giveBack(awaiting.current.shift());
+          }
           // System notes come as their own frame type: a member named like the server is still
           // a member.
           else if (frame.type === 'system' && typeof frame.message === 'string')
@@ -63,6 +88,8 @@ export function ChatRoom({ username }: { username: string }) {
           return;
         }
         if (typeof frame.user === 'string' && typeof frame.message === 'string') {
+          // One's own line back: the oldest message waiting was stored.
+          if (frame.user === me.current) awaiting.current.shift();
           setLines((prev) => [
             ...prev,
             { key: counter++, user: frame.user, message: frame.message },
@@ -76,6 +103,8 @@ export function ChatRoom({ username }: { username: string }) {
       socket.current = null;
     };
   }, [token, username]);
+
+  const unsentTaken = useCallback(() => setUnsent(null), []);
 
   useEffect(() => {
     const el = list.current;
@@ -92,9 +121,15 @@ export function ChatRoom({ username }: { username: string }) {
   }
 
   const send = (html: string) => {
+    // The server would refuse it: say so at once, and the input keeps it.
+    if (messageBytes(html) > CHAT_MAX_MESSAGE_BYTES) {
+      setError(TOO_LARGE);
+      return false;
+    }
     setError(null);
     const sent = socket.current?.send(html) ?? false;
-    if (!sent) setError('Not connected. Your message was not sent.');
+    if (sent) awaiting.current.push(html);
+    else setError('Not connected. Your message was not sent.');
     return sent;
   };
 
@@ -125,7 +160,12 @@ export function ChatRoom({ username }: { username: string }) {
         </p>
       )}
       <Suspense fallback={<div className="chat-compose is-loading">Loading editor...</div>}>
-        <ChatEditor onSend={send} disabled={status !== 'open'} />
+        <ChatEditor
+          onSend={send}
+          disabled={status !== 'open'}
+          unsent={unsent}
+          onUnsentTaken={unsentTaken}
+        />
       </Suspense>
     </section>
   );

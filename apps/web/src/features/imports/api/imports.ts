@@ -5,6 +5,11 @@ import { keys } from '../../../lib/query-keys.ts';
 
 /** How often a running import is asked about. */
 const IMPORT_POLL_MS = 1000;
+/**
+ * How often the list of imports is asked again while one in it is unfinished: a job started
+ * before the author left the page (and came back) finishes there too, not "Importing" forever.
+ */
+const IMPORTS_POLL_MS = 3000;
 
 export const isFinished = (job: Pick<ImportJob, 'status'>) =>
   job.status === 'done' || job.status === 'failed';
@@ -52,4 +57,6 @@ export const importsQuery = () =>
     queryKey: keys.imports,
     queryFn: ({ signal }) => request<{ imports: ImportJob[] }>('/api/imports', { signal }),
     select: (data) => data.imports,
+    refetchInterval: (query) =>
+      query.state.data?.imports.some((job) => !isFinished(job)) ? IMPORTS_POLL_MS : false,
   });

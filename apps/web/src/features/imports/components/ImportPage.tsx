@@ -2,7 +2,7 @@ import { IMPORT_MAX_BYTES } from '@inkwell/contract/constants';
 import type { ImportPlan, ImportPreview } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
@@ -66,8 +66,23 @@ function ImportProgress({ jobId }: { jobId: number }) {
   );
 }
 
+/**
+ * The author's earlier imports. The list is asked again while one of them is unfinished (a job
+ * started before the author left the page is followed here too); a job seen finishing here puts
+ * its new book in the workspace's list, as following it above does.
+ */
 function PastImports() {
+  const client = useQueryClient();
   const imports = useQuery(importsQuery());
+  const unfinished = useRef<ReadonlySet<number> | null>(null);
+  useEffect(() => {
+    if (!imports.data) return;
+    const now = new Set(imports.data.filter((j) => !isFinished(j)).map((j) => j.id));
+    const before = unfinished.current;
+    unfinished.current = now;
+    if (before && [...before].some((jobId) => !now.has(jobId)))
+      void client.invalidateQueries({ queryKey: keys.myBooks });
+  }, [imports.data, client]);
   if (!imports.isSuccess || imports.data.length === 0) return null;
   return (
     <section aria-labelledby="past-imports">
@@ -92,7 +107,17 @@ function PastImports() {
   );
 }
 
-/** /my/import: bring an existing story (EPUB, DOCX, Markdown, HTML or text) in as a new book. */
+/** The `?job=` of the page's address: a positive whole number, or null. */
+const jobOf = (params: URLSearchParams) => {
+  const value = Number(params.get('job'));
+  return Number.isSafeInteger(value) && value > 0 ? value : null;
+};
+
+/**
+ * /my/import: bring an existing story (EPUB, DOCX, Markdown, HTML or text) in as a new book. The
+ * started import is kept in the address (`?job=`), so coming back to the page (back button,
+ * reload) shows it again.
+ */
 export function ImportPage() {
   const id = useId();
   const [file, setFile] = useState<File | null>(null);
@@ -101,7 +126,17 @@ export function ImportPage() {
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [createError, setCreateError] = useState<string | null>(null);
-  const [jobId, setJobId] = useState<number | null>(null);
+  const [params, setParams] = useSearchParams();
+  const jobId = jobOf(params);
+  // A job whose upload ends after the author left the page is not followed there: navigating to
+  // its address then would bring them back. It is in the list of earlier imports.
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   // 413 too big, 415 unknown format, 429 too many running, 400 unreadable: the server says which.
   const explain = (err: unknown) =>
@@ -123,8 +158,8 @@ export function ImportPage() {
     e.preventDefault();
     if (!file || pending) return;
     setPending('preview');
+    // A started import stays shown (and followed) while another file is previewed.
     restart();
-    setJobId(null);
     const current = attempt.current;
     try {
       const proposal = await previewImport(file, keepFront);
@@ -143,7 +178,15 @@ export function ImportPage() {
     try {
       const job = await startImport(file, preview.keep_front_matter, plan);
       setPreview(null);
-      setJobId(job.id);
+      if (mounted.current)
+        setParams(
+          (previous) => {
+            const next = new URLSearchParams(previous);
+            next.set('job', String(job.id));
+            return next;
+          },
+          { replace: true },
+        );
     } catch (err) {
       setCreateError(explain(err));
     } finally {
