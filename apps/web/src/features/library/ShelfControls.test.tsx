@@ -32,19 +32,27 @@ const entry: LibraryEntry = {
   updated_at: null,
 };
 
+/**
+ * The shelf controls of book 5, its entry answered while `down()` is false (503 otherwise), on
+ * the app's client, retrying as it does, without waiting between tries.
+ */
+function renderShelf(down: () => boolean) {
+  const calls = stubApi((url) =>
+    url.pathname === '/api/my/library/5' && !down()
+      ? apiAnswer(entry)
+      : apiAnswer({ detail: 'Unavailable', code: 'unavailable' }, 503),
+  );
+  const client = createQueryClient();
+  client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retryDelay: 0 } });
+  const router = createMemoryRouter([{ path: '/', element: <ShelfControls bookId={5} /> }]);
+  renderRouter(router, { session: SIGNED_IN, client });
+  return { calls, client };
+}
+
 describe('the shelf controls on a book page', () => {
   it('say that the library entry could not be loaded, and load it again on Try again', async () => {
     let down = true;
-    const calls = stubApi((url) =>
-      url.pathname === '/api/my/library/5' && !down
-        ? apiAnswer(entry)
-        : apiAnswer({ detail: 'Unavailable', code: 'unavailable' }, 503),
-    );
-    // The app's client, retrying as it does, without waiting between tries.
-    const client = createQueryClient();
-    client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retryDelay: 0 } });
-    const router = createMemoryRouter([{ path: '/', element: <ShelfControls bookId={5} /> }]);
-    renderRouter(router, { session: SIGNED_IN, client });
+    const { calls } = renderShelf(() => down);
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('Could not load your reading status for this book. Try again');
@@ -59,15 +67,7 @@ describe('the shelf controls on a book page', () => {
 
   it('stay, with the entry they have, when a refresh fails', async () => {
     let down = false;
-    const calls = stubApi((url) =>
-      url.pathname === '/api/my/library/5' && !down
-        ? apiAnswer(entry)
-        : apiAnswer({ detail: 'Unavailable', code: 'unavailable' }, 503),
-    );
-    const client = createQueryClient();
-    client.setDefaultOptions({ queries: { ...client.getDefaultOptions().queries, retryDelay: 0 } });
-    const router = createMemoryRouter([{ path: '/', element: <ShelfControls bookId={5} /> }]);
-    renderRouter(router, { session: SIGNED_IN, client });
+    const { calls, client } = renderShelf(() => down);
     await screen.findByLabelText('Reading status');
 
     down = true;
