@@ -163,6 +163,34 @@ describe('the Stats page', () => {
     expect(screen.getByRole('table', { name: 'Retention by chapter' })).toBeTruthy();
   });
 
+  it('marks the last chapter’s drop-off as loading while the chosen chapter’s is on its way', async () => {
+    let answerChapter12: (() => void) | null = null;
+    stubApi((url) => {
+      const chapter = url.searchParams.get('chapter');
+      if (chapter === '12')
+        return new Promise<Response>((resolve) => {
+          answerChapter12 = () => resolve(apiAnswer(withDropoff(12)));
+        }) as unknown as Response;
+      return apiAnswer(chapter ? withDropoff(Number(chapter)) : STATS);
+    });
+    renderPage();
+    const table = await screen.findByRole('table', { name: /stops at each paragraph/ });
+    expect(table.closest('[aria-busy]')!.getAttribute('aria-busy')).toBe('false');
+
+    await userEvent.selectOptions(screen.getByLabelText('Chapter'), '12');
+    await vi.waitFor(() => expect(answerChapter12).not.toBeNull());
+    expect(screen.getByText('Loading...')).toBeTruthy();
+    expect(table.closest('[aria-busy]')!.getAttribute('aria-busy')).toBe('true');
+    answerChapter12!();
+    await vi.waitFor(() => expect(screen.queryByText('Loading...')).toBeNull());
+    expect(
+      screen
+        .getByRole('table', { name: /stops at each paragraph/ })
+        .closest('[aria-busy]')!
+        .getAttribute('aria-busy'),
+    ).toBe('false');
+  });
+
   it('says so when the chosen chapter is not a published chapter of the book', async () => {
     stubApi(() => apiAnswer({ detail: 'Chapter not found', code: 'not_found' }, 404));
     renderPage('/my/workspace/books/5/stats?chapter=99');

@@ -154,22 +154,30 @@ function Dropoff({
       )}
       {/* Only while the drop-off is asked for: a disabled request (no chapter) never ends. */}
       {!dropoff && !detailed.isError && detailed.fetchStatus !== 'idle' && <Loading />}
-      {dropoff && dropoff.paragraphs.every((p) => p.readers === null) && (
-        <Status kind="empty">
-          No paragraph of this chapter has {STATS_PRIVACY_FLOOR} or more readers stopping there yet.
-        </Status>
-      )}
-      {dropoff && (
-        <>
-          <HeatStrip dropoff={dropoff} />
-          <Table
-            caption="Readers whose saved progress stops at each paragraph"
-            head={['Paragraph', 'Readers who stopped here']}
-            rows={dropoff.paragraphs.map((p) => [p.paragraph + 1, figure(p.readers)])}
-            scroll
-          />
-        </>
-      )}
+      {/* Another chapter chosen: the figures shown are the last chapter's until its own come. */}
+      {dropoff && detailed.isPlaceholderData && <Loading />}
+      <div
+        aria-busy={detailed.isPlaceholderData}
+        className={detailed.isPlaceholderData ? 'stats-stale' : undefined}
+      >
+        {dropoff && dropoff.paragraphs.every((p) => p.readers === null) && (
+          <Status kind="empty">
+            No paragraph of this chapter has {STATS_PRIVACY_FLOOR} or more readers stopping there
+            yet.
+          </Status>
+        )}
+        {dropoff && (
+          <>
+            <HeatStrip dropoff={dropoff} />
+            <Table
+              caption="Readers whose saved progress stops at each paragraph"
+              head={['Paragraph', 'Readers who stopped here']}
+              rows={dropoff.paragraphs.map((p) => [p.paragraph + 1, figure(p.readers)])}
+              scroll
+            />
+          </>
+        )}
+      </div>
     </Section>
   );
 }
