@@ -160,3 +160,24 @@ describe('a chat message the server refuses', () => {
     expect(editorOf(input).getHTML()).toBe(big);
   });
 });
+
+describe('the chat room’s empty line', () => {
+  it('says there are no messages only once in the room, not while connecting', async () => {
+    stubApi((url) =>
+      url.pathname === '/api/socket-tickets'
+        ? apiAnswer({ ticket: 't', expires_in: 60 }, 201)
+        : apiAnswer({}),
+    );
+    vi.stubGlobal('WebSocket', FakeBrowserSocket);
+    FakeBrowserSocket.opened = [];
+    renderRouter(createMemoryRouter([{ path: '/', element: <ChatRoom username="bob" /> }]), {
+      session: SIGNED_IN,
+    });
+    await waitFor(() => expect(FakeBrowserSocket.opened).toHaveLength(1));
+    expect(screen.queryByText('No messages yet. Say hello!')).toBeNull();
+    const socket = FakeBrowserSocket.opened[0]!;
+    socket.readyState = FakeBrowserSocket.OPEN;
+    act(() => socket.onopen?.());
+    expect(await screen.findByText('No messages yet. Say hello!')).toBeTruthy();
+  });
+});

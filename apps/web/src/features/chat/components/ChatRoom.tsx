@@ -10,6 +10,8 @@ import { openLiveSocket, type LiveSocket, type LiveSocketStatus } from '../../..
 import { CHAT_MAX_MESSAGE_BYTES } from '@inkwell/contract/constants';
 import { LOST_UNCONFIRMED, messageBytes, TOO_LARGE } from '../limits.ts';
 
+const NOT_CONNECTED = 'Not connected. Your message was not sent.';
+
 const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
 
 interface Line {
@@ -65,8 +67,12 @@ export function ChatRoom({ username }: { username: string }) {
           awaiting.current.splice(0).forEach(giveBack);
           setError(LOST_UNCONFIRMED);
         }
-        // A reconnect replays the room's history: start the list afresh.
-        if (next === 'open') setLines([]);
+        // A reconnect replays the room's history: start the list afresh. "Not connected" is
+        // no longer true.
+        if (next === 'open') {
+          setLines([]);
+          setError((shown) => (shown === NOT_CONNECTED ? null : shown));
+        }
       },
       // The room's author blocked this reader (WS_CLOSE.forbidden, 4403; a literal, as the
       // contract's values would bring zod into the bundle): say so, not a bare "Disconnected".
@@ -129,7 +135,7 @@ export function ChatRoom({ username }: { username: string }) {
     setError(null);
     const sent = socket.current?.send(html) ?? false;
     if (sent) awaiting.current.push(html);
-    else setError('Not connected. Your message was not sent.');
+    else setError(NOT_CONNECTED);
     return sent;
   };
 
@@ -141,7 +147,10 @@ export function ChatRoom({ username }: { username: string }) {
       </h2>
       <div className="chat-log" ref={list} role="log" aria-label="Messages" tabIndex={0}>
         <ol className="chat-lines">
-          {lines.length === 0 && <li className="chat-empty">No messages yet. Say hello!</li>}
+          {/* Only once in the room: before, its history has not come, and may not be empty. */}
+          {lines.length === 0 && status === 'open' && (
+            <li className="chat-empty">No messages yet. Say hello!</li>
+          )}
           {lines.map((line) => (
             <li key={line.key} className={line.user === null ? 'chat-line is-server' : 'chat-line'}>
               {line.user !== null && (
