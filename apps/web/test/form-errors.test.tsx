@@ -266,6 +266,35 @@ describe('delete modal', () => {
     expect(alertText()).toBeNull();
     delete (HTMLDialogElement.prototype as Partial<HTMLDialogElement>).showModal;
   });
+
+  it('stays open while the delete is on its way, so a failure can still be said', async () => {
+    HTMLDialogElement.prototype.showModal = function (this: HTMLDialogElement) {
+      this.setAttribute('open', '');
+    };
+    let fail: (error: Error) => void = () => {};
+    const onConfirm = vi.fn(() => new Promise<void>((_resolve, reject) => (fail = reject)));
+    const onClose = vi.fn();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    render(
+      <TypedDeleteModal
+        target={{ kind: 'book', title: 'Emma' }}
+        onClose={onClose}
+        onConfirm={onConfirm}
+      />,
+    );
+    await userEvent.type(screen.getByLabelText('Type the book title to confirm'), 'Emma');
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await userEvent.keyboard('{Escape}');
+    expect(onClose).not.toHaveBeenCalled();
+    fail(new Error('offline'));
+    await waitFor(() =>
+      expect(alertText()).toBe('The book could not be deleted. Please try again.'),
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(onClose).toHaveBeenCalledOnce();
+    delete (HTMLDialogElement.prototype as Partial<HTMLDialogElement>).showModal;
+  });
 });
 
 describe('import', () => {

@@ -11,7 +11,8 @@ interface TypedDeleteModalProps {
 
 /**
  * The delete confirmation of SPEC sections 2 and 5: Delete is enabled only once the typed text
- * equals the title exactly. Cancel, Escape and a click on the backdrop close it.
+ * equals the title exactly. Cancel, Escape and a click on the backdrop close it, except while the
+ * delete is on its way.
  */
 export function TypedDeleteModal({ target, onClose, onConfirm }: TypedDeleteModalProps) {
   const id = useId();
@@ -41,9 +42,13 @@ export function TypedDeleteModal({ target, onClose, onConfirm }: TypedDeleteModa
     }
   };
 
+  // While the delete runs the modal stays: closed, it could not say that the delete failed.
+  const close = () => {
+    if (!pending) onClose();
+  };
   const kind = target?.kind ?? 'book';
   return (
-    <Modal open={target !== null} title={`Delete ${kind}`} onClose={onClose}>
+    <Modal open={target !== null} title={`Delete ${kind}`} onClose={close}>
       {target && (
         <form className="form" onSubmit={submit}>
           <p>
@@ -73,7 +78,12 @@ export function TypedDeleteModal({ target, onClose, onConfirm }: TypedDeleteModa
             </p>
           )}
           <div className="modal-actions">
-            <button type="button" className="button button-quiet" onClick={onClose}>
+            <button
+              type="button"
+              className="button button-quiet"
+              aria-disabled={pending}
+              onClick={close}
+            >
               Cancel
             </button>
             <button type="submit" className="button button-danger" disabled={!matches || pending}>
