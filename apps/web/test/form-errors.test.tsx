@@ -106,6 +106,9 @@ describe('login', () => {
   it('takes "Incorrect username or password." away as soon as either field changes', async () => {
     await refusedLogin(401, 'Incorrect username or password', 'wrong');
     await waitFor(() => expect(alertText()).toBe('Incorrect username or password.'));
+    // Both fields are described by it: a screen reader on either hears why.
+    for (const label of ['Username', 'Password'])
+      expect(screen.getByLabelText(label).getAttribute('aria-describedby')).toBe('login-error');
     await userEvent.type(screen.getByLabelText('Password'), 'er');
     expect(alertText()).toBeNull();
   });

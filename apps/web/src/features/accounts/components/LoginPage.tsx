@@ -69,6 +69,8 @@ export function LoginPage() {
             type="password"
             autoComplete="current-password"
             required
+            // A refused login is about the pair: the message belongs to both fields.
+            aria-describedby={error.message ? 'login-error' : undefined}
           />
         </div>
         {error.message && (
