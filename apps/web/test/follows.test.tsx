@@ -243,6 +243,8 @@ describe('blocks and mutes in Settings', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Unblock ann' }));
     expect(await screen.findByText('You have not blocked anyone.')).toBeTruthy();
     expect(screen.getByText('Unblocked ann.').getAttribute('role')).toBe('status');
+    // The button pressed went with its row: the keyboard is back at the list's heading.
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Blocked users' }));
 
     const input = screen.getByLabelText('Username to block');
     await userEvent.click(screen.getByRole('button', { name: 'Block' }));
@@ -251,6 +253,7 @@ describe('blocks and mutes in Settings', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Block' }));
     expect((await screen.findByRole('alert')).textContent).toBe('User not found');
+    expect(input.getAttribute('aria-describedby')).toBe(screen.getByRole('alert').id);
 
     await userEvent.clear(input);
     await userEvent.type(input, 'carl{Enter}');

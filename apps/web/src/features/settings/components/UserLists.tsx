@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -57,11 +57,14 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const change = useChangeUserList(kind, {
     onSuccess: (_list, { username: name, remove }) => {
       setError(null);
       setNotice(`${remove ? texts.undone : texts.done} ${name}.`);
       if (!remove) setUsername('');
+      // The row (and the button in it) is gone: the keyboard goes back to the list's heading.
+      else heading.current?.focus();
     },
     onError: (err) => {
       setNotice(null);
@@ -81,7 +84,9 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
 
   return (
     <section className="settings-card user-list" aria-labelledby={titleId}>
-      <h2 id={titleId}>{texts.title}</h2>
+      <h2 id={titleId} ref={heading} tabIndex={-1}>
+        {texts.title}
+      </h2>
       <p className="field-help">{texts.about}</p>
       {list.isPending && <Loading />}
       {list.isError && (
@@ -119,6 +124,7 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
             autoComplete="off"
             value={username}
             aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${inputId}-error` : undefined}
             onChange={(e) => {
               setUsername(e.target.value);
               setError(null);
@@ -130,7 +136,7 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
         </button>
       </form>
       {error && (
-        <p className="form-error" role="alert">
+        <p id={`${inputId}-error`} className="form-error" role="alert">
           {error}
         </p>
       )}
