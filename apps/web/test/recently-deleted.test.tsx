@@ -50,5 +50,32 @@ describe('recently deleted chapters', () => {
     for (const answer of answers.values()) answer();
     expect(await screen.findByText(TEXTS.restored('Alpha'))).toBeTruthy();
     expect(await screen.findByText(TEXTS.restored('Beta'))).toBeTruthy();
+    // The rows restored go: the keyboard is back at the panel's heading, not lost to the page.
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Recently deleted' }));
+  });
+
+  it('says when the deleted chapters could not be loaded, and asks again on Try again', async () => {
+    let down = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        down
+          ? Response.json({ detail: 'Boom', code: 'internal' }, { status: 400 })
+          : Response.json({ chapters: [deleted(1, 'Alpha')] }),
+      ),
+    );
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <ToastProvider>
+          <RecentlyDeleted bookId={5} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Could not load the deleted chapters. Try again',
+    );
+    down = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Restore Alpha' })).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { DELETED_CHAPTER_DAYS } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { useRef, useState } from 'react';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { formatDate, formatDateTime, plural } from '../../../lib/format.ts';
 import { deletedChaptersQuery, useRestoreDeletedChapter } from '../api/workspace.ts';
@@ -19,6 +19,7 @@ export function RecentlyDeleted({ bookId }: { bookId: number }) {
   const deleted = useQuery(deletedChaptersQuery(bookId));
   const restore = useRestoreDeletedChapter(bookId);
   const { push } = useToasts();
+  const heading = useRef<HTMLHeadingElement>(null);
   // Each restore under way, by chapter: several may run at once, each with its own answer
   // (mutate's callbacks would be those of the last call only).
   const [restoring, setRestoring] = useState<ReadonlySet<number>>(new Set());
@@ -27,6 +28,8 @@ export function RecentlyDeleted({ bookId }: { bookId: number }) {
     try {
       await restore.mutateAsync(chapter.id);
       push(TEXTS.restored(chapter.title), { type: 'SUCCESS' });
+      // Its row (and the button pressed) goes: the keyboard goes back to the panel's heading.
+      heading.current?.focus();
     } catch {
       push(TEXTS.restoreFailed(chapter.title), { type: 'ERROR' });
     } finally {
@@ -35,12 +38,18 @@ export function RecentlyDeleted({ bookId }: { bookId: number }) {
   };
   return (
     <section className="workspace-panel" aria-labelledby="recently-deleted-title">
-      <h2 id="recently-deleted-title">Recently deleted</h2>
+      <h2 id="recently-deleted-title" ref={heading} tabIndex={-1}>
+        Recently deleted
+      </h2>
       <p className="muted">
         Deleted chapters can be restored, with their versions, for {DELETED_CHAPTER_DAYS} days.
       </p>
       {deleted.isPending && <Loading />}
-      {deleted.isError && <Status kind="error">Could not load the deleted chapters.</Status>}
+      {deleted.isError && (
+        <LoadError onRetry={() => void deleted.refetch()}>
+          Could not load the deleted chapters.
+        </LoadError>
+      )}
       {deleted.data && deleted.data.chapters.length === 0 && (
         <Status kind="empty">No recently deleted chapters.</Status>
       )}

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
-import { Loading, Status } from '../../../components/Status.tsx';
+import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { paths } from '../../../lib/paths.ts';
 import { newBookTitle } from '../../../lib/titles.ts';
 import { myBooksQuery, useCreateBook, useDeleteBook } from '../api/workspace.ts';
@@ -132,7 +132,8 @@ export function WorkspacePage() {
 
   let list;
   if (books.isPending) list = <Loading />;
-  else if (books.isError) list = <Status kind="error">Could not load your books.</Status>;
+  else if (books.isError)
+    list = <LoadError onRetry={() => void books.refetch()}>Could not load your books.</LoadError>;
   else if (books.data.length === 0)
     list = (
       <Status kind="empty">
