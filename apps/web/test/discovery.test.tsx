@@ -404,6 +404,8 @@ describe('the hidden counts on home', () => {
         if (url.pathname === '/api/home/authors') return homePicks([]);
         if (url.pathname === '/api/popular/books')
           return Response.json({ popular: [] }, { headers: { [FILTERED_HIDDEN_HEADER]: '1' } });
+        // The e-books (completed books): none, none hidden.
+        if (url.pathname === '/api/books') return Response.json([]);
         const left = off ? everything : everything.filter((b) => b.id !== 3 && b.id !== 14);
         return Response.json(left, { headers: { [FILTERED_HIDDEN_HEADER]: off ? '0' : '2' } });
       },
