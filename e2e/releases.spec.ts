@@ -89,13 +89,16 @@ test('schedule a chapter, see it released and the follower notified', async ({ p
   // It comes out by itself: the follower's toast, once, and it is in the book's list.
   const toasts = toast(readerPage, 'Coming soon');
   await expect(toasts).toHaveCount(1, { timeout: 20_000 });
-  expect(Date.now() - due).toBeLessThan(5_000 + 1_000);
   // The author's open editor follows: the chapter is published now.
   await expect(toast(page, 'This chapter was published as scheduled.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Unpublish' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Cancel schedule' })).toHaveCount(0);
   const released = await authorChapters(author, book.id);
-  expect(released.find((c) => c.id === later.id)).toMatchObject({ is_published: true });
+  const out = released.find((c) => c.id === later.id)!;
+  expect(out).toMatchObject({ is_published: true });
+  // Released within 5 s of its time (issue 20), by the server's own clock: when the browser saw
+  // the toast also counts the expectation's polling, seconds apart on a busy machine.
+  expect(Date.parse(out.updated_at) - due).toBeLessThan(5_000);
   await readerPage.waitForTimeout(1_500);
   await expect(toasts).toHaveCount(1);
   await readerPage.getByRole('button', { name: /Notifications/ }).click();

@@ -31,6 +31,7 @@ export interface ServerChapter {
   version: number;
   is_published: boolean;
   chapter_order: number;
+  updated_at: string;
 }
 
 export const serverChapter = (user: User, id: number) =>
