@@ -148,10 +148,15 @@ export async function login(
   limiters: LoginLimiters,
   input: { username: string; password: string; ip: string; device?: string },
 ) {
-  const device = await knownDevice(ctx, input.username, input.device);
-  let user: accounts.UserRow | undefined;
+  // With a device cookie the user is read first, to check it, and once only; without one the
+  // read waits for the limiter's admission, so a throttled guess costs no query.
+  let user =
+    claimedUserId(input.device) !== null
+      ? await accounts.findUserByUsername(ctx.db, input.username)
+      : undefined;
+  const device = user ? knownDeviceKey(input.device, user) : null;
   const valid = await checkGuess(limiters, { ...input, device }, async () => {
-    user = await accounts.findUserByUsername(ctx.db, input.username);
+    user ??= await accounts.findUserByUsername(ctx.db, input.username);
     return user
       ? verifyPassword(user.password_hash, input.password)
       : verifyPassword(await decoyPasswordHash(), input.password).then(() => false);
@@ -160,16 +165,6 @@ export async function login(
   // Told only to whoever knows the password: a suspension is no secret from its owner.
   if (user.suspended_at !== null) throw forbidden(SUSPENDED_DETAIL);
   return { token: await startSession(ctx, user.id), user };
-}
-
-async function knownDevice(
-  ctx: AppContext,
-  username: string,
-  cookie: string | undefined,
-): Promise<string | null> {
-  if (claimedUserId(cookie) === null) return null;
-  const owner = await accounts.findUserByUsername(ctx.db, username);
-  return owner ? knownDeviceKey(cookie!, owner) : null;
 }
 
 async function startSession(ctx: AppContext, userId: number): Promise<string> {
@@ -367,10 +362,9 @@ export async function confirmPasswordChange(
 ): Promise<void> {
   if (currentPassword) {
     const user = await accountOf(ctx, viewer);
-    const device = deviceCookie === undefined ? null : knownDeviceKey(deviceCookie, user);
     const right = await checkGuess(
       createLoginLimiters(ctx),
-      { username: user.username, device },
+      { username: user.username, device: knownDeviceKey(deviceCookie, user) },
       () => verifyPassword(user.password_hash, currentPassword),
     );
     if (!right) throw forbidden(PASSWORD_CHANGE_DETAIL.wrongCurrent);

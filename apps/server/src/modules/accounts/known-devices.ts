@@ -41,9 +41,12 @@ export function claimedUserId(value: string | undefined): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** The limiter key of the device `value` names, when it was given to `owner`; null otherwise. */
-export function knownDeviceKey(value: string, owner: DeviceOwner): string | null {
-  if (claimedUserId(value) !== owner.id) return null;
+/**
+ * The limiter key of the device the cookie `value` names, when it was given to `owner`; null
+ * otherwise (no cookie, someone else's, or a forged one).
+ */
+export function knownDeviceKey(value: string | undefined, owner: DeviceOwner): string | null {
+  if (value === undefined || claimedUserId(value) !== owner.id) return null;
   const [, nonce, mac] = value.split('.') as [string, string, string];
   const expected = Buffer.from(macOf(owner, nonce));
   const given = Buffer.from(mac);
