@@ -5,7 +5,7 @@ import type { Editor } from '@tiptap/core';
 import { createMemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChatRoom } from '../src/features/chat/components/ChatRoom.tsx';
-import { TOO_LARGE } from '../src/features/chat/limits.ts';
+import { CHAT_TOO_LARGE_DETAIL } from '@inkwell/contract/constants';
 import type { SessionState } from '../src/lib/session.tsx';
 import { FakeBrowserSocket } from './fake-browser-socket.ts';
 import { accountFixture, apiAnswer, stubApi } from './fixtures.ts';
@@ -65,8 +65,8 @@ vi.mock('use-sync-external-store/shim/with-selector.js', async () => {
 
 const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: accountFixture(7, 'ann') };
 
-/** The chat room of bob for ann, its socket open; answers the socket and what it was sent. */
-async function openRoom() {
+/** The chat room of bob for ann, its socket asked for but not open yet: answers the socket. */
+async function renderRoom() {
   stubApi((url) =>
     url.pathname === '/api/socket-tickets'
       ? apiAnswer({ ticket: 't', expires_in: 60 }, 201)
@@ -77,7 +77,12 @@ async function openRoom() {
   const router = createMemoryRouter([{ path: '/', element: <ChatRoom username="bob" /> }]);
   renderRouter(router, { session: SIGNED_IN });
   await waitFor(() => expect(FakeBrowserSocket.opened).toHaveLength(1));
-  const socket = FakeBrowserSocket.opened[0]!;
+  return FakeBrowserSocket.opened[0]!;
+}
+
+/** The chat room of bob for ann, its socket open; answers the socket and what it was sent. */
+async function openRoom() {
+  const socket = await renderRoom();
   const sent: string[] = [];
   Object.assign(socket, { send: (data: string) => void sent.push(data) });
   socket.readyState = FakeBrowserSocket.OPEN;
@@ -155,27 +160,16 @@ describe('a chat message the server refuses', () => {
     await write(input, big);
     await userEvent.click(sendButton());
     expect(sent).toEqual([]);
-    expect(screen.getByRole('alert').textContent).toBe(TOO_LARGE);
-    expect(TOO_LARGE).toBe('Message too large: at most 8 KB');
+    expect(screen.getByRole('alert').textContent).toBe(CHAT_TOO_LARGE_DETAIL);
+    expect(CHAT_TOO_LARGE_DETAIL).toBe('Message too large: at most 8 KB');
     expect(editorOf(input).getHTML()).toBe(big);
   });
 });
 
 describe('the chat room’s empty line', () => {
   it('says there are no messages only once in the room, not while connecting', async () => {
-    stubApi((url) =>
-      url.pathname === '/api/socket-tickets'
-        ? apiAnswer({ ticket: 't', expires_in: 60 }, 201)
-        : apiAnswer({}),
-    );
-    vi.stubGlobal('WebSocket', FakeBrowserSocket);
-    FakeBrowserSocket.opened = [];
-    renderRouter(createMemoryRouter([{ path: '/', element: <ChatRoom username="bob" /> }]), {
-      session: SIGNED_IN,
-    });
-    await waitFor(() => expect(FakeBrowserSocket.opened).toHaveLength(1));
+    const socket = await renderRoom();
     expect(screen.queryByText('No messages yet. Say hello!')).toBeNull();
-    const socket = FakeBrowserSocket.opened[0]!;
     socket.readyState = FakeBrowserSocket.OPEN;
     act(() => socket.onopen?.());
     expect(await screen.findByText('No messages yet. Say hello!')).toBeTruthy();

@@ -36,6 +36,8 @@ export const MAX_CHAPTERS_PER_BOOK = 10_000;
 // ---- chat ----
 /** A chat message larger than this (UTF-8 bytes of its HTML, before sanitizing) is refused. */
 export const CHAT_MAX_MESSAGE_BYTES = 8 * 1024;
+/** The server's refusal of a larger one, which the web app also says before sending it. */
+export const CHAT_TOO_LARGE_DETAIL = `Message too large: at most ${CHAT_MAX_MESSAGE_BYTES / 1024} KB`;
 
 // ---- uploads ----
 /** Covers and avatars: PNG or JPEG (checked by content on the server), at most this many bytes. */

@@ -1,4 +1,5 @@
 import { CHAT_LIMITS, CHAT_SERVER_USER, WS_CLOSE } from '@inkwell/contract';
+import { CHAT_TOO_LARGE_DETAIL } from '@inkwell/contract/constants';
 import type { RawData } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
 import { escapeText } from '../../html/escape.ts';
@@ -91,7 +92,7 @@ export type IncomingLine =
   { kind: 'line'; message: string } | { kind: 'blank' } | { kind: 'refused'; detail: string };
 
 export const REFUSED = {
-  tooLarge: `Message too large: at most ${CHAT_LIMITS.maxMessageBytes / 1024} KB`,
+  tooLarge: CHAT_TOO_LARGE_DETAIL,
   tooFast: 'Too many messages: slow down',
   binary: 'Messages must be text',
   unavailable: 'The chat is briefly unavailable; your message was not sent',

@@ -7,10 +7,8 @@ import { loadChunk } from '../../../lib/chunks.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket, type LiveSocket, type LiveSocketStatus } from '../../../lib/socket.ts';
-import { CHAT_MAX_MESSAGE_BYTES } from '@inkwell/contract/constants';
-import { LOST_UNCONFIRMED, messageBytes, TOO_LARGE } from '../limits.ts';
-
-const NOT_CONNECTED = 'Not connected. Your message was not sent.';
+import { CHAT_MAX_MESSAGE_BYTES, CHAT_TOO_LARGE_DETAIL } from '@inkwell/contract/constants';
+import { LOST_UNCONFIRMED, messageBytes, NOT_CONNECTED } from '../unsent.ts';
 
 const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
 
@@ -129,7 +127,7 @@ export function ChatRoom({ username }: { username: string }) {
   const send = (html: string) => {
     // The server would refuse it: say so at once, and the input keeps it.
     if (messageBytes(html) > CHAT_MAX_MESSAGE_BYTES) {
-      setError(TOO_LARGE);
+      setError(CHAT_TOO_LARGE_DETAIL);
       return false;
     }
     setError(null);

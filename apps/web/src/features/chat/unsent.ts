@@ -1,7 +1,5 @@
-import { CHAT_MAX_MESSAGE_BYTES } from '@inkwell/contract/constants';
-
-/** The server's refusal of a larger message (REFUSED.tooLarge), word for word. */
-export const TOO_LARGE = `Message too large: at most ${CHAT_MAX_MESSAGE_BYTES / 1024} KB`;
+/** What the chat room says of a message that did not go out, or whose fate is unknown. */
+export const NOT_CONNECTED = 'Not connected. Your message was not sent.';
 
 /** Said when the connection went before the server told what became of a sent message. */
 export const LOST_UNCONFIRMED = 'The connection was lost before your message was confirmed.';
