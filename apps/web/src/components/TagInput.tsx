@@ -7,6 +7,7 @@ import {
   useState,
   type KeyboardEvent,
   type Ref,
+  type RefObject,
 } from 'react';
 import { tagSuggestionsQuery } from '../lib/query.ts';
 import { Chips } from './Chips.tsx';
@@ -50,6 +51,14 @@ export interface TagInputHandle {
    */
   commitPending(): string[] | null;
 }
+
+/**
+ * What a form submits of a tag field: its tags with what is typed in it but not added yet (added
+ * now), or null when the field refused that (it says why; the form goes no further). `tags` is
+ * the answer when the field is not mounted.
+ */
+export const tagsWithTyped = (field: RefObject<TagInputHandle | null>, tags: string[]) =>
+  field.current ? field.current.commitPending() : tags;
 
 /**
  * A list of free tags: chips with a remove button each, and a text field (an ARIA combobox) that
@@ -113,9 +122,9 @@ export function TagInput({
 
   useImperativeHandle(commitRef, () => ({
     commitPending: () => {
-      if (text.trim() === '') return [...tags];
+      if (!typing) return [...tags];
       // Already in the list: nothing typed is lost by leaving it out.
-      if (tags.some((tag) => tagKey(tag) === tagKey(text))) {
+      if (chosen.has(tagKey(text))) {
         setText('');
         setProblem(null);
         return [...tags];

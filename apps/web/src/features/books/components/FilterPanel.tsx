@@ -1,10 +1,10 @@
 import type { BookRating, BookStatus, WarningId } from '@inkwell/contract';
 import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
-import { TagInput, type TagInputHandle } from '../../../components/TagInput.tsx';
+import { TagInput, tagsWithTyped, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
 import { genresQuery } from '../../../lib/query.ts';
 import {
@@ -30,10 +30,6 @@ const SORT_LABELS: Record<string, string> = {
 
 const MIN_WORDS_PROBLEM = 'Enter a whole number of words, such as 10000.';
 
-/** A tag field's tags with what is typed in it but not added yet; null when that was refused. */
-const withPending = (field: RefObject<TagInputHandle | null>, tags: string[]) =>
-  field.current ? field.current.commitPending() : tags;
-
 function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilters }) {
   const [params, setParams] = useSearchParams();
   const [draft, setDraft] = useState(initial);
@@ -50,8 +46,8 @@ function FilterForm({ scope, initial }: { scope: FilterScope; initial: BookFilte
     e.preventDefault();
     // A tag typed but not added with Enter is meant too: it is added now, or its field says why
     // not and nothing is applied.
-    const tags = withPending(tagsField, draft.tags);
-    const excludeTags = withPending(excludeField, draft.exclude_tags);
+    const tags = tagsWithTyped(tagsField, draft.tags);
+    const excludeTags = tagsWithTyped(excludeField, draft.exclude_tags);
     const words = parseMinWords(minWords);
     setProblem(words === undefined ? MIN_WORDS_PROBLEM : null);
     if (tags === null || excludeTags === null || words === undefined) return;

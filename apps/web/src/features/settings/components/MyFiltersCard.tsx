@@ -5,7 +5,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Chips } from '../../../components/Chips.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
-import { TagInput, type TagInputHandle } from '../../../components/TagInput.tsx';
+import { TagInput, tagsWithTyped, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { RATING_OPTIONS } from '../../../lib/book-labels.ts';
 import { myFiltersQuery, useSaveMyFilters } from '../api/settings.ts';
@@ -116,7 +116,7 @@ function MyFiltersForm({ saved }: { saved: MyFilters }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     // A tag typed without Enter is saved too; one the field refuses stops the save, and says why.
-    const typed = tagsField.current ? tagsField.current.commitPending() : draft.exclude_tags;
+    const typed = tagsWithTyped(tagsField, draft.exclude_tags);
     if (typed === null) return;
     save.mutate({ ...draft, exclude_tags: typed });
   };

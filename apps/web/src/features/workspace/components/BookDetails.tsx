@@ -23,7 +23,7 @@ import { CoverImage } from '../../../components/CoverImage.tsx';
 import { useLeaveGuard } from '../../../components/LeaveGuard.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { LoadError, Status } from '../../../components/Status.tsx';
-import { TagInput, type TagInputHandle } from '../../../components/TagInput.tsx';
+import { TagInput, tagsWithTyped, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
@@ -166,7 +166,7 @@ function DetailsForm({ book }: { book: Book }) {
       return;
     }
     // A tag typed without Enter is saved too; one the field refuses stops the save, and says why.
-    const withTyped = tagsField.current ? tagsField.current.commitPending() : tags;
+    const withTyped = tagsWithTyped(tagsField, tags);
     if (withTyped === null) return;
     const sent: Details = { ...details, title: trimmed, tags: withTyped };
     save.mutate(sent, { onSuccess: () => setSaved(sent) });
