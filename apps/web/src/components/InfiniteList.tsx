@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { BusyButton } from './BusyButton.tsx';
 import { NEXT_PAGE_VISIBILITY } from '../lib/constants.ts';
 
 /** The offset of the next page, or undefined once a page came back shorter than the page size. */
@@ -76,17 +77,9 @@ export function InfiniteList<T>({
       </ul>
       {hasMore && (
         <div className="list-more">
-          <button
-            type="button"
-            className="button button-quiet"
-            // Not disabled while busy: that would drop the keyboard's focus to the page.
-            aria-disabled={loading}
-            onClick={() => {
-              if (!loading) onLoadMore();
-            }}
-          >
+          <BusyButton className="button button-quiet" busy={loading} onClick={onLoadMore}>
             {loading ? 'Loading...' : moreLabel}
-          </button>
+          </BusyButton>
         </div>
       )}
     </>

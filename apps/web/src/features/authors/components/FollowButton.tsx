@@ -1,5 +1,6 @@
 import type { AuthorProfile } from '@inkwell/contract';
 import { useQuery } from '@tanstack/react-query';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import { LoadError } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { FOLLOW_FAILURE_TOAST_MS } from '../../../lib/constants.ts';
@@ -40,17 +41,13 @@ export function FollowButton({ author }: { author: AuthorProfile }) {
   }
   const isFollowing = following.data === true;
   return (
-    <button
-      type="button"
+    <BusyButton
       className={`button button-block${isFollowing ? ' button-secondary' : ''}`}
       aria-pressed={isFollowing}
-      // Not disabled while busy: that would drop the keyboard's focus to the page.
-      aria-disabled={toggle.isPending}
-      onClick={() => {
-        if (!toggle.isPending) toggle.mutate(isFollowing);
-      }}
+      busy={toggle.isPending}
+      onClick={() => toggle.mutate(isFollowing)}
     >
       {isFollowing ? 'Unfollow' : 'Follow'}
-    </button>
+    </BusyButton>
   );
 }

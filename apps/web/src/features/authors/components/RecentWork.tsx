@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { ALL_HIDDEN_TEXT, FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -58,17 +59,13 @@ export function RecentWork() {
       )}
       {failedMore && <Status kind="error">{LOAD_MORE_FAILED}</Status>}
       {chapters.hasNextPage && (
-        <button
-          type="button"
+        <BusyButton
           className="button button-quiet"
-          // Not disabled while busy: that would drop the keyboard's focus to the page.
-          aria-disabled={chapters.isFetchingNextPage}
-          onClick={() => {
-            if (!chapters.isFetchingNextPage) void chapters.fetchNextPage();
-          }}
+          busy={chapters.isFetchingNextPage}
+          onClick={() => void chapters.fetchNextPage()}
         >
           {chapters.isFetchingNextPage ? 'Loading...' : 'Load More'}
-        </button>
+        </BusyButton>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import type { Book } from '@inkwell/contract';
 import { useId, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { plural } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -44,20 +45,16 @@ export function BookFollowButton({ book }: { book: Book }) {
 
   return (
     <div className="book-follow">
-      <button
-        type="button"
+      <BusyButton
         className={`button${following ? ' button-secondary' : ''}`}
         aria-pressed={signedIn && !own ? following : undefined}
         aria-describedby={hint ? hintId : undefined}
         disabled={disabled}
-        // Not disabled while busy: that would drop the keyboard's focus to the page.
-        aria-disabled={toggle.isPending}
-        onClick={() => {
-          if (!toggle.isPending) toggle.mutate(following);
-        }}
+        busy={toggle.isPending}
+        onClick={() => toggle.mutate(following)}
       >
         {following ? FOLLOW_TEXTS.unfollow : FOLLOW_TEXTS.follow}
-      </button>{' '}
+      </BusyButton>{' '}
       <span className="book-followers" aria-live="polite">
         {plural(book.followers ?? 0, 'follower', 'followers')}
       </span>

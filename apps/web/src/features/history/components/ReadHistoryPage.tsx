@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -79,17 +80,14 @@ export function ReadHistoryPage() {
                     </button>
                   </td>
                   <td>
-                    <button
-                      type="button"
+                    <BusyButton
                       className="button button-small button-danger"
                       aria-label={`Delete ${item.chapter_title} from history`}
-                      aria-disabled={deleting.has(item.chapter_id)}
-                      onClick={() => {
-                        if (!deleting.has(item.chapter_id)) remove.mutate(item.chapter_id);
-                      }}
+                      busy={deleting.has(item.chapter_id)}
+                      onClick={() => remove.mutate(item.chapter_id)}
                     >
                       Delete
-                    </button>
+                    </BusyButton>
                   </td>
                 </tr>
               ))}

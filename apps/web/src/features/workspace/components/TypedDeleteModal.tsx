@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import { Modal } from '../../../components/Modal.tsx';
 
 interface TypedDeleteModalProps {
@@ -78,14 +79,9 @@ export function TypedDeleteModal({ target, onClose, onConfirm }: TypedDeleteModa
             </p>
           )}
           <div className="modal-actions">
-            <button
-              type="button"
-              className="button button-quiet"
-              aria-disabled={pending}
-              onClick={close}
-            >
+            <BusyButton className="button button-quiet" busy={pending} onClick={onClose}>
               Cancel
-            </button>
+            </BusyButton>
             <button type="submit" className="button button-danger" disabled={!matches || pending}>
               {pending ? 'Deleting...' : 'Delete'}
             </button>
