@@ -26,7 +26,8 @@ function pageLoadCameBack(): boolean {
   return load?.type === 'reload' || load?.type === 'back_forward';
 }
 
-function alreadyRestored(entry: Entry): boolean {
+/** Whether `entry`'s paragraph was scrolled to already; if not, it is noted as scrolled to now. */
+function restoredBefore(entry: Entry): boolean {
   // The entry a page load starts on: a reload (or Back into the site) comes back to it; a link
   // or a bookmark opened afresh is a new visit, though the router names both "default".
   if (entry.key === 'default' && pageLoadCameBack()) return true;
@@ -58,7 +59,7 @@ export function useRestorePosition(
   useEffect(() => {
     if (!content || paragraph === null) return;
     const block = content.children[paragraph];
-    if (!block || alreadyRestored({ key, pathname, search })) return;
+    if (!block || restoredBefore({ key, pathname, search })) return;
     // Just below the reader bar, where placeAtTop looks: saving again keeps the same paragraph.
     const top = block.getBoundingClientRect().top + window.scrollY - READING_LINE_PX;
     window.scrollTo({ top: Math.max(top, 0) });

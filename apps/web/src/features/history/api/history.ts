@@ -3,12 +3,13 @@ import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { historyChanged } from '../../../lib/query.ts';
 
+/** The history deletes' mutation key: `useHistoryDeletesPending` finds them all by it. */
+const DELETE_HISTORY_ITEM = ['delete-history-item'] as const;
+
 /**
  * Deletes one chapter from the reader's history; the history, and what is counted from it, is
  * asked again either way.
  */
-const DELETE_HISTORY_ITEM = ['delete-history-item'] as const;
-
 export function useDeleteHistoryItem(ui: MutationCallbacks<unknown, number> = {}) {
   const client = useQueryClient();
   return useMutation({
