@@ -76,10 +76,12 @@ export const authorFixture = (id: number, username: string): AuthorProfile => ({
 export const apiAnswer = (body: unknown, status = 200) => Response.json(body, { status });
 
 /**
- * Stubs fetch for a component test: `answer` answers every call. Answers the paths asked, with
- * their query, in order.
+ * Stubs fetch for a component test: `answer` answers every call (a promise keeps it on its way).
+ * Answers the paths asked, with their query, in order.
  */
-export function stubApi(answer: (url: URL, init?: RequestInit) => Response): string[] {
+export function stubApi(
+  answer: (url: URL, init?: RequestInit) => Response | Promise<Response>,
+): string[] {
   const calls: string[] = [];
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = new URL(String(input), 'http://localhost');

@@ -29,21 +29,32 @@ function renderReader() {
   renderRouter(router, { client });
 }
 
+const REFUSED = apiAnswer({ detail: 'Too many requests', code: 'rate_limited' }, 429);
+
+/**
+ * The reader of chapter 2 (book 1, chapters 2 and 3) with the API answering; the chapter list
+ * or the chapter answers 429 while `fails()` says so.
+ */
+function renderFailing(fails: () => 'list' | 'chapter' | null) {
+  stubApi((url) => {
+    if (url.pathname === '/api/books/1/chapters')
+      return fails() === 'list'
+        ? REFUSED.clone()
+        : apiAnswer({
+            chapters: [chapterFixture(2, 1), { ...chapterFixture(3, 1), chapter_order: 2 }],
+          });
+    if (url.pathname === '/api/chapters/2')
+      return fails() === 'chapter' ? REFUSED.clone() : apiAnswer(chapter);
+    if (url.pathname === '/api/books/1') return apiAnswer(bookFixture(1));
+    return apiAnswer({});
+  });
+  renderReader();
+}
+
 describe('the reader when a request fails', () => {
   it('says the chapter list could not be loaded (Previous and Next unknown) and tries again', async () => {
     let listFails = true;
-    stubApi((url) => {
-      if (url.pathname === '/api/books/1/chapters')
-        return listFails
-          ? apiAnswer({ detail: 'Too many requests', code: 'rate_limited' }, 429)
-          : apiAnswer({
-              chapters: [chapterFixture(2, 1), { ...chapterFixture(3, 1), chapter_order: 2 }],
-            });
-      if (url.pathname === '/api/chapters/2') return apiAnswer(chapter);
-      if (url.pathname === '/api/books/1') return apiAnswer(bookFixture(1));
-      return apiAnswer({});
-    });
-    renderReader();
+    renderFailing(() => (listFails ? 'list' : null));
     await screen.findByText('The text.');
     await screen.findByText('Could not load the list of chapters.');
     listFails = false;
@@ -54,17 +65,7 @@ describe('the reader when a request fails', () => {
 
   it('offers to try the chapter again', async () => {
     let chapterFails = true;
-    stubApi((url) => {
-      if (url.pathname === '/api/chapters/2')
-        return chapterFails
-          ? apiAnswer({ detail: 'Too many requests', code: 'rate_limited' }, 429)
-          : apiAnswer(chapter);
-      if (url.pathname === '/api/books/1/chapters')
-        return apiAnswer({ chapters: [chapterFixture(2, 1)] });
-      if (url.pathname === '/api/books/1') return apiAnswer(bookFixture(1));
-      return apiAnswer({});
-    });
-    renderReader();
+    renderFailing(() => (chapterFails ? 'chapter' : null));
     await screen.findByText('Could not load this chapter.');
     chapterFails = false;
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));

@@ -170,7 +170,7 @@ describe('the Stats page', () => {
       if (chapter === '12')
         return new Promise<Response>((resolve) => {
           answerChapter12 = () => resolve(apiAnswer(withDropoff(12)));
-        }) as unknown as Response;
+        });
       return apiAnswer(chapter ? withDropoff(Number(chapter)) : STATS);
     });
     renderPage();
