@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { insertOldUser, oldLibrary } from '../helpers/old-library.ts';
+import { expect, it } from 'vitest';
+import { as } from '../helpers/app.ts';
+import { insertOldUser, upgradedApp } from '../helpers/old-library.ts';
 
 // Biographies stored before they were plain text (migration 0024) went through the chapter
 // sanitizer: the upgrade turns each back into the text it showed.
@@ -21,30 +20,19 @@ const STORED_AS_HTML: Array<[string, string]> = [
   ['', ''],
 ];
 
-let database: TestDatabase;
-let t: TestApp;
 const ids: number[] = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const old = await oldLibrary(database, '0023_search_grams_once');
-  const at = new Date().toISOString();
+const t = upgradedApp('0023_search_grams_once', async (old, at) => {
   for (const [index, [biography]] of STORED_AS_HTML.entries()) {
     const id = await insertOldUser(old, `writer${index}`, at);
     await old.updateTable('users').set({ biography }).where('id', '=', id).execute();
     ids.push(id);
   }
-  await old.destroy();
-  t = await createTestApp({}, { database });
-});
-afterAll(async () => {
-  await t.close();
-  await database.drop();
 });
 
 it('turns every stored biography back into the plain text it showed', async () => {
   for (const [index, [, text]] of STORED_AS_HTML.entries()) {
-    const profile = await as(t.app).get(`/api/authors/${ids[index]}`);
+    const profile = await as(t().app).get(`/api/authors/${ids[index]}`);
     expect(profile.json().biography).toBe(text);
   }
 });

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { as, createTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { insertOldBook, insertOldUser, oldLibrary } from '../helpers/old-library.ts';
+import { expect, it } from 'vitest';
+import { as } from '../helpers/app.ts';
+import { insertOldBook, insertOldUser, upgradedApp } from '../helpers/old-library.ts';
 
 // A library made before issue 21 (migration 0015): its books get the defaults, and the numbers
 // lists sort by are worked out from what is there.
-let database: TestDatabase;
-let t: TestApp;
 let bookId: number;
 const firstPublished = '2026-01-02T00:00:00.000Z';
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const old = await oldLibrary(database, '0014_community');
-  const at = new Date().toISOString();
+const t = upgradedApp('0014_community', async (old, at) => {
   const users = [await insertOldUser(old, 'elder', at), await insertOldUser(old, 'fan', at)];
   bookId = await insertOldBook(old, users[0]!, 'Old Library', at);
   await old
@@ -36,16 +30,10 @@ beforeAll(async () => {
     .insertInto('book_follows')
     .values({ user_id: users[1]!, book_id: bookId, created_at: at })
     .execute();
-  await old.destroy();
-  t = await createTestApp({}, { database });
-});
-afterAll(async () => {
-  await t.close();
-  await database.drop();
 });
 
 it('gives old books the defaults and counts their published words and followers', async () => {
-  const book = (await as(t.app).get(`/api/books/${bookId}`)).json();
+  const book = (await as(t().app).get(`/api/books/${bookId}`)).json();
   expect(book).toMatchObject({
     tags: [],
     warnings: [],
@@ -54,8 +42,8 @@ it('gives old books the defaults and counts their published words and followers'
     words: 12,
     followers: 1,
   });
-  const row = await t.ctx.db
-    .selectFrom('books')
+  const row = await t()
+    .ctx.db.selectFrom('books')
     .select(['follower_count', 'chapter_published_at'])
     .where('id', '=', bookId)
     .executeTakeFirstOrThrow();

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { versionContent } from '../../src/modules/revisions/revision-log.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { insertOldBook, insertOldUser, oldLibrary } from '../helpers/old-library.ts';
+import { insertOldBook, insertOldUser, upgradedApp } from '../helpers/old-library.ts';
 import { insertChapter } from '../helpers/rows.ts';
 
 // A library written before versions were kept (migration 0017): each chapter starts with its
 // state at the upgrade as a version, so the first save after it leaves the old text in History.
-let database: TestDatabase;
-let t: TestApp;
 const chapterIds: number[] = [];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const old = await oldLibrary(database, '0016_releases');
-  const at = new Date().toISOString();
+const t = upgradedApp('0016_releases', async (old, at) => {
   const bookId = await insertOldBook(
     old,
     await insertOldUser(old, 'keeper', at),
@@ -25,17 +18,11 @@ beforeAll(async () => {
     await insertChapter(old, bookId, { title: 'Out already', order: 1, published: true }),
     await insertChapter(old, bookId, { title: 'A draft', order: 2, published: false }),
   );
-  await old.destroy();
-  t = await createTestApp({}, { database });
-});
-afterAll(async () => {
-  await t.close();
-  await database.drop();
 });
 
 it('keeps every existing chapter as it was as its first version, published when it was', async () => {
-  const rows = await t.ctx.db
-    .selectFrom('chapter_revisions')
+  const rows = await t()
+    .ctx.db.selectFrom('chapter_revisions')
     .select(['chapter_id', 'kind', 'published', 'title'])
     .orderBy('chapter_id')
     .execute();
@@ -44,17 +31,17 @@ it('keeps every existing chapter as it was as its first version, published when 
     { chapter_id: chapterIds[1], kind: 'save', published: 0, title: 'A draft' },
   ]);
   // The first save after the upgrade: the text it replaced can still be read back.
-  await t.ctx.db
-    .updateTable('chapters')
+  await t()
+    .ctx.db.updateTable('chapters')
     .set({ content: '<p>Rewritten</p>', save_kind: 'save' })
     .where('id', '=', chapterIds[1]!)
     .execute();
-  const versions = await t.ctx.db
-    .selectFrom('chapter_revisions')
+  const versions = await t()
+    .ctx.db.selectFrom('chapter_revisions')
     .select('id')
     .where('chapter_id', '=', chapterIds[1]!)
     .orderBy('id')
     .execute();
   expect(versions).toHaveLength(2);
-  expect(await versionContent(t.ctx.db, chapterIds[1]!, versions[0]!.id)).toBe('<p>A draft</p>');
+  expect(await versionContent(t().ctx.db, chapterIds[1]!, versions[0]!.id)).toBe('<p>A draft</p>');
 });

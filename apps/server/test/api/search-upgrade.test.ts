@@ -1,20 +1,13 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { insertOldBook, insertOldUser, oldLibrary } from '../helpers/old-library.ts';
+import { expect, it } from 'vitest';
+import { insertOldBook, insertOldUser, upgradedApp } from '../helpers/old-library.ts';
 import { searchIds } from '../helpers/search.ts';
 
 // A library made before chapter text was indexed after the write (migrations 0006 to 0009): its
 // published chapters must still be found once the server has upgraded it.
-let database: TestDatabase;
-let t: TestApp;
 let bookId: number;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  const old = await oldLibrary(database, '0005_search_lookup');
-  const at = new Date().toISOString();
+const t = upgradedApp('0005_search_lookup', async (old, at) => {
   bookId = await insertOldBook(old, await insertOldUser(old, 'elder', at), 'Old Library', at);
   // As that version stored them: with their plain text beside the HTML, which its search
   // indexed (the column went in migration 0020, so the typed schema no longer names it).
@@ -23,16 +16,10 @@ beforeAll(async () => {
         chapter_order, is_published, created_at, updated_at)
       values (${bookId}, ${`Chapter ${i + 1}`}, ${`<p>${text}</p>`}, ${text}, 4, ${i + 1},
         ${i === 0 ? 1 : 0}, ${at}, ${at})`.execute(old);
-  await old.destroy();
-  t = await createTestApp({}, { database });
-});
-afterAll(async () => {
-  await t.close();
-  await database.drop();
 });
 
 it('finds the published chapters of a library made before the search queue, and no drafts', async () => {
-  expect(await searchIds(t, 'lanternwick')).toEqual([bookId]);
-  expect(await searchIds(t, '"ancient lanternwick"')).toEqual([bookId]);
-  expect(await searchIds(t, 'thornquill')).toEqual([]);
+  expect(await searchIds(t(), 'lanternwick')).toEqual([bookId]);
+  expect(await searchIds(t(), '"ancient lanternwick"')).toEqual([bookId]);
+  expect(await searchIds(t(), 'thornquill')).toEqual([]);
 });

@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from 'vitest';
 import { createDb, type Db } from '../../src/db/kysely.ts';
 import { migrateTo } from '../../src/db/migrate.ts';
-import type { TestDatabase } from './database.ts';
+import { createTestApp, type TestApp } from './app.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 import { userRow } from './rows.ts';
 
 /**
@@ -15,6 +17,32 @@ export async function oldLibrary(
   const old = createDb(database.url);
   await migrateTo(old, version);
   return old;
+}
+
+/**
+ * An upgrade test's app, for the whole file: a database migrated up to `version` only, `seed`
+ * writing that version's rows into it (`at`: now, as an ISO string), then the app started on it,
+ * which migrates the rest. Answers the app once the file's tests run; the database is dropped
+ * after them.
+ */
+export function upgradedApp(
+  version: Parameters<typeof migrateTo>[1],
+  seed: (old: Db, at: string) => Promise<void>,
+): () => TestApp {
+  let database: TestDatabase;
+  let t: TestApp;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const old = await oldLibrary(database, version);
+    await seed(old, new Date().toISOString());
+    await old.destroy();
+    t = await createTestApp({}, { database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+  return () => t;
 }
 
 /** A user with a username only, by id. */
