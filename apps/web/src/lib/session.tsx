@@ -6,6 +6,7 @@ import {
   useContext,
   useEffect,
   useMemo,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -51,15 +52,19 @@ const SessionContext = createContext<Session | null>(null);
 const pageSaysNoSession = () =>
   document.querySelector('meta[name="inkwell-session"]')?.getAttribute('content') === 'none';
 
-/** The browser's session as its cookie says: another tab may have signed in or out since. */
-async function fetchSession(): Promise<SessionState> {
+/**
+ * The browser's session as its cookie says (another tab may have signed in or out since), or null
+ * when the server could not say: a network failure or a server error. The server answers a
+ * signed-out browser 200 with no token, so not knowing is never taken for being signed out.
+ */
+async function fetchSession(): Promise<SessionState | null> {
   try {
     const answer = await request<SessionResponse>('/token', { cookieOnly: true });
     return answer.access_token
       ? { status: 'in', token: answer.access_token, account: answer.account }
       : OUT;
   } catch {
-    return OUT;
+    return null;
   }
 }
 
@@ -76,6 +81,9 @@ export function SessionProvider({
 }) {
   const [known] = useState(() => initial ?? (pageSaysNoSession() ? OUT : undefined));
   const [state, setState] = useState<SessionState>(known ?? LOADING);
+  // The state a failed fetch keeps (read at call time, so the callbacks stay stable).
+  const current = useRef(state);
+  current.current = state;
 
   const apply = useCallback(
     (next: SessionState) => {
@@ -90,13 +98,17 @@ export function SessionProvider({
     [onAccountChange],
   );
 
+  // A failed fetch keeps a signed-in page signed in (a network blip after a profile save must not
+  // look like a sign-out); only the first fetch, with nothing to keep, starts signed out.
   const refresh = useCallback(async () => {
-    apply(await fetchSession());
+    const next = await fetchSession();
+    if (next) apply(next);
+    else if (current.current.status === 'loading') apply(OUT);
   }, [apply]);
 
   const renew = useCallback(async () => {
     const next = await fetchSession();
-    if (next.status === 'in') apply(next);
+    if (next?.status === 'in') apply(next);
   }, [apply]);
 
   useEffect(() => {
@@ -106,8 +118,9 @@ export function SessionProvider({
   const login = useCallback(
     async (username: string, password: string) => {
       await request('/token', { method: 'POST', form: { username, password } });
-      const next = apply(await fetchSession());
-      if (next.status !== 'in') throw new Error('Could not log in');
+      const next = await fetchSession();
+      if (next) apply(next);
+      if (next?.status !== 'in') throw new Error('Could not log in');
     },
     [apply],
   );
