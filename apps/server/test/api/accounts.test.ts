@@ -268,6 +268,23 @@ describe('token', () => {
     expect((await change({})).statusCode).toBe(429);
     const changed = await change({ inkwell_device: device });
     expect(changed.statusCode, changed.body).toBe(200);
+
+    // The new password retired the old cookie, and the browser that changed it got a new one:
+    // once the username is locked again, that one still gets in and the old one does not.
+    const renewed = changed.cookies.find((c) => c.name === 'inkwell_device');
+    expect(renewed?.value).toMatch(new RegExp(`^${owner.id}\\.`));
+    const login = (cookie: string, password = 'a-new-password-1', ip = '10.4.0.1') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/token',
+        remoteAddress: ip,
+        cookies: { inkwell_device: cookie },
+        payload: { username: owner.username, password },
+      });
+    for (let i = 0; i < 5; i++)
+      expect((await login('', 'wrong-guess', `10.4.2.${i}`)).statusCode).toBe(401);
+    expect((await login(device)).statusCode).toBe(429);
+    expect((await login(renewed!.value)).statusCode).toBe(200);
   });
 
   it('rate-limits failed logins per IP across usernames', async () => {
