@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
-import { fieldName, useFormError } from '../../../lib/formError.ts';
+import { useFieldError } from '../../../lib/fieldError.tsx';
+import { fieldName } from '../../../lib/formError.ts';
 import { paths, safeReturnPath } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { AuthCard } from './AuthCard.tsx';
@@ -15,8 +16,8 @@ export function LoginPage() {
   const { push } = useToasts();
   const [params] = useSearchParams();
   const [pending, setPending] = useState(false);
-  // Wrong name or password is about both fields: a change to either takes it away.
-  const error = useFormError();
+  const form = useRef<HTMLFormElement>(null);
+  const error = useFieldError('login', form);
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -29,8 +30,12 @@ export function LoginPage() {
     } catch (err) {
       // Too many attempts, or a suspended account (told only to whoever knows its password), is
       // not a wrong password: say what the server said.
-      const message = isApiError(err, 429) || isApiError(err, 403) ? err.detail : LOGIN_FAILED;
-      error.show(message);
+      const notThePair = isApiError(err, 429) || isApiError(err, 403);
+      const message = notThePair ? err.detail : LOGIN_FAILED;
+      // A refused name and password is about the pair, and the server will not say which is wrong:
+      // one message below the form, both fields marked and described by it (a change to either
+      // takes it away), the focus on the first. Any other refusal is about neither field.
+      error.show(message, notThePair ? null : ['username', 'password']);
       push(message, { type: 'ERROR' });
       setPending(false);
     }
@@ -47,6 +52,7 @@ export function LoginPage() {
     >
       <form
         className="form"
+        ref={form}
         onSubmit={submit}
         onInput={(e) => error.changed(fieldName(e))}
         noValidate
@@ -58,7 +64,7 @@ export function LoginPage() {
             name="username"
             autoComplete="username"
             required
-            aria-describedby={error.message ? 'login-error' : undefined}
+            {...error.fieldProps('username')}
           />
         </div>
         <div className="field">
@@ -69,15 +75,10 @@ export function LoginPage() {
             type="password"
             autoComplete="current-password"
             required
-            // A refused login is about the pair: the message belongs to both fields.
-            aria-describedby={error.message ? 'login-error' : undefined}
+            {...error.fieldProps('password')}
           />
         </div>
-        {error.message && (
-          <p id="login-error" className="form-error" role="alert">
-            {error.message}
-          </p>
-        )}
+        {error.formMessage()}
         <button type="submit" className="button button-block" disabled={pending}>
           {pending ? 'Pending...' : 'Log In'}
         </button>

@@ -10,7 +10,8 @@ import { isApiError } from '../../../lib/api.ts';
 import { REDIRECT_AFTER_SIGNUP_MS, SIGNUP_TOAST_MS } from '../../../lib/constants.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
-import { fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
+import { useFieldError } from '../../../lib/fieldError.tsx';
+import { fieldsOfApiError } from '../../../lib/formError.ts';
 import { confirmHint, problemFields, signupProblem, type SignupFields } from '../validation.ts';
 import { AuthCard } from './AuthCard.tsx';
 
@@ -24,7 +25,8 @@ export function SignupPage() {
   const { push } = useToasts();
   const [fields, setFields] = useState<SignupFields>({ username: '', password: '', confirm: '' });
   const [pending, setPending] = useState(false);
-  const error = useFormError();
+  const form = useRef<HTMLFormElement>(null);
+  const error = useFieldError('signup', form);
   const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(redirect.current), []);
 
@@ -74,7 +76,7 @@ export function SignupPage() {
         </>
       }
     >
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" ref={form} onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="signup-username">Username</label>
           <input
@@ -83,12 +85,13 @@ export function SignupPage() {
             autoComplete="username"
             value={fields.username}
             onChange={set('username')}
-            aria-describedby="signup-username-help"
+            {...error.fieldProps('username', { describedBy: 'signup-username-help' })}
           />
           <p id="signup-username-help" className="field-help">
             {USERNAME_MIN_LENGTH} to {USERNAME_MAX_LENGTH} letters, digits, dots, dashes or
             underscores.
           </p>
+          {error.messageAt('username')}
         </div>
         <div className="field">
           <label htmlFor="signup-password">Password</label>
@@ -99,11 +102,12 @@ export function SignupPage() {
             autoComplete="new-password"
             value={fields.password}
             onChange={set('password')}
-            aria-describedby="signup-password-help"
+            {...error.fieldProps('password', { describedBy: 'signup-password-help' })}
           />
           <p id="signup-password-help" className="field-help">
             At least {PASSWORD_MIN_LENGTH} characters.
           </p>
+          {error.messageAt('password')}
         </div>
         <div className="field">
           <label htmlFor="signup-confirm">Confirm password</label>
@@ -114,20 +118,19 @@ export function SignupPage() {
             autoComplete="new-password"
             value={fields.confirm}
             onChange={set('confirm')}
-            aria-invalid={hint ? true : undefined}
-            aria-describedby={hint ? 'signup-confirm-hint' : undefined}
+            {...error.fieldProps('confirm', {
+              describedBy: hint ? 'signup-confirm-hint' : undefined,
+              invalid: hint !== null,
+            })}
           />
           {hint && (
             <p id="signup-confirm-hint" className="field-error">
               {hint}
             </p>
           )}
+          {error.messageAt('confirm')}
         </div>
-        {error.message && (
-          <p className="form-error" role="alert">
-            {error.message}
-          </p>
-        )}
+        {error.formMessage()}
         <button type="submit" className="button button-block" disabled={pending}>
           {pending ? 'Pending...' : 'Submit'}
         </button>

@@ -7,7 +7,8 @@ import { Loading } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { megabytes } from '../../../lib/format.ts';
-import { fieldName, fieldsOfApiError, useFormError } from '../../../lib/formError.ts';
+import { useFieldError } from '../../../lib/fieldError.tsx';
+import { fieldName, fieldsOfApiError } from '../../../lib/formError.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useUpdateProfile, useUploadAvatar } from '../api/settings.ts';
@@ -85,8 +86,8 @@ function ProfileForm() {
   const account = session.state.account!;
   const { push } = useToasts();
   const [done, setDone] = useState(false);
-  const error = useFormError();
   const form = useRef<HTMLFormElement>(null);
+  const error = useFieldError('profile', form);
 
   // The author views are asked again once the session has the new account.
   const save = useUpdateProfile(account.id, {
@@ -101,9 +102,12 @@ function ProfileForm() {
       }
       await session.refresh();
     },
-    onError: (err) => {
+    onError: (err, sent) => {
       push(TEXTS.profileFailed, { type: 'ERROR' });
-      if (isApiError(err) && err.status > 0 && err.status < 500)
+      // A refused password change (a wrong current password, or a session too old to change it
+      // without one) is the current password's, though it names both.
+      if (isApiError(err, 403) && sent.password) error.show(err.detail, ['current_password']);
+      else if (isApiError(err) && err.status > 0 && err.status < 500)
         error.show(err.detail, fieldsOfApiError(err, [...FIELDS.map((f) => f.name), 'biography']));
       else error.show(TEXTS.profileFailed);
     },
@@ -151,13 +155,16 @@ function ProfileForm() {
               defaultValue={
                 f.name === 'password' || f.name === 'current_password' ? '' : account[f.name]
               }
-              aria-describedby={HELP[f.name] ? `profile-${f.name}-help` : undefined}
+              {...error.fieldProps(f.name, {
+                describedBy: HELP[f.name] ? `profile-${f.name}-help` : undefined,
+              })}
             />
             {HELP[f.name] && (
               <p id={`profile-${f.name}-help`} className="field-help">
                 {HELP[f.name]}
               </p>
             )}
+            {error.messageAt(f.name)}
           </div>
         ))}
         <div className="field">
@@ -167,18 +174,16 @@ function ProfileForm() {
             name="biography"
             rows={5}
             defaultValue={account.biography}
+            {...error.fieldProps('biography')}
           />
+          {error.messageAt('biography')}
         </div>
         {done && (
           <p className="form-success" role="status">
             {TEXTS.confirmation}
           </p>
         )}
-        {error.message && (
-          <p className="form-error" role="alert">
-            {error.message}
-          </p>
-        )}
+        {error.formMessage()}
         <button type="submit" className="button" disabled={save.isPending}>
           {save.isPending ? 'Pending...' : 'Update Profile'}
         </button>

@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { accountFixture, apiAnswer, stubApi } from '../../../test/fixtures.ts';
+import { renderRouter } from '../../../test/render.tsx';
+import { SettingsPage } from './components/SettingsPage.tsx';
+
+/**
+ * The profile form ties a server error about one field to that field: a screen reader on it hears
+ * that it is invalid, and why, with its help; the focus goes to it after the failed save.
+ */
+
+/** The field's accessible description: the texts its aria-describedby names, in order. */
+const description = (field: HTMLElement) =>
+  (field.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent ?? '')
+    .join(' ')
+    .trim();
+
+const field = (label: string) => screen.getByLabelText(label, { exact: true });
+
+/** The settings page, whose profile saves the server refuses with `status` and `detail`. */
+function renderRefusingSettings(status: number, detail: string) {
+  stubApi((url, init) => {
+    if (url.pathname === '/api/authors/7' && init?.method === 'PUT')
+      return apiAnswer({ detail, code: 'forbidden' }, status);
+    // My filters and the block and mute lists load beside the profile, empty.
+    if (url.pathname === '/api/my/filters')
+      return apiAnswer({
+        exclude_tags: [],
+        exclude_warnings: [],
+        exclude_ratings: [],
+        muted_authors: [],
+      });
+    return apiAnswer({ users: [] });
+  });
+  renderRouter(
+    createMemoryRouter([{ path: '/my/settings/:authorId', element: <SettingsPage /> }], {
+      initialEntries: ['/my/settings/7'],
+    }),
+    { session: { status: 'in', token: 't', account: accountFixture(7, 'ann') } },
+  );
+  return userEvent.setup();
+}
+
+describe('the profile form: errors at their fields', () => {
+  it('ties a wrong current password to that field, keeps its help, and focuses it', async () => {
+    const user = renderRefusingSettings(403, 'Your current password is incorrect.');
+    await user.type(field('Password'), 'a brand new secret');
+    await user.type(field('Current password'), 'not my password');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    const current = field('Current password');
+    await waitFor(() => expect(current.getAttribute('aria-invalid')).toBe('true'));
+    expect(description(current)).toBe(
+      'Needed to change your password when you signed in more than 10 minutes ago. ' +
+        'Your current password is incorrect.',
+    );
+    // The new password is not what was wrong, though the message names a password too.
+    expect(field('Password').getAttribute('aria-invalid')).toBeNull();
+    expect(description(field('Password'))).toBe('Leave empty to keep your current password.');
+    await waitFor(() => expect(document.activeElement).toBe(current));
+  });
+
+  it('ties a taken username to the username field and focuses it', async () => {
+    const user = renderRefusingSettings(409, 'That username is taken');
+    await user.type(field('Username'), '2');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    await waitFor(() => expect(field('Username').getAttribute('aria-invalid')).toBe('true'));
+    expect(description(field('Username'))).toBe('That username is taken');
+    expect(field('Email').getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(field('Username')));
+  });
+});
