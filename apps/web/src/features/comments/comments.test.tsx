@@ -3,8 +3,9 @@ import { COMMENT_LINK_REL } from '@inkwell/contract/html';
 import { QueryClient } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createRef } from 'react';
 import { createMemoryRouter } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { purifyComment, SafeHtml } from '../../components/SafeHtml.tsx';
 import { bodyToText, textToBody, wrapSelection } from './body.ts';
 import { CommentList } from './components/CommentList.tsx';
@@ -54,17 +55,24 @@ const VIEWER: CommentViewer = { userId: 3, isBookAuthor: false, locked: false };
 
 function renderList(viewer: CommentViewer = VIEWER, paragraph: number | null = null) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const heading = createRef<HTMLHeadingElement>();
   const router = createMemoryRouter([
     {
       path: '*',
       element: (
-        <CommentList
-          chapterId={7}
-          paragraph={paragraph}
-          sort="newest"
-          viewer={viewer}
-          formLabel="Comment on this chapter"
-        />
+        <>
+          <h2 ref={heading} tabIndex={-1}>
+            Comments
+          </h2>
+          <CommentList
+            chapterId={7}
+            paragraph={paragraph}
+            sort="newest"
+            viewer={viewer}
+            formLabel="Comment on this chapter"
+            heading={heading}
+          />
+        </>
       ),
     },
   ]);
@@ -280,5 +288,172 @@ describe('the comment list', () => {
     const other = await screen.findByRole('article');
     expect(within(other).queryByRole('button', { name: 'Delete' })).toBeTruthy();
     expect(within(other).queryByRole('button', { name: 'Edit' })).toBeNull();
+  });
+});
+
+/** The viewer's own comment (VIEWER is user 3). */
+const own = (id: number, changes: Partial<Comment> = {}) =>
+  comment(id, { user: { ...comment(id).user!, id: 3 }, ...changes });
+
+/**
+ * A server holding `top` (top-level comments) and `replies` (by thread) that takes posts, edits,
+ * deletes (a thread with replies stays as "deleted") and reports.
+ */
+function commentServer(top: Comment[], replies: Record<number, Comment[]> = {}) {
+  let next = 100;
+  return mockApi(async (url, init) => {
+    const method = init?.method ?? 'GET';
+    const body = init?.body ? JSON.parse(String(init.body)) : {};
+    const id = Number(url.pathname.split('/')[3]);
+    const thread = (parent: number) => (replies[parent] ??= []);
+    const parentOf = (reply: number) => top.find((c) => replies[c.id]?.some((r) => r.id === reply));
+    if (method === 'GET' && url.pathname.endsWith('/replies'))
+      return json({ comments: thread(id) });
+    if (method === 'GET') return json({ comments: top, next_cursor: null });
+    if (method === 'POST' && url.pathname.endsWith('/report')) return json({}, 201);
+    if (method === 'POST') {
+      const made = own(next++, { parent_id: body.parent_id, body: body.body });
+      top = top.map((c) =>
+        c.id === body.parent_id ? { ...c, reply_count: c.reply_count + 1 } : c,
+      );
+      thread(body.parent_id).push(made);
+      return json(made, 201);
+    }
+    if (method === 'PUT') {
+      top = top.map((c) => (c.id === id ? { ...c, body: body.body } : c));
+      return json(top.find((c) => c.id === id));
+    }
+    // DELETE
+    const parent = parentOf(id);
+    if (parent) {
+      replies[parent.id] = thread(parent.id).filter((r) => r.id !== id);
+      top = top.map((c) => (c === parent ? { ...c, reply_count: c.reply_count - 1 } : c));
+    } else {
+      top = top.flatMap((c) =>
+        c.id !== id
+          ? [c]
+          : c.reply_count > 0
+            ? [{ ...c, deleted: true, body: '', user: null }]
+            : [],
+      );
+    }
+    return new Response(null, { status: 204 });
+  });
+}
+
+/** The article of the comment whose text is `text`. */
+const articleOf = (text: string) => screen.getByText(text).closest('article')!;
+
+/** Deletes the comment whose article is `article`, confirming in the dialog. */
+async function deleteComment(article: HTMLElement) {
+  await userEvent.click(within(article).getByRole('button', { name: 'Delete' }));
+  await userEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+}
+
+describe('keyboard focus in the comments', () => {
+  // jsdom has no modal dialogs: opening one just sets `open`, which shows it to the queries.
+  beforeAll(() => {
+    HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+      this.open = true;
+    };
+    HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+      this.open = false;
+    };
+  });
+
+  it('goes to the next comment after a delete, else the previous, else the comment itself if it stays', async () => {
+    commentServer([own(1, { reply_count: 1 }), own(2), own(3)], { 1: [comment(10)] });
+    renderList();
+    await screen.findByText('comment 3');
+
+    await deleteComment(articleOf('comment 2'));
+    await waitFor(() => expect(screen.queryByText('comment 2')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(articleOf('comment 3')));
+
+    await deleteComment(articleOf('comment 3'));
+    await waitFor(() => expect(document.activeElement).toBe(articleOf('comment 1')));
+
+    // It has a reply: it stays, as deleted, and keeps the focus.
+    await deleteComment(articleOf('comment 1'));
+    const placeholder = await screen.findByRole('article', { name: 'Deleted comment' });
+    await waitFor(() => expect(document.activeElement).toBe(placeholder));
+  });
+
+  it('goes to the comment replied to when its last reply is deleted, and to the heading when the list is empty', async () => {
+    commentServer([own(1, { reply_count: 1 })], { 1: [own(10, { parent_id: 1 })] });
+    renderList();
+    await userEvent.click(await screen.findByRole('button', { name: '1 reply' }));
+    await deleteComment(await waitFor(() => articleOf('comment 10')));
+    await waitFor(() => expect(screen.queryByText('comment 10')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(articleOf('comment 1')));
+
+    await deleteComment(articleOf('comment 1'));
+    expect(await screen.findByText('No comments yet.')).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Comments' })),
+    );
+  });
+
+  it('goes into the edit box, and back to Edit after Save or Cancel', async () => {
+    const calls = commentServer([own(1)]);
+    renderList();
+    const edit = () => screen.getByRole('button', { name: 'Edit' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit' }));
+    const box = screen.getByLabelText('Edit your comment');
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(edit()));
+
+    await userEvent.click(edit());
+    await userEvent.type(screen.getByLabelText('Edit your comment'), ' more');
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('comment 1 more')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(edit()));
+    expect(calls.some((c) => c.call === 'PUT /api/comments/1')).toBe(true);
+  });
+
+  it('goes into the reply box, back to Reply on Cancel, and to the reply once posted', async () => {
+    commentServer([comment(1)]);
+    renderList();
+    const reply = await screen.findByRole('button', { name: 'Reply' });
+    await userEvent.click(reply);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/^Reply to/)));
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(reply));
+
+    await userEvent.click(reply);
+    const box = screen.getByLabelText(/^Reply to/);
+    await userEvent.type(box, 'my reply');
+    await userEvent.click(within(box.closest('form')!).getByRole('button', { name: 'Reply' }));
+    const posted = await waitFor(() => articleOf('my reply'));
+    await waitFor(() => expect(document.activeElement).toBe(posted));
+  });
+
+  it('gives focus back to Report when its dialog closes: Cancel, Escape or a report sent', async () => {
+    const calls = commentServer([comment(1)]);
+    renderList();
+    const report = await screen.findByRole('button', { name: 'Report' });
+    const reason = () => screen.getByLabelText('Why should the operators look at it?');
+
+    await userEvent.click(report);
+    await userEvent.type(reason(), 'spam');
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(report));
+
+    await userEvent.click(report);
+    await userEvent.click(reason());
+    // Escape on a modal <dialog> is its cancel event (jsdom sends none).
+    fireEvent(screen.getByRole('dialog'), new Event('cancel', { cancelable: true }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(report));
+
+    await userEvent.click(report);
+    await userEvent.type(reason(), 'spam');
+    await userEvent.click(screen.getByRole('button', { name: 'Send report' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(report));
+    expect(calls.find((c) => c.call === 'POST /api/comments/1/report')?.body).toEqual({
+      reason: 'spam',
+    });
   });
 });

@@ -33,6 +33,7 @@ export function ChapterComments({ bookId, chapterId, content, margin }: ChapterC
   const account = useAccount();
   const chapter = useQuery(chapterQuery(chapterId));
   const book = useQuery(bookQuery(bookId));
+  const heading = useRef<HTMLHeadingElement>(null);
   const [sort, setSort] = useState<CommentSort>('newest');
   const [search, setSearch] = useSearchParams();
   const thread = threadParagraph(search.get(THREAD_PARAM));
@@ -59,7 +60,9 @@ export function ChapterComments({ bookId, chapterId, content, margin }: ChapterC
         )}
       <section className="comments" aria-labelledby={`${id}-title`}>
         <div className="comments-head">
-          <h2 id={`${id}-title`}>Comments</h2>
+          <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
+            Comments
+          </h2>
           <SortChoice sort={sort} onChange={setSort} />
         </div>
         <CommentList
@@ -68,6 +71,7 @@ export function ChapterComments({ bookId, chapterId, content, margin }: ChapterC
           sort={sort}
           viewer={viewer}
           formLabel="Comment on this chapter"
+          heading={heading}
         />
       </section>
       {thread !== null && (
@@ -231,6 +235,7 @@ function ParagraphThread({
         sort={sort}
         viewer={viewer}
         formLabel="Comment on this paragraph"
+        heading={heading}
       />
     </aside>
   );

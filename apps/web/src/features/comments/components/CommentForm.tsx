@@ -1,5 +1,5 @@
 import { COMMENT_MAX_LENGTH } from '@inkwell/contract/constants';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { commentErrorText } from '../api/comments.ts';
 import { textToBody, wrapSelection, type Mark } from '../body.ts';
 
@@ -10,6 +10,7 @@ interface CommentFormProps {
   /** Sends the body (HTML); a rejection keeps the text in the box and shows why. */
   onSubmit(body: string): Promise<unknown>;
   onCancel?(): void;
+  /** The box takes focus when the form appears (an edit or a reply opened by its button). */
   autoFocus?: boolean;
 }
 
@@ -38,6 +39,12 @@ export function CommentForm({
   const [error, setError] = useState<string | null>(null);
   // Said once sent: the new comment may sit on a page of the list not loaded (oldest first).
   const [posted, setPosted] = useState(false);
+
+  // Not the textarea's `autoFocus`: Preact, which the bundle runs on, leaves it to the browser,
+  // which honours it only while the page loads.
+  useEffect(() => {
+    if (autoFocus) box.current?.focus();
+  }, [autoFocus]);
 
   const mark = (which: Mark) => {
     const area = box.current;
@@ -93,7 +100,6 @@ export function CommentForm({
         value={text}
         rows={3}
         maxLength={COMMENT_MAX_LENGTH}
-        autoFocus={autoFocus}
         onChange={(e) => {
           setText(e.target.value);
           setPosted(false);

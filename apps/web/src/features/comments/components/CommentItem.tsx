@@ -1,7 +1,7 @@
 import type { Comment } from '@inkwell/contract';
 import { REPORT_REASON_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/Modal.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
@@ -12,6 +12,7 @@ import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
 import { commentErrorText, repliesQuery, useCommentWrites } from '../api/comments.ts';
 import { bodyToText } from '../body.ts';
+import { useFocusBack, useListFocus } from '../focus.ts';
 import { CommentForm } from './CommentForm.tsx';
 
 /** Who is looking and what they may do: given once by the section, read by every comment. */
@@ -28,10 +29,12 @@ interface CommentItemProps {
   comment: Comment;
   chapterId: number;
   viewer: CommentViewer;
+  /** Told once the comment is deleted, to move focus on (useListFocus of its list). */
+  onDeleted(id: number): void;
 }
 
 /** One comment with its actions and, for a top-level one, its replies and a reply box. */
-export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
+export function CommentItem({ comment, chapterId, viewer, onDeleted }: CommentItemProps) {
   const writes = useCommentWrites(chapterId);
   const { push } = useToasts();
   const [editing, setEditing] = useState(false);
@@ -44,6 +47,12 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
     ...repliesQuery(chapterId, comment.id),
     enabled: topLevel && showReplies,
   });
+  const article = useRef<HTMLElement>(null);
+  const editButton = useFocusBack<HTMLButtonElement>(editing);
+  const replyButton = useFocusBack<HTMLButtonElement>(replying);
+  const reportButton = useFocusBack<HTMLButtonElement>(reporting);
+  // Declared after useFocusBack: a reply just posted takes focus from the Reply button.
+  const replyFocus = useListFocus(replies.data, article);
 
   const own = viewer.userId !== null && comment.user?.id === viewer.userId;
   const canDelete = !comment.deleted && (own || viewer.isBookAuthor);
@@ -62,13 +71,18 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
       onSuccess: () => {
         setConfirmDelete(false);
         push('Comment deleted.', { type: 'SUCCESS' });
+        onDeleted(comment.id);
       },
       onError: (e) => push(commentErrorText(e, 'Could not delete the comment.'), { type: 'ERROR' }),
     });
 
   return (
     <li className="comment" id={`comment-${comment.id}`}>
-      <article aria-label={comment.deleted ? 'Deleted comment' : `Comment by ${name}`}>
+      <article
+        ref={article}
+        tabIndex={-1}
+        aria-label={comment.deleted ? 'Deleted comment' : `Comment by ${name}`}
+      >
         {comment.deleted ? (
           <p className="comment-deleted muted">This comment was deleted.</p>
         ) : (
@@ -118,6 +132,7 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
               </button>
               {topLevel && signedIn && !viewer.locked && (
                 <button
+                  ref={replyButton}
                   type="button"
                   className="button button-small button-quiet"
                   aria-expanded={replying}
@@ -128,6 +143,7 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
               )}
               {own && !editing && (
                 <button
+                  ref={editButton}
                   type="button"
                   className="button button-small button-quiet"
                   onClick={() => setEditing(true)}
@@ -146,6 +162,7 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
               )}
               {signedIn && !own && (
                 <button
+                  ref={reportButton}
                   type="button"
                   className="button button-small button-quiet"
                   onClick={() => setReporting(true)}
@@ -176,9 +193,15 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
           ) : replies.data.length === 0 ? (
             <Status kind="empty">No replies.</Status>
           ) : (
-            <ul className="comment-list">
+            <ul className="comment-list" ref={replyFocus.list}>
               {replies.data.map((reply) => (
-                <CommentItem key={reply.id} comment={reply} chapterId={chapterId} viewer={viewer} />
+                <CommentItem
+                  key={reply.id}
+                  comment={reply}
+                  chapterId={chapterId}
+                  viewer={viewer}
+                  onDeleted={replyFocus.deleted}
+                />
               ))}
             </ul>
           )}
@@ -190,9 +213,10 @@ export function CommentItem({ comment, chapterId, viewer }: CommentItemProps) {
           submitLabel="Reply"
           autoFocus
           onSubmit={async (body) => {
-            await writes.create.mutateAsync({ body, parent_id: comment.id });
+            const reply = await writes.create.mutateAsync({ body, parent_id: comment.id });
             setReplying(false);
             setShowReplies(true);
+            replyFocus.added(reply.id);
           }}
           onCancel={() => setReplying(false)}
         />

@@ -1,9 +1,11 @@
 import type { CommentSort } from '@inkwell/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { RefObject } from 'react';
 import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { commentsQuery, useCommentWrites } from '../api/comments.ts';
 import { CommentForm } from './CommentForm.tsx';
 import { CommentItem, type CommentViewer } from './CommentItem.tsx';
+import { useListFocus } from '../focus.ts';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
 
@@ -15,17 +17,27 @@ interface CommentListProps {
   viewer: CommentViewer;
   /** Label of the box for a new comment. */
   formLabel: string;
+  /** The heading over the list (focusable): focus goes there when the last comment is deleted. */
+  heading: RefObject<HTMLElement | null>;
 }
 
 /**
  * A box for a new comment (or why there is none: closed, or signed out) and the top-level
  * comments, page by page with "Load more".
  */
-export function CommentList({ chapterId, paragraph, sort, viewer, formLabel }: CommentListProps) {
+export function CommentList({
+  chapterId,
+  paragraph,
+  sort,
+  viewer,
+  formLabel,
+  heading,
+}: CommentListProps) {
   const writes = useCommentWrites(chapterId);
   const location = useLocation();
   const list = useInfiniteQuery(commentsQuery(chapterId, sort, paragraph));
   const comments = list.data?.pages.flatMap((page) => page.comments) ?? [];
+  const focus = useListFocus(comments, heading);
 
   return (
     <>
@@ -49,9 +61,15 @@ export function CommentList({ chapterId, paragraph, sort, viewer, formLabel }: C
       ) : comments.length === 0 ? (
         <Status kind="empty">No comments yet.</Status>
       ) : (
-        <ul className="comment-list">
+        <ul className="comment-list" ref={focus.list}>
           {comments.map((comment) => (
-            <CommentItem key={comment.id} comment={comment} chapterId={chapterId} viewer={viewer} />
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              chapterId={chapterId}
+              viewer={viewer}
+              onDeleted={focus.deleted}
+            />
           ))}
         </ul>
       )}
