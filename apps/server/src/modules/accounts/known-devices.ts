@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+// Types reply.setCookie, which the cookie plugin (registered in app.ts) declares.
+import type {} from '@fastify/cookie';
+import type { FastifyReply } from 'fastify';
 
 /**
  * A browser that has signed in as someone carries a "known device" cookie, so that a lockout of
@@ -33,6 +36,24 @@ const macOf = (owner: DeviceOwner, nonce: string) =>
 export function deviceCookieValue(owner: DeviceOwner): string {
   const nonce = crypto.randomBytes(12).toString('base64url');
   return `${owner.id}.${nonce}.${macOf(owner, nonce)}`;
+}
+
+/**
+ * Makes this browser a known device of `owner`: after a sign-in, and after a new password (which
+ * retired every cookie made with the old one, this browser's too).
+ */
+export function setDeviceCookie(
+  reply: FastifyReply,
+  owner: DeviceOwner,
+  place: { secure: boolean; path: string },
+) {
+  reply.setCookie(DEVICE_COOKIE, deviceCookieValue(owner), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: place.secure,
+    path: place.path,
+    maxAge: DEVICE_COOKIE_DAYS * 24 * 60 * 60,
+  });
 }
 
 /** The user id a cookie value claims, before it is checked (null when it is not one). */
