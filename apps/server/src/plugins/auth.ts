@@ -144,6 +144,16 @@ export function requireViewer(request: FastifyRequest): Viewer {
   return request.viewer;
 }
 
+/** Where this app's cookies live, and whether they go over https only (COOKIE_SECURE). */
+export function cookiePlace(
+  config: AppContext['config'],
+  request: FastifyRequest,
+): { secure: boolean; path: string } {
+  const secure =
+    config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : config.COOKIE_SECURE === 'true';
+  return { secure, path: config.BASE_PATH || '/' };
+}
+
 export function setSessionCookie(
   reply: FastifyReply,
   token: string,

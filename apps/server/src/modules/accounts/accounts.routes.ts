@@ -15,17 +15,13 @@ import { multipartFormFields } from '../../lib/form-body.ts';
 import {
   authDocs as auth,
   clearSessionCookie,
+  cookiePlace,
   requireViewer,
   sessionCookieToken,
   setSessionCookie,
 } from '../../plugins/auth.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
-import {
-  DEVICE_COOKIE,
-  DEVICE_COOKIE_DAYS,
-  deviceCookieValue,
-  type DeviceOwner,
-} from './known-devices.ts';
+import { DEVICE_COOKIE, setDeviceCookie, type DeviceOwner } from './known-devices.ts';
 import * as service from './accounts.service.ts';
 
 const TAG = { tags: ['accounts'] };
@@ -34,11 +30,6 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   const limiters = service.createLoginLimiters(ctx);
   const cookiePath = ctx.config.BASE_PATH || '/';
 
-  const isSecure = (request: FastifyRequest) =>
-    ctx.config.COOKIE_SECURE === 'auto'
-      ? request.protocol === 'https'
-      : ctx.config.COOKIE_SECURE === 'true';
-
   /** The session's cookie, and the cookie that makes this browser a known device of `user`. */
   const signIn = (
     request: FastifyRequest,
@@ -46,18 +37,12 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     token: string,
     user: DeviceOwner,
   ) => {
+    const place = cookiePlace(ctx.config, request);
     setSessionCookie(reply, token, {
-      secure: isSecure(request),
+      ...place,
       maxAgeSeconds: Math.round(ctx.config.SESSION_DAYS * 24 * 60 * 60),
-      path: cookiePath,
     });
-    reply.setCookie(DEVICE_COOKIE, deviceCookieValue(user), {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: isSecure(request),
-      path: cookiePath,
-      maxAge: DEVICE_COOKIE_DAYS * 24 * 60 * 60,
-    });
+    setDeviceCookie(reply, user, place);
   };
 
   app.post(

@@ -17,9 +17,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { receiveImage } from '../../lib/upload.ts';
-import { authDocs as auth, requireViewer } from '../../plugins/auth.ts';
+import { authDocs as auth, cookiePlace, requireViewer } from '../../plugins/auth.ts';
 import { sendHiddenCount } from '../../plugins/filtered-list.ts';
-import { DEVICE_COOKIE } from '../accounts/known-devices.ts';
+import { DEVICE_COOKIE, setDeviceCookie } from '../accounts/known-devices.ts';
 import * as service from './authors.service.ts';
 
 const TAG = { tags: ['authors'] };
@@ -72,14 +72,17 @@ export const authorsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         },
       },
     },
-    async (request) =>
-      service.updateAuthor(
+    async (request, reply) => {
+      const { account, newPasswordOf } = await service.updateAuthor(
         ctx,
         requireViewer(request),
         request.params.id,
         request.body,
         request.cookies[DEVICE_COOKIE],
-      ),
+      );
+      if (newPasswordOf) setDeviceCookie(reply, newPasswordOf, cookiePlace(ctx.config, request));
+      return account;
+    },
   );
 
   app.post(

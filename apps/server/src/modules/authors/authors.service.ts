@@ -131,6 +131,7 @@ function announceAuthorChanged(ctx: AppContext, authorId: number): void {
 /**
  * Updates the viewer's own profile. A new password ends the viewer's other sessions; a change of
  * username or names reaches their books' search documents through the search queue (0011).
+ * Answers the account, and the user whose password changed (null when it did not).
  * `device`: the browser's known-device cookie, if any (its current-password check is counted
  * under it rather than the username, as its logins are).
  */
@@ -180,7 +181,9 @@ export async function updateAuthor(
   }
   await sessionsEnded(ctx, endedSessions);
   announceAuthorChanged(ctx, viewer.id);
-  return presentAccount(ctx, await accountOf(ctx, viewer));
+  const user = await accountOf(ctx, viewer);
+  // A new password retired this browser's known-device cookie too: the route gives it a new one.
+  return { account: presentAccount(ctx, user), newPasswordOf: passwordHash ? user : null };
 }
 
 export async function setAvatar(ctx: AppContext, viewer: Viewer, href: string) {
