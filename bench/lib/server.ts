@@ -143,7 +143,11 @@ export async function startServer(options: ServerOptions): Promise<RunningProces
     script: 'apps/server/src/main.ts',
     port,
     readyPath: '/readyz',
-    nodeOptions: options.nodeOptions,
+    // BENCH_SERVER_NODE_FLAGS: node flags for the server only (e.g. a heap setting to compare).
+    nodeOptions: [
+      ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ...(options.nodeOptions ?? []),
+    ],
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
