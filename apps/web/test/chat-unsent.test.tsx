@@ -114,19 +114,30 @@ describe('a chat message the server refuses', () => {
     await waitFor(() => expect(editorOf(input).getHTML()).toBe('<p>Hello there</p>'));
   });
 
-  it('does not come back once its own line was echoed; a later refusal is of a later message', async () => {
-    const { input, server } = await openRoom();
+  it('does not come back once the server said it was sent; a later refusal is of a later message', async () => {
+    const { socket, input, server } = await openRoom();
+    expect(new URL(socket.url).searchParams.get('acks')).toBe('1');
     await write(input, '<p>First</p>');
     await userEvent.click(sendButton());
     await write(input, '<p>Second</p>');
     await userEvent.click(sendButton());
     server({ user: 'ann', message: '<p>First</p>' });
+    server({ type: 'sent' });
     server({ type: 'error', detail: 'The chat is briefly unavailable; your message was not sent' });
     await waitFor(() => expect(editorOf(input).getHTML()).toBe('<p>Second</p>'));
     // Nothing else waits: another error frame brings nothing back.
     await write(input, '');
     server({ type: 'error', detail: 'Too many messages: slow down' });
     expect(editorOf(input).getText()).toBe('');
+  });
+
+  it("comes back though a line of its user's from another tab arrived before the refusal", async () => {
+    const { input, server } = await openRoom();
+    await write(input, '<p>From this tab</p>');
+    await userEvent.click(sendButton());
+    server({ user: 'ann', message: '<p>From another tab</p>' });
+    server({ type: 'error', detail: 'Too many messages: slow down' });
+    await waitFor(() => expect(editorOf(input).getHTML()).toBe('<p>From this tab</p>'));
   });
 
   it('does not overwrite what was typed since: it is kept, and put back on request', async () => {

@@ -36,6 +36,11 @@ export const MAX_CHAPTERS_PER_BOOK = 10_000;
 // ---- chat ----
 /** A chat message larger than this (UTF-8 bytes of its HTML, before sanitizing) is refused. */
 export const CHAT_MAX_MESSAGE_BYTES = 8 * 1024;
+/**
+ * The chat room's query flag (`?acks=1`) by which a client asks for a `{type: "sent"}` frame
+ * for each of its messages that reached the room (see ChatSentFrame).
+ */
+export const CHAT_ACKS_QUERY = 'acks';
 /** The server's refusal of a larger one, which the web app also says before sending it. */
 export const CHAT_TOO_LARGE_DETAIL = `Message too large: at most ${CHAT_MAX_MESSAGE_BYTES / 1024} KB`;
 

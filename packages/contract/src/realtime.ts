@@ -71,8 +71,26 @@ export const ChatErrorFrame = z
   .meta({ id: 'ChatErrorFrame' });
 export type ChatErrorFrame = z.infer<typeof ChatErrorFrame>;
 
-/** What a chat client receives: chat lines, system notes and, for its own refused messages, error frames. */
-export const ChatServerFrame = z.union([ChatSystemFrame, ChatErrorFrame, ChatMessage]);
+/**
+ * Sent to a chat connection that asked for it (`?acks=1`, CHAT_ACKS_QUERY) when one of its
+ * messages reached the room, or was sanitized to nothing. With the error frame, each message such
+ * a connection sends gets exactly one answer, in the order sent: a client tells its own messages'
+ * fate apart from the lines its user sends from another tab. Never sent unasked: the spec's
+ * clients know only chat lines.
+ */
+export const ChatSentFrame = z.object({ type: z.literal('sent') }).meta({ id: 'ChatSentFrame' });
+export type ChatSentFrame = z.infer<typeof ChatSentFrame>;
+
+/**
+ * What a chat client receives: chat lines, system notes and, for its own messages, error frames
+ * (refused) and sent frames (when asked for).
+ */
+export const ChatServerFrame = z.union([
+  ChatSystemFrame,
+  ChatErrorFrame,
+  ChatSentFrame,
+  ChatMessage,
+]);
 export type ChatServerFrame = z.infer<typeof ChatServerFrame>;
 
 export const CHAT_LIMITS = {

@@ -24,8 +24,10 @@ const left = (name: string) => ({
 });
 
 /** Opens the room and waits for the member's own join note, so the history before it has arrived too. */
-async function enter(room: string, user: TestUser): Promise<TestSocket> {
-  const socket = await connect(`${base}/chat/${room}?token=${encodeURIComponent(user.token)}`);
+async function enter(room: string, user: TestUser, query = ''): Promise<TestSocket> {
+  const socket = await connect(
+    `${base}/chat/${room}?token=${encodeURIComponent(user.token)}${query}`,
+  );
   await socket.next((m) => m.user === 'server' && m.message === joined(user.username).message);
   return socket;
 }
@@ -91,6 +93,35 @@ describe('talking', () => {
     );
     const { message } = await socket.next<{ message: string }>();
     expect(message).toBe('<p>Hi<a rel="nofollow noopener">x</a></p>');
+  });
+
+  it('answers each message of a connection that asks for acks once, in order, and no one else', async () => {
+    const room = await newRoom();
+    const ann = await signup(t.app);
+    const asking = await enter(room.username, ann, '&acks=1');
+    const otherTab = await enter(room.username, ann);
+    await asking.next(); // the other tab's join
+    asking.send('<p>one</p>');
+    asking.send('<script>x</script>'); // nothing once sanitized: answered all the same
+    asking.send(Buffer.from('<p>binary</p>'));
+    asking.send('<p>two</p>');
+    const answers: unknown[] = [];
+    while (answers.length < 4) {
+      const frame = await asking.next<{ type?: string }>();
+      if (frame.type === 'sent' || frame.type === 'error') answers.push(frame);
+    }
+    expect(answers).toEqual([
+      { type: 'sent' },
+      { type: 'sent' },
+      { type: 'error', detail: 'Messages must be text' },
+      { type: 'sent' },
+    ]);
+    // The spec's clients know only lines: a connection that did not ask gets none of these.
+    otherTab.send('<p>three</p>');
+    expect(await otherTab.next()).toEqual({ user: ann.username, message: '<p>one</p>' });
+    expect(await otherTab.next()).toEqual({ user: ann.username, message: '<p>two</p>' });
+    expect(await otherTab.next()).toEqual({ user: ann.username, message: '<p>three</p>' });
+    expect(await otherTab.drain(200)).toEqual([]);
   });
 
   it('drops empty and whitespace-only messages', async () => {

@@ -27,6 +27,7 @@ describe('a chat member whose socket closes while lines wait their turn', () => 
         room: 'author',
         muted: new Set(),
         limits: { allowMessage: () => answered, recordRefusal: () => false },
+        acks: false,
         log: { warn() {} } as never,
       },
     );

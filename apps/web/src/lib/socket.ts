@@ -43,9 +43,13 @@ export interface LiveSocketHandlers {
  * backoff until closed by us or refused for good. Each connection asks first for a single-use
  * ticket (POST /api/socket-tickets) and puts that in the URL, never the session token: socket
  * URLs end up in proxy logs. No ticket because the session is gone (401) is final. Frames are
- * parsed as JSON; anything else is dropped.
+ * parsed as JSON; anything else is dropped. `query` goes in the URL beside the ticket.
  */
-export function openLiveSocket(path: string, handlers: LiveSocketHandlers): LiveSocket {
+export function openLiveSocket(
+  path: string,
+  handlers: LiveSocketHandlers,
+  query: Record<string, string> = {},
+): LiveSocket {
   let socket: WebSocket | null = null;
   let stopped = false;
   let attempt = 0;
@@ -73,7 +77,7 @@ export function openLiveSocket(path: string, handlers: LiveSocketHandlers): Live
       return;
     }
     if (stopped) return;
-    const ws = new WebSocket(socketUrl(path, { ticket }));
+    const ws = new WebSocket(socketUrl(path, { ...query, ticket }));
     socket = ws;
     ws.onopen = () => {
       settling = setTimeout(() => (attempt = 0), SETTLED_AFTER_MS);

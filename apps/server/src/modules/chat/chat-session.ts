@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { CHAT_LIMITS, WS_CLOSE, type ChatErrorFrame } from '@inkwell/contract';
+import { CHAT_LIMITS, WS_CLOSE, type ChatErrorFrame, type ChatSentFrame } from '@inkwell/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocket } from 'ws';
 import type { AppContext, Viewer } from '../../context.ts';
@@ -38,8 +38,12 @@ interface Member {
   /** Changes to the viewer's lists since `muted` was read (admitToRoom). */
   watch?: AdmissionWatch;
   limits: ConnectionLimits;
+  /** The client asked for a sent frame for each of its messages that reaches the room. */
+  acks: boolean;
   log: FastifyBaseLogger;
 }
+
+const SENT_FRAME = JSON.stringify({ type: 'sent' } satisfies ChatSentFrame);
 
 /**
  * One member's life in a room: listeners first (a client may speak the moment it is open), then
@@ -47,7 +51,7 @@ interface Member {
  */
 export function joinRoom(
   { ctx, rooms, history }: ChatDeps,
-  { socket, viewer, room, muted, watch, limits, log }: Member,
+  { socket, viewer, room, muted, watch, limits, acks, log }: Member,
 ) {
   const member = rooms.join(room, socket, { userId: viewer.id, hidden: new Set(muted) }, watch);
   // A recheck (the bus back after an outage) began while `muted` was read, without this socket:
@@ -62,6 +66,10 @@ export function joinRoom(
 
   const tell = (detail: string) =>
     sendFrame(socket, JSON.stringify({ type: 'error', detail } satisfies ChatErrorFrame));
+  // Every message of a connection that asked for acks gets one answer: this, or an error frame.
+  const acknowledge = () => {
+    if (acks) sendFrame(socket, SENT_FRAME);
+  };
   const refuseMessage = (detail: string) => {
     tell(detail);
     if (limits.recordRefusal()) socket.close(WS_CLOSE.policyViolation, 'Too many messages');
@@ -92,7 +100,7 @@ export function joinRoom(
       if (!mayPost) return refuseMessage(REFUSED.tooFast);
       const incoming = readIncoming(data, isBinary);
       if (incoming.kind === 'refused') return refuseMessage(incoming.detail);
-      if (incoming.kind === 'blank') return;
+      if (incoming.kind === 'blank') return acknowledge();
       const line = {
         id: crypto.randomUUID(),
         user: viewer.username,
@@ -106,6 +114,7 @@ export function joinRoom(
         return tell(REFUSED.unavailable);
       }
       await ctx.events.publish({ type: 'chat.message', room, ...line });
+      acknowledge();
     });
   });
 

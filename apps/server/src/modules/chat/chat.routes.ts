@@ -1,4 +1,5 @@
 import { WS_CLOSE } from '@inkwell/contract';
+import { CHAT_ACKS_QUERY } from '@inkwell/contract/constants';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import { perAddress } from '../../plugins/rate-limits.ts';
@@ -6,7 +7,10 @@ import { refuse, socketAdmission } from '../live/admission.ts';
 import { joinRoom, type ChatDeps } from './chat-session.ts';
 import { admitToRoom, ChatLimiter, JoinLimiter } from './chat.service.ts';
 
-/** `{base}/chat/{username}?ticket=` (or `?token=`): the chat room of an author, for signed-in users. */
+/**
+ * `{base}/chat/{username}?ticket=` (or `?token=`): the chat room of an author, for signed-in users;
+ * `&acks=1` asks for a sent frame per message that reaches the room (ChatSentFrame).
+ */
 export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
   const limiter = new ChatLimiter(deps.ctx.limits.store);
   const joins = new JoinLimiter(deps.ctx.limits.store);
@@ -44,6 +48,7 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
       if (!admitted) return;
       const { viewer } = admitted.session;
       const limits = limiter.open(viewer.id);
+      const query = request.query as Record<string, string | undefined>;
       joinRoom(deps, {
         socket,
         viewer,
@@ -51,6 +56,7 @@ export const chatRoutes: FastifyPluginAsync<ChatDeps> = async (app, deps) => {
         muted: admitted.muted,
         watch: admitted.watch,
         limits,
+        acks: query[CHAT_ACKS_QUERY] === '1',
         log: request.log,
       });
     },

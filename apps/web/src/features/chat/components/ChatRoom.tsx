@@ -7,7 +7,11 @@ import { loadChunk } from '../../../lib/chunks.ts';
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { openLiveSocket, type LiveSocket, type LiveSocketStatus } from '../../../lib/socket.ts';
-import { CHAT_MAX_MESSAGE_BYTES, CHAT_TOO_LARGE_DETAIL } from '@inkwell/contract/constants';
+import {
+  CHAT_ACKS_QUERY,
+  CHAT_MAX_MESSAGE_BYTES,
+  CHAT_TOO_LARGE_DETAIL,
+} from '@inkwell/contract/constants';
 import { LOST_UNCONFIRMED, messageBytes, NOT_CONNECTED } from '../unsent.ts';
 
 const ChatEditor = lazy(() => loadChunk(() => import('./ChatEditor.tsx')));
@@ -42,11 +46,10 @@ export function ChatRoom({ username }: { username: string }) {
   const token = state.token;
   /**
    * Messages sent on this connection whose answer has not come yet, oldest first: the server
-   * answers each, in order, with the sender's own line (stored) or an error frame (refused).
+   * answers each (the room is opened with acks), in order, with a sent frame or an error frame.
+   * Not the user's own lines: those may come from their other tabs.
    */
   const awaiting = useRef<string[]>([]);
-  const me = useRef<string | null>(null);
-  me.current = state.account?.username ?? null;
 
   useEffect(() => {
     if (!token) return;
@@ -56,51 +59,56 @@ export function ChatRoom({ username }: { username: string }) {
     const giveBack = (html: string | undefined) => {
       if (html !== undefined) setUnsent((prev) => (prev === null ? html : prev + html));
     };
-    const live = openLiveSocket(`/chat/${encodeURIComponent(username)}`, {
-      onStatus: (next) => {
-        setStatus(next);
-        // Gone before the server answered: whether they were stored is unknown, so the messages
-        // come back to be sent again rather than be lost.
-        if (next !== 'open' && awaiting.current.length > 0) {
-          awaiting.current.splice(0).forEach(giveBack);
-          setError(LOST_UNCONFIRMED);
-        }
-        // A reconnect replays the room's history: start the list afresh. "Not connected" is
-        // no longer true.
-        if (next === 'open') {
-          setLines([]);
-          setError((shown) => (shown === NOT_CONNECTED ? null : shown));
-        }
-      },
-      // The room's author blocked this reader (WS_CLOSE.forbidden, 4403; a literal, as the
-      // contract's values would bring zod into the bundle): say so, not a bare "Disconnected".
-      onRefused: (code, reason) => {
-        if (code === 4403) setError(reason || 'The author has blocked you.');
-      },
-      onMessage(data) {
-        const frame = data as ChatServerFrame;
-        if ('type' in frame) {
-          if (frame.type === 'error') {
-            setError(frame.detail);
-            // The oldest message still waiting is the one refused: it comes back.
-            giveBack(awaiting.current.shift());
+    const live = openLiveSocket(
+      `/chat/${encodeURIComponent(username)}`,
+      {
+        onStatus: (next) => {
+          setStatus(next);
+          // Gone before the server answered: whether they were stored is unknown, so the messages
+          // come back to be sent again rather than be lost.
+          if (next !== 'open' && awaiting.current.length > 0) {
+            awaiting.current.splice(0).forEach(giveBack);
+            setError(LOST_UNCONFIRMED);
           }
-          // System notes come as their own frame type: a member named like the server is still
-          // a member.
-          else if (frame.type === 'system' && typeof frame.message === 'string')
-            setLines((prev) => [...prev, { key: counter++, user: null, message: frame.message }]);
-          return;
-        }
-        if (typeof frame.user === 'string' && typeof frame.message === 'string') {
-          // One's own line back: the oldest message waiting was stored.
-          if (frame.user === me.current) awaiting.current.shift();
-          setLines((prev) => [
-            ...prev,
-            { key: counter++, user: frame.user, message: frame.message },
-          ]);
-        }
+          // A reconnect replays the room's history: start the list afresh. "Not connected" is
+          // no longer true.
+          if (next === 'open') {
+            setLines([]);
+            setError((shown) => (shown === NOT_CONNECTED ? null : shown));
+          }
+        },
+        // The room's author blocked this reader (WS_CLOSE.forbidden, 4403; a literal, as the
+        // contract's values would bring zod into the bundle): say so, not a bare "Disconnected".
+        onRefused: (code, reason) => {
+          if (code === 4403) setError(reason || 'The author has blocked you.');
+        },
+        onMessage(data) {
+          const frame = data as ChatServerFrame;
+          if ('type' in frame) {
+            if (frame.type === 'error') {
+              setError(frame.detail);
+              // The oldest message still waiting is the one refused: it comes back.
+              giveBack(awaiting.current.shift());
+            }
+            // The oldest message still waiting reached the room.
+            else if (frame.type === 'sent') awaiting.current.shift();
+            // System notes come as their own frame type: a member named like the server is still
+            // a member.
+            else if (frame.type === 'system' && typeof frame.message === 'string')
+              setLines((prev) => [...prev, { key: counter++, user: null, message: frame.message }]);
+            return;
+          }
+          if (typeof frame.user === 'string' && typeof frame.message === 'string') {
+            setLines((prev) => [
+              ...prev,
+              { key: counter++, user: frame.user, message: frame.message },
+            ]);
+          }
+        },
       },
-    });
+      // Each message is answered (sent or refused), so its fate is never read from the lines.
+      { [CHAT_ACKS_QUERY]: '1' },
+    );
     socket.current = live;
     return () => {
       live.close();
