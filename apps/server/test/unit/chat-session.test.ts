@@ -1,3 +1,4 @@
+import { CHAT_LIMITS } from '@inkwell/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { WebSocket } from 'ws';
 import type { AppContext } from '../../src/context.ts';
@@ -39,3 +40,45 @@ describe('a chat member whose socket closes while lines wait their turn', () => 
     expect(publish.mock.calls.filter(([event]) => !event.system)).toEqual([]);
   });
 });
+
+describe('a chat member who asked for acks', () => {
+  it('hears the answers in the order it sent, a refusal for going too fast included', async () => {
+    const socket = new FakeSocket();
+    const publish = vi.fn(async () => {});
+    const history = { append: async () => {}, recent: async () => [] } as unknown as ChatHistory;
+    // The limit store answers late (Redis under load): a burst of lines waits behind it, and
+    // the one after the burst is refused before any of them is answered.
+    let answer: (allowed: boolean) => void = () => {};
+    const answered = new Promise<boolean>((resolve) => (answer = resolve));
+    joinRoom(
+      {
+        ctx: { events: { publish } } as unknown as AppContext,
+        rooms: new ChatRooms(),
+        history,
+      } as ChatDeps,
+      {
+        socket: socket as unknown as WebSocket,
+        viewer: { id: 7, username: 'quick', sessionId: 1, signedInAt: '' },
+        room: 'author',
+        muted: new Set(),
+        limits: { allowMessage: () => answered, recordRefusal: () => false },
+        acks: true,
+        log: { warn() {} } as never,
+      },
+    );
+    for (let i = 0; i <= CHAT_LIMITS.burst; i++)
+      socket.emit('message', Buffer.from(`<p>${i}</p>`), false);
+    answer(true);
+    await vi.waitFor(() => expect(answers(socket)).toHaveLength(CHAT_LIMITS.burst + 1));
+    expect(answers(socket)).toEqual([
+      ...Array.from({ length: CHAT_LIMITS.burst }, () => ({ type: 'sent' })),
+      { type: 'error', detail: 'Too many messages: slow down' },
+    ]);
+  });
+});
+
+/** The sent and error frames a socket was sent, in order. */
+const answers = (socket: FakeSocket) =>
+  socket.sent
+    .map((frame) => JSON.parse(frame) as { type?: string })
+    .filter((frame) => frame.type === 'sent' || frame.type === 'error');

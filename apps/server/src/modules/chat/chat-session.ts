@@ -70,22 +70,33 @@ export function joinRoom(
   const acknowledge = () => {
     if (acks) sendFrame(socket, SENT_FRAME);
   };
+  /** Counts a refusal against the flood limit; true when it closed the socket. */
+  const strike = () => {
+    const flooding = limits.recordRefusal();
+    if (flooding) socket.close(WS_CLOSE.policyViolation, 'Too many messages');
+    return flooding;
+  };
   const refuseMessage = (detail: string) => {
     tell(detail);
-    if (limits.recordRefusal()) socket.close(WS_CLOSE.policyViolation, 'Too many messages');
+    strike();
   };
   const say = (note: ReturnType<typeof announcement>) =>
     ctx.events.publish({ type: 'chat.message', room, ...note, system: true });
 
   // Frames whose turn has not come yet. A connection sending more than a burst of them faster
   // than the limit store answers is over the rate whatever it says: those are refused at once,
-  // so a flood cannot queue without bound behind a slow store.
+  // so a flood cannot queue without bound behind a slow store (it is closed after enough
+  // strikes). The refusal is still told in its turn, after the answers to the frames before it:
+  // a client that asked for acks matches answers to its messages by their order.
   let waiting = 0;
 
   socket.on('message', (data, isBinary) => {
     // Frames still arriving after a flood close are not heard.
     if (socket.readyState !== WebSocket.OPEN) return;
-    if (waiting >= CHAT_LIMITS.burst) return refuseMessage(REFUSED.tooFast);
+    if (waiting >= CHAT_LIMITS.burst) {
+      if (!strike()) tail = tail.then(() => tell(REFUSED.tooFast));
+      return;
+    }
     waiting++;
     // Asked now, in the order the frames came (the store answers in that order); each frame is
     // then handled in turn, so lines are stored and published in the order they were sent.
