@@ -2,7 +2,7 @@ import { CHAT_LIMITS } from '@inkwell/contract';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Editor } from '@tiptap/core';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, useParams } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChatRoom } from '../src/features/chat/components/ChatRoom.tsx';
 import { CHAT_TOO_LARGE_DETAIL } from '@inkwell/contract/constants';
@@ -65,7 +65,15 @@ vi.mock('use-sync-external-store/shim/with-selector.js', async () => {
 
 const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: accountFixture(7, 'ann') };
 
-/** The chat room of bob for ann, its socket asked for but not open yet: answers the socket. */
+/** The chat room of `/:name` as the app's route gives it. */
+function RoomOf() {
+  return <ChatRoom username={useParams().name!} />;
+}
+
+/**
+ * The chat room of bob for ann, its socket asked for but not open yet: answers the socket, and
+ * the router (to go to another room).
+ */
 async function renderRoom() {
   stubApi((url) =>
     url.pathname === '/api/socket-tickets'
@@ -74,15 +82,17 @@ async function renderRoom() {
   );
   vi.stubGlobal('WebSocket', FakeBrowserSocket);
   FakeBrowserSocket.opened = [];
-  const router = createMemoryRouter([{ path: '/', element: <ChatRoom username="bob" /> }]);
+  const router = createMemoryRouter([{ path: '/:name', element: <RoomOf /> }], {
+    initialEntries: ['/bob'],
+  });
   renderRouter(router, { session: SIGNED_IN });
   await waitFor(() => expect(FakeBrowserSocket.opened).toHaveLength(1));
-  return FakeBrowserSocket.opened[0]!;
+  return { socket: FakeBrowserSocket.opened[0]!, router };
 }
 
 /** The chat room of bob for ann, its socket open; answers the socket and what it was sent. */
 async function openRoom() {
-  const socket = await renderRoom();
+  const { socket, router } = await renderRoom();
   const sent: string[] = [];
   Object.assign(socket, { send: (data: string) => void sent.push(data) });
   socket.readyState = FakeBrowserSocket.OPEN;
@@ -90,7 +100,7 @@ async function openRoom() {
   await screen.findByText('Connected');
   const input = await screen.findByRole('textbox', { name: 'Message' });
   const server = (frame: unknown) => act(() => socket.onmessage?.({ data: JSON.stringify(frame) }));
-  return { socket, sent, input, server };
+  return { socket, sent, input, server, router };
 }
 
 /** The TipTap editor behind the input (jsdom cannot type into a contenteditable reliably). */
@@ -165,6 +175,19 @@ describe('a chat message the server refuses', () => {
     expect(screen.getByRole('alert').textContent).toMatch(/connection was lost/);
   });
 
+  it('comes back when another room opens before the server answered, and the old socket is not heard', async () => {
+    const { socket, input, router } = await openRoom();
+    await write(input, '<p>Said in the old room</p>');
+    await userEvent.click(sendButton());
+    await act(() => router.navigate('/carl'));
+    await waitFor(() => expect(FakeBrowserSocket.opened).toHaveLength(2));
+    await waitFor(() => expect(editorOf(input).getHTML()).toBe('<p>Said in the old room</p>'));
+    // The old socket's late close says nothing about the new room.
+    act(() => socket.onclose?.({ code: 1000 }));
+    expect(screen.queryByText(/Disconnected/)).toBeNull();
+    expect(new URL(FakeBrowserSocket.opened[1]!.url).pathname).toBe('/chat/carl');
+  });
+
   it('is refused before sending when larger than the server takes, and stays in the input', async () => {
     const { sent, input } = await openRoom();
     const big = `<p>${'é'.repeat(CHAT_LIMITS.maxMessageBytes / 2)}</p>`;
@@ -179,7 +202,7 @@ describe('a chat message the server refuses', () => {
 
 describe('the chat room’s empty line', () => {
   it('says there are no messages only once in the room, not while connecting', async () => {
-    const socket = await renderRoom();
+    const { socket } = await renderRoom();
     expect(screen.queryByText('No messages yet. Say hello!')).toBeNull();
     socket.readyState = FakeBrowserSocket.OPEN;
     act(() => socket.onopen?.());

@@ -103,6 +103,24 @@ describe('live sockets', () => {
     socket.close();
   });
 
+  it('say nothing once their owner closed them (a late close or frame would reach what it opened since)', async () => {
+    vi.useFakeTimers();
+    const heard: string[] = [];
+    const socket = openLiveSocket('/chat/ann', {
+      onMessage: (data) => heard.push(JSON.stringify(data)),
+      onStatus: (status) => heard.push(status),
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    FakeSocket.opened[0]!.onopen?.();
+    heard.length = 0;
+    socket.close();
+    FakeSocket.opened[0]!.onmessage?.({ data: '{"user":"ann","message":"late"}' });
+    FakeSocket.opened[0]!.onclose?.({ code: 1000 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(heard).toEqual([]);
+    expect(FakeSocket.opened).toHaveLength(1);
+  });
+
   it('say "reconnecting", never "closed", while a lost connection is being replaced', async () => {
     // A process behind the load balancer died (1006): the socket lands on another within seconds.
     vi.useFakeTimers();

@@ -84,6 +84,7 @@ export function openLiveSocket(
       handlers.onStatus?.('open');
     };
     ws.onmessage = (event) => {
+      if (stopped) return;
       try {
         handlers.onMessage(JSON.parse(String(event.data)));
       } catch {
@@ -93,8 +94,11 @@ export function openLiveSocket(
     ws.onclose = (event) => {
       socket = null;
       clearTimeout(settling);
-      if (stopped || FINAL_CLOSE_CODES.has(event.code)) {
-        if (!stopped) handlers.onRefused?.(event.code, event.reason);
+      // Closed by its owner, who no longer listens: a late word from this socket would land on
+      // whatever the owner opened since (a chat's next room).
+      if (stopped) return;
+      if (FINAL_CLOSE_CODES.has(event.code)) {
+        handlers.onRefused?.(event.code, event.reason);
         handlers.onStatus?.('closed');
         return;
       }

@@ -55,7 +55,6 @@ export function ChatRoom({ username }: { username: string }) {
     if (!token) return;
     let counter = 0;
     setLines([]);
-    awaiting.current = [];
     const giveBack = (html: string | undefined) => {
       if (html !== undefined) setUnsent((prev) => (prev === null ? html : prev + html));
     };
@@ -111,6 +110,9 @@ export function ChatRoom({ username }: { username: string }) {
     );
     socket.current = live;
     return () => {
+      // Another room (or session) is opening: messages this connection never answered come
+      // back to the input rather than go with it.
+      awaiting.current.splice(0).forEach(giveBack);
       live.close();
       socket.current = null;
     };
