@@ -107,12 +107,18 @@ describe('login: the error of the pair', () => {
     await waitFor(() => expect(document.activeElement).toBe(field('Username')));
   });
 
-  it('keeps a suspended account a message of the form: neither field is wrong', async () => {
-    await refusedLogin(403, 'This account is suspended');
-    expect(screen.getByRole('alert').textContent).toBe('This account is suspended');
-    for (const label of ['Username', 'Password']) {
-      expect(field(label).getAttribute('aria-invalid')).toBeNull();
-      expect(field(label).getAttribute('aria-describedby')).toBeNull();
-    }
-  });
+  it.each([
+    [403, 'This account is suspended'],
+    [503, 'The server is busy; try again in a moment'],
+  ])(
+    'keeps a refusal with %i a message of the form: neither field is wrong',
+    async (status, detail) => {
+      await refusedLogin(status, detail);
+      expect(screen.getByRole('alert').textContent).toBe(detail);
+      for (const label of ['Username', 'Password']) {
+        expect(field(label).getAttribute('aria-invalid')).toBeNull();
+        expect(field(label).getAttribute('aria-describedby')).toBeNull();
+      }
+    },
+  );
 });

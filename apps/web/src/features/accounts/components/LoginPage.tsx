@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useToasts } from '../../../components/toasts.tsx';
-import { isApiError } from '../../../lib/api.ts';
+import { isApiError, type ApiError } from '../../../lib/api.ts';
 import { useFieldError } from '../../../lib/fieldError.tsx';
 import { fieldName } from '../../../lib/formError.ts';
 import { paths, safeReturnPath } from '../../../lib/paths.ts';
@@ -9,6 +9,10 @@ import { useSession } from '../../../lib/session.tsx';
 import { AuthCard } from './AuthCard.tsx';
 
 const LOGIN_FAILED = 'Incorrect username or password.';
+const LOGIN_UNFINISHED = 'Could not log in. Try again.';
+
+/** Refusals of a login that say something other than a wrong name or password. */
+const notThePair = (err: ApiError) => err.status === 429 || err.status === 403;
 
 export function LoginPage() {
   const session = useSession();
@@ -28,14 +32,14 @@ export function LoginPage() {
       await session.login(String(form.get('username') ?? ''), String(form.get('password') ?? ''));
       navigate(safeReturnPath(params.get('prev')), { replace: true });
     } catch (err) {
-      // Too many attempts, or a suspended account (told only to whoever knows its password), is
-      // not a wrong password: say what the server said.
-      const notThePair = isApiError(err, 429) || isApiError(err, 403);
-      const message = notThePair ? err.detail : LOGIN_FAILED;
       // A refused name and password is about the pair, and the server will not say which is wrong:
       // one message below the form, both fields marked and described by it (a change to either
-      // takes it away), the focus on the first. Any other refusal is about neither field.
-      error.show(message, notThePair ? null : ['username', 'password']);
+      // takes it away), the focus on the first. Anything else is about neither field: too many
+      // attempts or a suspended account (told only to whoever knows its password), an
+      // unreachable or failing server, or a session that could not be read after the login.
+      const thePair = isApiError(err) && err.status >= 400 && err.status < 500 && !notThePair(err);
+      const message = thePair ? LOGIN_FAILED : isApiError(err) ? err.detail : LOGIN_UNFINISHED;
+      error.show(message, thePair ? ['username', 'password'] : null);
       push(message, { type: 'ERROR' });
       setPending(false);
     }
