@@ -34,13 +34,17 @@ export function upgradedApp(
   beforeAll(async () => {
     database = await createTestDatabase();
     const old = await oldLibrary(database, version);
-    await seed(old, new Date().toISOString());
-    await old.destroy();
+    try {
+      await seed(old, new Date().toISOString());
+    } finally {
+      await old.destroy();
+    }
     t = await createTestApp({}, { database });
   });
+  // A seed that failed leaves no app: its own error is the one reported.
   afterAll(async () => {
-    await t.close();
-    await database.drop();
+    await t?.close();
+    await database?.drop();
   });
   return () => t;
 }

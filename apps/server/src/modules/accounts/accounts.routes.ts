@@ -28,8 +28,6 @@ const TAG = { tags: ['accounts'] };
 
 export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const limiters = service.createLoginLimiters(ctx);
-  const cookiePath = ctx.config.BASE_PATH || '/';
-
   /** The session's cookie, and the cookie that makes this browser a known device of `user`. */
   const signIn = (
     request: FastifyRequest,
@@ -146,7 +144,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (request, reply) => {
       await service.logout(ctx, request.viewer, sessionCookieToken(request));
-      clearSessionCookie(reply, cookiePath);
+      clearSessionCookie(reply, cookiePlace(ctx.config, request).path);
       return { detail: 'Logged out' };
     },
   );

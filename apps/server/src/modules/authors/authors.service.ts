@@ -21,6 +21,7 @@ import {
   refuseReservedUsername,
   sessionsEnded,
 } from '../accounts/accounts.service.ts';
+import type { DeviceOwner } from '../accounts/known-devices.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { countHiddenBooksOf, listAuthorBooks } from '../books/books.service.ts';
 import { listFilterFor } from '../discovery/discovery.service.ts';
@@ -183,7 +184,10 @@ export async function updateAuthor(
   announceAuthorChanged(ctx, viewer.id);
   const user = await accountOf(ctx, viewer);
   // A new password retired this browser's known-device cookie too: the route gives it a new one.
-  return { account: presentAccount(ctx, user), newPasswordOf: passwordHash ? user : null };
+  const newPasswordOf: DeviceOwner | null = passwordHash
+    ? { id: user.id, password_hash: user.password_hash }
+    : null;
+  return { account: presentAccount(ctx, user), newPasswordOf };
 }
 
 export async function setAvatar(ctx: AppContext, viewer: Viewer, href: string) {
