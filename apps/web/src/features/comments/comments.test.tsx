@@ -379,6 +379,28 @@ describe('keyboard focus in the comments', () => {
     await waitFor(() => expect(document.activeElement).toBe(placeholder));
   });
 
+  it('leaves the focus where the reader moved it while the delete was on its way', async () => {
+    commentServer([own(1), own(2)]);
+    const fetchSpy = vi.mocked(globalThis.fetch);
+    const served = fetchSpy.getMockImplementation()!;
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    fetchSpy.mockImplementation(async (input, init) => {
+      if (init?.method === 'DELETE') await held;
+      return served(input, init);
+    });
+    renderList();
+    await screen.findByText('comment 2');
+    await deleteComment(articleOf('comment 1'));
+    const elsewhere = document.body.appendChild(document.createElement('button'));
+    elsewhere.focus();
+    answer();
+    await waitFor(() => expect(screen.queryByText('comment 1')).toBeNull());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(document.activeElement).toBe(elsewhere);
+    elsewhere.remove();
+  });
+
   it('goes to the comment replied to when its last reply is deleted, and to the heading when the list is empty', async () => {
     commentServer([own(1, { reply_count: 1 })], { 1: [own(10, { parent_id: 1 })] });
     renderList();

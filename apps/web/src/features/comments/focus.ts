@@ -44,6 +44,11 @@ export function useListFocus(
   const [wanted, setWanted] = useState<Wanted | null>(null);
   useEffect(() => {
     if (!wanted || !comments || !wanted.ready(comments)) return;
+    // The reader moved on, away from the list and its holder, while the list caught up (a slow
+    // or failed answer, shown only by a later refetch): focus is theirs, not taken back.
+    const at = document.activeElement;
+    const moved = at && at !== document.body && !list.current?.contains(at);
+    if (moved && !holder.current?.contains(at)) return setWanted(null);
     const id = wanted.ids.find((id) => comments.some((c) => c.id === id));
     const article =
       id === undefined
