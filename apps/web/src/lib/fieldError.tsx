@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type RefObject } from 'react';
+import { useEffect, type RefObject } from 'react';
 import { useFormError } from './formError.ts';
 
 /**
@@ -10,31 +10,22 @@ import { useFormError } from './formError.ts';
  */
 export function useFieldError(prefix: string, form: RefObject<HTMLFormElement | null>) {
   const error = useFormError();
-  // The fields of the error last shown; a new object at each show, so the focus moves again.
-  const [shown, setShown] = useState<{ fields: readonly string[] }>({ fields: [] });
-  const fields = error.message === null ? [] : shown.fields;
+  const fields = error.fields ?? [];
   const alone = fields.length === 1 ? fields[0] : undefined;
   const messageId = alone === undefined ? `${prefix}-error` : `${prefix}-${alone}-error`;
 
+  // Each error shown moves the focus to the first of its fields (none: the focus stays).
+  const { shown } = error;
   useEffect(() => {
     const first = Array.from(form.current?.elements ?? []).find((el) =>
-      shown.fields.includes(el.getAttribute('name') ?? ''),
+      shown?.fields?.includes(el.getAttribute('name') ?? ''),
     );
     if (first instanceof HTMLElement) first.focus();
   }, [shown, form]);
 
-  const { show: showError } = error;
-  /** Shows `message`, caused by `fields` (null: by the form as a whole), and focuses the first. */
-  const show = useCallback(
-    (message: string, fields: readonly string[] | null = null) => {
-      showError(message, fields);
-      setShown({ fields: fields ?? [] });
-    },
-    [showError],
-  );
-
   return {
-    show,
+    /** Shows `message`, caused by `fields` (null: by the form as a whole), and focuses the first. */
+    show: error.show,
     clear: error.clear,
     changed: error.changed,
     /**

@@ -26,7 +26,16 @@ export function useFormError() {
       setError((e) => (e && (e.fields === null || e.fields.includes(field)) ? null : e)),
     [],
   );
-  return { message: error?.message ?? null, show, clear, changed };
+  return {
+    message: error?.message ?? null,
+    /** The fields of the error shown; null when none is, or it is the whole form's. */
+    fields: error?.fields ?? null,
+    /** The error shown, a new object at each show (so an effect can follow each one). */
+    shown: error,
+    show,
+    clear,
+    changed,
+  };
 }
 
 /**
