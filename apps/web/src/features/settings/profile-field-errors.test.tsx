@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { accountFixture, apiAnswer, stubApi } from '../../../test/fixtures.ts';
 import { renderRouter } from '../../../test/render.tsx';
 import { SettingsPage } from './components/SettingsPage.tsx';
@@ -21,11 +21,10 @@ const description = (field: HTMLElement) =>
 
 const field = (label: string) => screen.getByLabelText(label, { exact: true });
 
-/** The settings page, whose profile saves the server refuses with `status` and `detail`. */
-function renderRefusingSettings(status: number, detail: string) {
+/** The settings page, whose profile saves the server answers with `save`. */
+function renderSettings(save: () => Response | Promise<Response>) {
   stubApi((url, init) => {
-    if (url.pathname === '/api/authors/7' && init?.method === 'PUT')
-      return apiAnswer({ detail, code: 'forbidden' }, status);
+    if (url.pathname === '/api/authors/7' && init?.method === 'PUT') return save();
     // My filters and the block and mute lists load beside the profile, empty.
     if (url.pathname === '/api/my/filters')
       return apiAnswer({
@@ -44,6 +43,10 @@ function renderRefusingSettings(status: number, detail: string) {
   );
   return userEvent.setup();
 }
+
+/** The settings page, whose profile saves the server refuses with `status` and `detail`. */
+const renderRefusingSettings = (status: number, detail: string) =>
+  renderSettings(() => apiAnswer({ detail, code: 'forbidden' }, status));
 
 describe('the profile form: errors at their fields', () => {
   it('ties a wrong current password to that field, keeps its help, and focuses it', async () => {
@@ -73,5 +76,33 @@ describe('the profile form: errors at their fields', () => {
     expect(description(field('Username'))).toBe('That username is taken');
     expect(field('Email').getAttribute('aria-invalid')).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(field('Username')));
+  });
+});
+
+describe('the profile form while it is saved', () => {
+  it('keeps the focus on its busy button, which does not send it again', async () => {
+    let answer!: (response: Response) => void;
+    const user = renderSettings(() => new Promise<Response>((resolve) => (answer = resolve)));
+    await user.type(field('Username'), '2');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    const button = await screen.findByRole('button', { name: 'Pending...' });
+    expect(document.activeElement).toBe(button);
+    // Busy, not disabled: a browser takes the focus from a disabled button (jsdom does not).
+    expect(button).toHaveProperty('disabled', false);
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    // Enter in a field while it is saved sends nothing more.
+    await user.type(field('Email'), '{enter}');
+    await user.click(button);
+    expect(vi.mocked(fetch).mock.calls.filter(([, init]) => init?.method === 'PUT')).toHaveLength(
+      1,
+    );
+
+    answer(apiAnswer({ detail: 'That username is taken', code: 'conflict' }, 409));
+    // The error that follows finds the keyboard where it was, and takes it to its field.
+    await waitFor(() => expect(document.activeElement).toBe(field('Username')));
+    expect(
+      screen.getByRole('button', { name: 'Update Profile' }).getAttribute('aria-disabled'),
+    ).toBe('false');
   });
 });

@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError, type ApiError } from '../../../lib/api.ts';
 import { useFieldError } from '../../../lib/fieldError.tsx';
@@ -83,9 +84,9 @@ export function LoginPage() {
           />
         </div>
         {error.formMessage()}
-        <button type="submit" className="button button-block" disabled={pending}>
+        <SubmitButton className="button button-block" busy={pending}>
           {pending ? 'Pending...' : 'Log In'}
-        </button>
+        </SubmitButton>
       </form>
     </AuthCard>
   );

@@ -5,6 +5,7 @@ import {
 } from '@inkwell/contract/constants';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { REDIRECT_AFTER_SIGNUP_MS, SIGNUP_TOAST_MS } from '../../../lib/constants.ts';
@@ -131,9 +132,9 @@ export function SignupPage() {
           {error.messageAt('confirm')}
         </div>
         {error.formMessage()}
-        <button type="submit" className="button button-block" disabled={pending}>
+        <SubmitButton className="button button-block" busy={pending}>
           {pending ? 'Pending...' : 'Submit'}
-        </button>
+        </SubmitButton>
       </form>
     </AuthCard>
   );

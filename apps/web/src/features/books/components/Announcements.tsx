@@ -5,6 +5,7 @@ import {
 } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import '../announcements.css';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -80,9 +81,9 @@ function AnnouncementForm({ bookId }: { bookId: number }) {
           {error}
         </p>
       )}
-      <button type="submit" className="button" disabled={post.isPending}>
+      <SubmitButton className="button" busy={post.isPending}>
         {post.isPending ? 'Posting...' : 'Post announcement'}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { COMMENT_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { commentErrorText } from '../api/comments.ts';
 import { textToBody, wrapSelection, type Mark } from '../body.ts';
 
@@ -114,9 +115,9 @@ export function CommentForm({
         </p>
       )}
       <div className="comment-form-actions">
-        <button type="submit" className="button button-small" disabled={pending || !text.trim()}>
+        <SubmitButton className="button button-small" disabled={!text.trim()} busy={pending}>
           {pending ? 'Sending...' : submitLabel}
-        </button>
+        </SubmitButton>
         {onCancel && (
           <button type="button" className="button button-small button-quiet" onClick={onCancel}>
             Cancel

@@ -3,6 +3,7 @@ import { REPORT_REASON_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { Modal } from '../../../components/Modal.tsx';
 import { SafeHtml } from '../../../components/SafeHtml.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -308,9 +309,9 @@ function ReportDialog({
           </p>
         )}
         <div className="modal-actions">
-          <button type="submit" className="button" disabled={pending || !reason.trim()}>
+          <SubmitButton className="button" disabled={!reason.trim()} busy={pending}>
             Send report
-          </button>
+          </SubmitButton>
           <button type="button" className="button button-quiet" onClick={onClose}>
             Cancel
           </button>

@@ -1,6 +1,7 @@
 import type { Chapter } from '@inkwell/contract';
 import { AUTHOR_NOTE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { apiErrorMessage } from '../../../lib/api.ts';
 import {
   overLimit,
@@ -122,9 +123,9 @@ export function AuthorNotes({
           );
         })}
         <p className="muted">Notes are not counted in the chapter&rsquo;s words or reading time.</p>
-        <button type="submit" className="button" disabled={disabled || state.busy}>
+        <SubmitButton className="button" disabled={disabled} busy={state.busy}>
           Save notes
-        </button>{' '}
+        </SubmitButton>{' '}
         <span role="status">
           {state.saved && !unsaved ? 'Notes saved.' : unsaved ? 'Notes not saved yet.' : ''}
         </span>

@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { apiErrorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 
@@ -113,9 +114,9 @@ export function ScheduleControl({ publishAt, disabled, onSchedule }: ScheduleCon
               onChange={(e) => setValue(e.target.value)}
             />
           </div>
-          <button type="submit" className="button" disabled={disabled || busy}>
+          <SubmitButton className="button" disabled={disabled} busy={busy}>
             Save schedule
-          </button>
+          </SubmitButton>
         </form>
       )}
       {error && (

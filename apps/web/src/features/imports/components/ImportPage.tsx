@@ -3,6 +3,7 @@ import type { ImportPlan, ImportPreview } from '@inkwell/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
@@ -234,9 +235,9 @@ export function ImportPage() {
             {error}
           </p>
         )}
-        <button type="submit" className="button" disabled={!file || pending !== null}>
+        <SubmitButton className="button" disabled={!file} busy={pending !== null}>
           {pending === 'preview' ? 'Reading the file...' : 'Preview chapters'}
-        </button>
+        </SubmitButton>
       </form>
       {preview && (
         <ChapterChoices

@@ -1,5 +1,6 @@
 import { NOTE_BODY_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useId, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { getErrorDetail } from '../errors.ts';
 
 interface NoteFormProps {
@@ -51,9 +52,9 @@ export function NoteForm({ label, initial = '', submitLabel, onSubmit, onCancel 
         </p>
       )}
       <div className="note-actions">
-        <button type="submit" className="button button-small" disabled={pending || !body.trim()}>
+        <SubmitButton className="button button-small" disabled={!body.trim()} busy={pending}>
           {submitLabel}
-        </button>
+        </SubmitButton>
         <button type="button" className="button button-small button-quiet" onClick={onCancel}>
           Cancel
         </button>

@@ -2,6 +2,7 @@ import type { BookRating, MyFilters, WarningId } from '@inkwell/contract';
 import { CONTENT_WARNINGS, FILTER_LIST_MAX } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Chips } from '../../../components/Chips.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -144,9 +145,9 @@ function MyFiltersForm({ saved }: { saved: MyFilters }) {
       />
       <AuthorList names={draft.muted_authors} onChange={(v) => set('muted_authors', v)} />
       <div>
-        <button type="submit" className="button" disabled={save.isPending}>
+        <SubmitButton className="button" busy={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save my filters'}
-        </button>
+        </SubmitButton>
       </div>
       {error && (
         <p className="form-error" role="alert">

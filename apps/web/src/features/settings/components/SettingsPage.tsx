@@ -2,6 +2,7 @@ import { IMAGE_UPLOAD_MAX_BYTES, IMAGE_UPLOAD_TYPES } from '@inkwell/contract/co
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
@@ -184,9 +185,9 @@ function ProfileForm() {
           </p>
         )}
         {error.formMessage()}
-        <button type="submit" className="button" disabled={save.isPending}>
+        <SubmitButton className="button" busy={save.isPending}>
           {save.isPending ? 'Pending...' : 'Update Profile'}
-        </button>
+        </SubmitButton>
       </form>
     </section>
   );

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -131,9 +132,9 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
             }}
           />
         </div>
-        <button type="submit" className="button" disabled={change.isPending}>
+        <SubmitButton className="button" busy={change.isPending}>
           {texts.add}
-        </button>
+        </SubmitButton>
       </form>
       {error && (
         <p id={`${inputId}-error`} className="form-error" role="alert">

@@ -17,6 +17,7 @@ import {
   type FormEvent,
   type TextareaHTMLAttributes,
 } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { CheckGroup } from '../../../components/CheckGroup.tsx';
 import { Chips } from '../../../components/Chips.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
@@ -278,9 +279,9 @@ function DetailsForm({ book }: { book: Book }) {
           </p>
         )}
         <div>
-          <button type="submit" className="button" disabled={save.isPending}>
+          <SubmitButton className="button" busy={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save Details'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </section>
@@ -445,9 +446,9 @@ function GenreEditor({ bookId }: { bookId: number }) {
               </option>
             ))}
           </select>
-          <button type="submit" className="button" disabled={!choice || add.isPending}>
+          <SubmitButton className="button" disabled={!choice} busy={add.isPending}>
             Add Genre
-          </button>
+          </SubmitButton>
         </div>
         {/* The genres are never asked again by themselves (staleTime Infinity): the author can. */}
         {all.isError && !all.data && (

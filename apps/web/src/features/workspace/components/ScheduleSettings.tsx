@@ -1,6 +1,7 @@
 import type { Book } from '@inkwell/contract';
 import { SCHEDULE_NOTE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useState, type FormEvent } from 'react';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { useLeaveGuard } from '../../../components/LeaveGuard.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { apiErrorMessage } from '../../../lib/api.ts';
@@ -61,9 +62,9 @@ export function ScheduleSettings({ book }: { book: Book }) {
           </p>
         )}
         <div>
-          <button type="submit" className="button" disabled={save.isPending}>
+          <SubmitButton className="button" busy={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save schedule'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
     </section>

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { BusyButton } from '../../../components/BusyButton.tsx';
+import { BusyButton, SubmitButton } from '../../../components/BusyButton.tsx';
 import { Modal } from '../../../components/Modal.tsx';
 
 interface TypedDeleteModalProps {
@@ -82,9 +82,9 @@ export function TypedDeleteModal({ target, onClose, onConfirm }: TypedDeleteModa
             <BusyButton className="button button-quiet" busy={pending} onClick={onClose}>
               Cancel
             </BusyButton>
-            <button type="submit" className="button button-danger" disabled={!matches || pending}>
+            <SubmitButton className="button button-danger" disabled={!matches} busy={pending}>
               {pending ? 'Deleting...' : 'Delete'}
-            </button>
+            </SubmitButton>
           </div>
         </form>
       )}

@@ -3,6 +3,7 @@ import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import { SubmitButton } from '../../../components/BusyButton.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { LoadError, Loading, Status } from '../../../components/Status.tsx';
@@ -63,9 +64,9 @@ export function AddBookForm({ titles }: { titles: readonly string[] | undefined 
             placeholder="Untitled Book"
             autoComplete="off"
           />
-          <button type="submit" className="button" disabled={!titles || create.isPending}>
+          <SubmitButton className="button" disabled={!titles} busy={create.isPending}>
             Add Book
-          </button>
+          </SubmitButton>
         </div>
       </div>
       <p className="field-help" role="status">
