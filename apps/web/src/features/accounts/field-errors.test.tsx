@@ -7,21 +7,12 @@ import { renderRouter } from '../../../test/render.tsx';
 import { LoginPage } from './components/LoginPage.tsx';
 import { SignupPage } from './components/SignupPage.tsx';
 import { ALL_FIELDS, PASSWORDS_MUST_MATCH } from './validation.ts';
+import { description, field } from '../../../test/fields.ts';
 
 /**
  * An error is tied to the fields it is about: a screen reader on such a field hears that it is
  * invalid, and why (its description); after a failed submit the focus is on the first of them.
  */
-
-/** The field's accessible description: the texts its aria-describedby names, in order. */
-const description = (field: HTMLElement) =>
-  (field.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent ?? '')
-    .join(' ')
-    .trim();
-
-const field = (label: string) => screen.getByLabelText(label, { exact: true });
 
 const refuse = (status: number, detail: string) =>
   apiAnswer({ detail, code: 'validation' }, status);

@@ -5,21 +5,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { accountFixture, apiAnswer, stubApi } from '../../../test/fixtures.ts';
 import { renderRouter } from '../../../test/render.tsx';
 import { SettingsPage } from './components/SettingsPage.tsx';
+import { description, field } from '../../../test/fields.ts';
 
 /**
  * The profile form ties a server error about one field to that field: a screen reader on it hears
  * that it is invalid, and why, with its help; the focus goes to it after the failed save.
  */
-
-/** The field's accessible description: the texts its aria-describedby names, in order. */
-const description = (field: HTMLElement) =>
-  (field.getAttribute('aria-describedby') ?? '')
-    .split(' ')
-    .map((id) => document.getElementById(id)?.textContent ?? '')
-    .join(' ')
-    .trim();
-
-const field = (label: string) => screen.getByLabelText(label, { exact: true });
 
 /** The settings page, whose profile saves the server answers with `save`. */
 function renderSettings(save: () => Response | Promise<Response>) {
