@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { SubmitButton } from '../../../components/BusyButton.tsx';
+import { BusyButton, SubmitButton } from '../../../components/BusyButton.tsx';
 import { apiErrorMessage } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 
@@ -76,14 +76,14 @@ export function ScheduleControl({ publishAt, disabled, onSchedule }: ScheduleCon
           <span>
             Scheduled for {formatDateTime(publishAt)} ({timeZone()})
           </span>{' '}
-          <button
-            type="button"
+          <BusyButton
             className="button button-small button-secondary"
-            disabled={disabled || busy}
+            disabled={disabled}
+            busy={busy}
             onClick={() => void send(null)}
           >
             Cancel schedule
-          </button>
+          </BusyButton>
         </p>
       ) : (
         <button

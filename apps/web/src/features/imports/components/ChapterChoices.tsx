@@ -1,6 +1,7 @@
 import type { ImportPlan, ImportPreview } from '@inkwell/contract';
 import { TITLE_MAX_LENGTH } from '@inkwell/contract/constants';
 import { useEffect, useId, useRef, useState } from 'react';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import {
   hasProblems,
   initialChoices,
@@ -177,9 +178,9 @@ export function ChapterChoices({
           {error}
         </p>
       )}
-      <button type="button" className="button" disabled={pending} onClick={create}>
+      <BusyButton className="button" busy={pending} onClick={create}>
         {pending ? 'Creating...' : 'Create book'}
-      </button>
+      </BusyButton>
     </section>
   );
 }

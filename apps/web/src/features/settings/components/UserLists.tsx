@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
-import { SubmitButton } from '../../../components/BusyButton.tsx';
+import { BusyButton, SubmitButton } from '../../../components/BusyButton.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { paths } from '../../../lib/paths.ts';
@@ -102,15 +102,14 @@ export function UserListCard({ kind }: { kind: UserListKind }) {
               <li key={user.id}>
                 <Avatar src={user.avatar} name={name} size={32} decorative />
                 <Link to={paths.author(user.username)}>{name}</Link>
-                <button
-                  type="button"
+                <BusyButton
                   className="button button-small button-secondary"
                   aria-label={`${texts.remove} ${user.username}`}
-                  disabled={change.isPending}
+                  busy={change.isPending}
                   onClick={() => change.mutate({ username: user.username, remove: true })}
                 >
                   {texts.remove}
-                </button>
+                </BusyButton>
               </li>
             );
           })}
