@@ -150,7 +150,9 @@ export function cookiePlace(
   request: FastifyRequest,
 ): { secure: boolean; path: string } {
   const secure =
-    config.COOKIE_SECURE === 'auto' ? request.protocol === 'https' : config.COOKIE_SECURE === 'true';
+    config.COOKIE_SECURE === 'auto'
+      ? request.protocol === 'https'
+      : config.COOKIE_SECURE === 'true';
   return { secure, path: config.BASE_PATH || '/' };
 }
 

@@ -9,7 +9,9 @@ const signedIn = () => ({ access_token: 'token-7', account: accountFixture(7, 'a
 /** The session hook under a provider that asked GET /token at start, as the app does. */
 function renderSession() {
   return renderHook(() => useSession(), {
-    wrapper: ({ children }: { children: ReactNode }) => <SessionProvider>{children}</SessionProvider>,
+    wrapper: ({ children }: { children: ReactNode }) => (
+      <SessionProvider>{children}</SessionProvider>
+    ),
   });
 }
 
