@@ -118,13 +118,16 @@ function useDraftOffer(chapterId: number, serverHtml: () => string | undefined) 
  * What leaving the editor now would lose, in the leave question's words; null when nothing.
  * Plain unsaved typing needs no question (leaving saves it); text that cannot be saved does.
  */
-function whatLeavingLoses(
+export function whatLeavingLoses(
   state: SyncState,
-  sync: ChapterSync | null,
+  sync: Pick<ChapterSync, 'hasUnsavedChanges'> | null,
   notesUnsaved: boolean,
 ): string | null {
-  if (state.status === 'failed' || state.status === 'conflict')
-    return state.draftKept ? TEXTS.textKeptHere : TEXTS.textNotKept;
+  // A save that failed stays failed through its retries (status 'saving' while one runs): the
+  // text is still not on the server until one of them answers.
+  const notSaved =
+    state.status === 'conflict' || (state.failure !== null && state.status !== 'gone');
+  if (notSaved) return state.draftKept ? TEXTS.textKeptHere : TEXTS.textNotKept;
   if (state.status === 'gone' && sync?.hasUnsavedChanges) return TEXTS.textOfDeletedChapter;
   return notesUnsaved ? TEXTS.notesUnsaved : null;
 }
