@@ -34,6 +34,36 @@ interface CommentItemProps {
   onDeleted(id: number): void;
 }
 
+/**
+ * A list of comments (a chapter's or a paragraph's, or a thread's replies), with its focus rule
+ * (useListFocus): the list it watches, and the deletes it hears of.
+ */
+export function CommentItems({
+  comments,
+  chapterId,
+  viewer,
+  focus,
+}: {
+  comments: readonly Comment[];
+  chapterId: number;
+  viewer: CommentViewer;
+  focus: Pick<ReturnType<typeof useListFocus>, 'list' | 'deleted'>;
+}) {
+  return (
+    <ul className="comment-list" ref={focus.list}>
+      {comments.map((comment) => (
+        <CommentItem
+          key={comment.id}
+          comment={comment}
+          chapterId={chapterId}
+          viewer={viewer}
+          onDeleted={focus.deleted}
+        />
+      ))}
+    </ul>
+  );
+}
+
 /** One comment with its actions and, for a top-level one, its replies and a reply box. */
 export function CommentItem({ comment, chapterId, viewer, onDeleted }: CommentItemProps) {
   const writes = useCommentWrites(chapterId);
@@ -194,17 +224,12 @@ export function CommentItem({ comment, chapterId, viewer, onDeleted }: CommentIt
           ) : replies.data.length === 0 ? (
             <Status kind="empty">No replies.</Status>
           ) : (
-            <ul className="comment-list" ref={replyFocus.list}>
-              {replies.data.map((reply) => (
-                <CommentItem
-                  key={reply.id}
-                  comment={reply}
-                  chapterId={chapterId}
-                  viewer={viewer}
-                  onDeleted={replyFocus.deleted}
-                />
-              ))}
-            </ul>
+            <CommentItems
+              comments={replies.data}
+              chapterId={chapterId}
+              viewer={viewer}
+              focus={replyFocus}
+            />
           )}
         </div>
       )}

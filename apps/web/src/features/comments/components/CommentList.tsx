@@ -4,7 +4,7 @@ import type { RefObject } from 'react';
 import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { commentsQuery, useCommentWrites } from '../api/comments.ts';
 import { CommentForm } from './CommentForm.tsx';
-import { CommentItem, type CommentViewer } from './CommentItem.tsx';
+import { CommentItems, type CommentViewer } from './CommentItem.tsx';
 import { useListFocus } from '../focus.ts';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../../lib/paths.ts';
@@ -61,17 +61,7 @@ export function CommentList({
       ) : comments.length === 0 ? (
         <Status kind="empty">No comments yet.</Status>
       ) : (
-        <ul className="comment-list" ref={focus.list}>
-          {comments.map((comment) => (
-            <CommentItem
-              key={comment.id}
-              comment={comment}
-              chapterId={chapterId}
-              viewer={viewer}
-              onDeleted={focus.deleted}
-            />
-          ))}
-        </ul>
+        <CommentItems comments={comments} chapterId={chapterId} viewer={viewer} focus={focus} />
       )}
       {list.hasNextPage && (
         <button
