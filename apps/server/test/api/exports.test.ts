@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KyselyPlugin } from 'kysely';
+import { AppError } from '../../src/lib/errors.ts';
+import { exportEpub } from '../../src/modules/exports/exports.service.ts';
 import { ZipArchive } from '../../src/modules/imports/parsers/zip.ts';
 import {
   as,
@@ -236,9 +239,9 @@ describe('EPUB export', () => {
   });
 });
 
-describe('kept EPUBs', () => {
-  const titlesIn = async (bytes: Buffer) => (await inspectEpub(bytes)).chapters.map((c) => c.title);
+const titlesIn = async (bytes: Buffer) => (await inspectEpub(bytes)).chapters.map((c) => c.title);
 
+describe('kept EPUBs', () => {
   it('serves a second export without building it again, and builds anew after any change', async () => {
     const { book: b, one, two, draft } = await book({ published: true });
     const before = t.ctx.epubs.builds;
@@ -306,6 +309,63 @@ describe('kept EPUBs', () => {
     expect(await titlesIn((await download(b.id, reader)).rawPayload)).toEqual([
       'The <First> Chapter',
     ]);
+  });
+});
+
+describe('a book that changes while its EPUB is made', () => {
+  /**
+   * The export's context with its database handle changed so that, once the chapter list has
+   * been read and before any text is, `meanwhile` runs with that list (a plugin sees each
+   * statement's result; the list is the one result with exactly these columns).
+   */
+  function exportingWhile(
+    meanwhile: (list: Array<{ id: number; title: string }>) => Promise<unknown[] | void>,
+  ) {
+    const plugin: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      async transformResult(args) {
+        const first = args.result.rows[0];
+        if (!first || Object.keys(first).join() !== 'id,title,updated_at') return args.result;
+        const rows =
+          (await meanwhile(args.result.rows as Array<{ id: number; title: string }>)) ??
+          args.result.rows;
+        return { ...args.result, rows: rows as typeof args.result.rows };
+      },
+    };
+    return { ...t.ctx, db: t.ctx.db.withPlugin(plugin) };
+  }
+  const readerViewer = () => ({
+    id: reader.id,
+    username: reader.username,
+    sessionId: 0,
+    signedInAt: new Date().toISOString(),
+  });
+
+  it('starts over from a new list when a chapter is unpublished between the list and its text', async () => {
+    const { book: b, two } = await book({ published: true });
+    let lists = 0;
+    const ctx = exportingWhile(async () => {
+      if (++lists === 1)
+        await as(t.app, author).put(`/api/books/${b.id}/chapters/${two.id}`, {
+          is_published: false,
+        });
+    });
+    const { bytes } = await exportEpub(ctx, readerViewer(), b.id);
+    // The title of the chapter taken back is nowhere in the file, not even as an empty chapter.
+    expect(await titlesIn(bytes)).toEqual(['The <First> Chapter']);
+    expect(lists).toBe(2);
+  });
+
+  it('gives up with 503 and a clear message when the chapters keep changing', async () => {
+    const { book: b } = await book({ published: true });
+    // Each list names a chapter whose text is gone by the time it is read.
+    const ctx = exportingWhile(async (list) => [...list, { ...list[0]!, id: 2_000_000_000 }]);
+    const refusal = await exportEpub(ctx, readerViewer(), b.id).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect((refusal as AppError).status).toBe(503);
+    expect((refusal as AppError).message).toBe(
+      'The book changed while its EPUB was being made; please try again',
+    );
   });
 });
 

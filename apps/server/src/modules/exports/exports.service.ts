@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext, Viewer } from '../../context.ts';
 import { parseUploadName, uploadNameOfHref, type UploadStore } from '../../lib/upload-store.ts';
 import { getVisibleBook } from '../books/books.service.ts';
+import { AppError } from '../../lib/errors.ts';
 import { buildEpubInWorker } from './build-in-worker.ts';
 import { EpubStore } from './epub-store.ts';
 import type { EpubBook } from './epub-writer.ts';
@@ -64,16 +65,50 @@ export function createEpubStore(config: Pick<Config, 'EXPORT_CACHE_MB'>): EpubSt
   });
 }
 
+/** How many times an export starts over when its chapters change while it is being built. */
+const EXPORT_ATTEMPTS = 3;
+
+/** A chapter of the list an export started from was unpublished or deleted before its text was read. */
+class ChapterListChanged extends Error {}
+
 /**
  * A visible book as an EPUB 3 file: published chapters for readers; its author, who may also
  * export a draft book, gets every chapter. The file is built off the event loop (a worker
  * thread), a batch of chapters at a time, and kept: the next export of the book for the same
  * audience is served from memory until anything the file is made of changes.
+ *
+ * The chapter list is read before the texts, in separate statements (no transaction is held
+ * while a worker builds). A chapter unpublished in between would leave its title in the table of
+ * contents of a reader's file, so the export starts over from a new list instead.
  */
 export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId: number) {
   const book = await getVisibleBook(ctx, viewer, bookId);
-  const includeDrafts = isAuthorOf(book, viewer);
-  const chapters = await exportsRepo.chapterList(ctx.db, bookId, { includeDrafts });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return {
+        bytes: await buildOrReuse(ctx, book, isAuthorOf(book, viewer)),
+        filename: `${safeFilename(book.title, `book-${book.id}`)}.epub`,
+        title: book.title,
+      };
+    } catch (error) {
+      if (!(error instanceof ChapterListChanged)) throw error;
+      if (attempt === EXPORT_ATTEMPTS)
+        throw new AppError(
+          'unavailable',
+          'The book changed while its EPUB was being made; please try again',
+          { 'retry-after': '5' },
+        );
+    }
+  }
+}
+
+/** The book's EPUB for its audience as the book is now: kept, or built from a fresh chapter list. */
+async function buildOrReuse(
+  ctx: AppContext,
+  book: Awaited<ReturnType<typeof getVisibleBook>>,
+  includeDrafts: boolean,
+) {
+  const chapters = await exportsRepo.chapterList(ctx.db, book.id, { includeDrafts });
   const description: Omit<EpubBook, 'cover'> = {
     identifier: bookIdentifier(book.id, book.created_at),
     title: book.title,
@@ -93,7 +128,7 @@ export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId:
     .digest('base64url');
   const audience = includeDrafts ? 'author' : 'readers';
 
-  const bytes = await ctx.epubs.get(`${book.id}:${audience}`, fingerprint, async () => {
+  return ctx.epubs.get(`${book.id}:${audience}`, fingerprint, async () => {
     let next = 0;
     const nextTexts = async () => {
       const batch = chapters.slice(next, next + CHAPTERS_PER_BATCH);
@@ -106,8 +141,11 @@ export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId:
         { includeDrafts },
       );
       const texts = new Map(rows.map((row) => [row.id, row.content]));
-      // A chapter deleted (or unpublished) since the list was read leaves its place empty.
-      return batch.map((c) => texts.get(c.id) ?? '');
+      return batch.map((c) => {
+        const text = texts.get(c.id);
+        if (text === undefined) throw new ChapterListChanged();
+        return text;
+      });
     };
     return buildEpubInWorker(
       { ...description, cover: await readCover(ctx.uploads, book.cover) },
@@ -119,9 +157,4 @@ export async function exportEpub(ctx: AppContext, viewer: Viewer | null, bookId:
       },
     );
   });
-  return {
-    bytes,
-    filename: `${safeFilename(book.title, `book-${book.id}`)}.epub`,
-    title: book.title,
-  };
 }
