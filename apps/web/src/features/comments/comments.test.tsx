@@ -416,6 +416,46 @@ describe('keyboard focus in the comments', () => {
     );
   });
 
+  it('keeps focus on "Load more" while a page loads, and gives it to the first comment of the last page', async () => {
+    // Three pages of one comment; the second is held until the test lets it through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const calls = mockApi(async (url) => {
+      const cursor = url.searchParams.get('cursor');
+      if (cursor === 'c2') await held;
+      return json(
+        cursor === null
+          ? { comments: [comment(1)], next_cursor: 'c2' }
+          : cursor === 'c2'
+            ? { comments: [comment(2)], next_cursor: 'c3' }
+            : { comments: [comment(3)], next_cursor: null },
+      );
+    });
+    renderList();
+    await screen.findByText('comment 1');
+    const more = screen.getByRole('button', { name: 'Load more' });
+    more.focus();
+    await userEvent.keyboard('{Enter}');
+    // Busy, not disabled: it says so, keeps the focus and asks nothing more.
+    await waitFor(() => expect(more.textContent).toBe('Loading...'));
+    expect(more.getAttribute('aria-disabled')).toBe('true');
+    expect(more).toHaveProperty('disabled', false);
+    await userEvent.keyboard('{Enter}');
+    expect(document.activeElement).toBe(more);
+    expect(calls.filter((c) => c.call.includes('cursor=c2'))).toHaveLength(1);
+
+    release();
+    await screen.findByText('comment 2');
+    // More pages to come: the button stays, and so does the focus.
+    await waitFor(() => expect(more.textContent).toBe('Load more'));
+    expect(document.activeElement).toBe(more);
+
+    await userEvent.keyboard('{Enter}');
+    await screen.findByText('comment 3');
+    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(articleOf('comment 3')));
+  });
+
   it('goes into the edit box, and back to Edit after Save or Cancel', async () => {
     const calls = commentServer([own(1)]);
     renderList();

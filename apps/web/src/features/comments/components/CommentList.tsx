@@ -1,6 +1,7 @@
 import type { CommentSort } from '@inkwell/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { RefObject } from 'react';
+import { BusyButton } from '../../../components/BusyButton.tsx';
 import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { commentsQuery, useCommentWrites } from '../api/comments.ts';
 import { CommentForm } from './CommentForm.tsx';
@@ -39,6 +40,15 @@ export function CommentList({
   const comments = list.data?.pages.flatMap((page) => page.comments) ?? [];
   const focus = useListFocus(comments, heading);
 
+  const loadMore = async () => {
+    const next = await list.fetchNextPage();
+    if (next.hasNextPage) return;
+    // The last page: "Load more" leaves, and the keyboard's focus with it. The first comment the
+    // page brought takes it (the last one shown if it brought none), as a reply just posted does.
+    const first = next.data?.pages.at(-1)?.comments[0] ?? comments.at(-1);
+    if (first) focus.added(first.id);
+  };
+
   return (
     <>
       {viewer.locked ? (
@@ -64,14 +74,13 @@ export function CommentList({
         <CommentItems comments={comments} chapterId={chapterId} viewer={viewer} focus={focus} />
       )}
       {list.hasNextPage && (
-        <button
-          type="button"
+        <BusyButton
           className="button button-secondary comment-more"
-          disabled={list.isFetchingNextPage}
-          onClick={() => list.fetchNextPage()}
+          busy={list.isFetchingNextPage}
+          onClick={() => void loadMore()}
         >
           {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
-        </button>
+        </BusyButton>
       )}
       {list.isFetchNextPageError && <Status kind="error">Could not load more comments.</Status>}
     </>
