@@ -72,6 +72,40 @@ describe('the genre editor of the book details', () => {
     expect(calls.filter((path) => path === '/api/genres')).toHaveLength(2);
   });
 
+  it('keeps the focus on "Add Genre" while the genre is added, then gives it to the picker', async () => {
+    let attached = [GENRES[1]!];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    stubApi(async (url, init) => {
+      if (url.pathname === '/api/genres') return apiAnswer({ genres: GENRES });
+      if (url.pathname === '/api/books/3/genres' && init?.method === 'POST') {
+        await held;
+        attached = [...attached, GENRES[0]!];
+      }
+      if (url.pathname === '/api/books/3/genres') return apiAnswer({ genres: attached });
+      return apiAnswer({ chapters: [] });
+    });
+    renderDetails();
+    const panel = screen.getByRole('region', { name: 'Genres' });
+    const select = within(panel).getByLabelText('Add a genre');
+    await vi.waitFor(() => expect(select).toHaveProperty('disabled', false));
+    await userEvent.selectOptions(select, 'Fiction');
+    await userEvent.tab();
+    const button = within(panel).getByRole('button', { name: 'Add Genre' });
+    expect(document.activeElement).toBe(button);
+    await userEvent.keyboard('{Enter}');
+    await vi.waitFor(() => expect(button.getAttribute('aria-disabled')).toBe('true'));
+    expect(document.activeElement).toBe(button);
+
+    release();
+    expect(await within(panel).findByRole('button', { name: 'Remove Fiction' })).toBeTruthy();
+    // Nothing chosen any more, the button is disabled: the picker has the focus, for another.
+    // (jsdom would leave it on the disabled button; a browser drops it to <body>.)
+    expect(button).toHaveProperty('disabled', true);
+    expect(document.activeElement).toBe(select);
+    expect(select).toHaveProperty('value', '');
+  });
+
   it('says nothing is wrong while the genres load fine', async () => {
     mockApi(() => apiAnswer({ genres: GENRES }));
     renderDetails();

@@ -397,10 +397,16 @@ function GenreEditor({ bookId }: { bookId: number }) {
   const attached = useQuery(bookGenresQuery(bookId));
   const [choice, setChoice] = useState('');
   const options = selectableGenres(all.data ?? [], attached.data ?? []);
+  const form = useRef<HTMLFormElement>(null);
+  const picker = useRef<HTMLSelectElement>(null);
 
   const add = useAddBookGenre(bookId, {
     onSuccess: () => {
       push(TEXTS.genreAdded, { type: 'INFO' });
+      // With the choice gone "Add Genre" is disabled again (nothing to send), which would drop
+      // the keyboard's focus to the page: it goes to the picker, for the next genre. Unless the
+      // author moved on while the genre was being added.
+      if (form.current?.contains(document.activeElement)) picker.current?.focus();
       setChoice('');
     },
     onError: () => push(TEXTS.genreFailed, { type: 'ERROR' }),
@@ -430,10 +436,11 @@ function GenreEditor({ bookId }: { bookId: number }) {
           isRemoving={(genre) => remove.isPending && remove.variables?.id === genre.id}
         />
       )}
-      <form className="genre-add" onSubmit={submit}>
+      <form ref={form} className="genre-add" onSubmit={submit}>
         <label htmlFor="genre-choice">Add a genre</label>
         <div className="add-book-row">
           <select
+            ref={picker}
             id="genre-choice"
             value={choice}
             onChange={(e) => setChoice(e.target.value)}
