@@ -71,7 +71,11 @@ test('settings: changing the password asks for the current one once the session 
       ? route.fulfill({
           status: 403,
           contentType: 'application/json',
-          body: JSON.stringify({ detail: signInAgain, code: 'forbidden' }),
+          body: JSON.stringify({
+            detail: signInAgain,
+            code: 'forbidden',
+            field: 'current_password',
+          }),
         })
       : route.fallback(),
   );

@@ -27,8 +27,8 @@ const ACCOUNT = accountFixture(7, 'ann');
 const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: ACCOUNT };
 const SIGNED_OUT: SessionState = { status: 'out', token: null, account: null };
 
-const refuse = (status: number, detail: string) =>
-  Response.json({ detail, code: status === 409 ? 'conflict' : 'validation' }, { status });
+const refuse = (status: number, detail: string, field?: string) =>
+  Response.json({ detail, code: status === 409 ? 'conflict' : 'validation', field }, { status });
 
 function renderRoutes(
   routes: { path: string; element: ReactNode; children?: { index: true; element: ReactNode }[] }[],
@@ -80,7 +80,9 @@ describe('signup', () => {
 
   it("takes the server's 'username is taken' away when the username changes", async () => {
     renderSignup((url) =>
-      url.pathname === '/api/authors' ? refuse(409, 'That username is taken') : refuse(404, ''),
+      url.pathname === '/api/authors'
+        ? refuse(409, 'That username is taken', 'username')
+        : refuse(404, ''),
     );
     await userEvent.type(screen.getByLabelText('Username'), 'ann');
     await userEvent.type(screen.getByLabelText('Password'), 'correct horse');

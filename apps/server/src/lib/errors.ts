@@ -1,14 +1,24 @@
 import { ERROR_STATUS, type ErrorCode } from '@inkwell/contract';
 
-/** The one error type services throw. The error handler maps `code` to a status and a JSON body. */
+/**
+ * The one error type services throw. The error handler maps `code` to a status and a JSON body;
+ * `field`, when set, is the request field the refusal is about (the body's `field`).
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly headers: Record<string, string>;
+  readonly field: string | undefined;
 
-  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    headers: Record<string, string> = {},
+    field?: string,
+  ) {
     super(detail);
     this.code = code;
     this.headers = headers;
+    this.field = field;
   }
 
   get status(): number {
@@ -17,9 +27,12 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
-export const forbidden = (why = 'You may not change this') => new AppError('forbidden', why);
-export const conflict = (why: string) => new AppError('conflict', why);
-export const badRequest = (why: string) => new AppError('validation', why);
+/** `field`: the request field at fault, when it is one (ErrorBody's `field`); so for the others. */
+export const forbidden = (why = 'You may not change this', field?: string) =>
+  new AppError('forbidden', why, {}, field);
+export const conflict = (why: string, field?: string) => new AppError('conflict', why, {}, field);
+export const badRequest = (why: string, field?: string) =>
+  new AppError('validation', why, {}, field);
 export const unauthorized = (why = 'Not authenticated') => new AppError('unauthorized', why);
 
 /**

@@ -55,7 +55,11 @@ function answerFor(error: FastifyError | AppError): Answer {
   if (error instanceof AppError) {
     return {
       status: error.status,
-      body: { detail: error.message, code: error.code },
+      body: {
+        detail: error.message,
+        code: error.code,
+        ...(error.field !== undefined && { field: error.field }),
+      },
       headers: error.headers,
     };
   }
@@ -103,7 +107,10 @@ export function answerFrameworkError(
     .send(answer.body);
 }
 
-/** The one error handler: every 4xx and 5xx leaves as {detail, code}; a 5xx never leaks internals. */
+/**
+ * The one error handler: every 4xx and 5xx leaves as {detail, code}, with `field` when the refusal
+ * names the one request field at fault; a 5xx never leaks internals.
+ */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const answer = answerFor(error);

@@ -210,7 +210,11 @@ describe('PUT /api/authors/{id}', () => {
       username: other.username.toUpperCase(),
     });
     expect(taken.statusCode).toBe(409);
-    expect(taken.json().code).toBe('conflict');
+    expect(taken.json()).toEqual({
+      detail: 'That username is taken',
+      code: 'conflict',
+      field: 'username',
+    });
 
     const recased = await as(t.app, owner).put(`/api/authors/${owner.id}`, {
       username: owner.username.toUpperCase(),

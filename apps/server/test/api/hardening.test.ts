@@ -128,7 +128,12 @@ describe('changing the password (#4)', () => {
     await age(user, 11);
     const res = await change(user, { password: 'taken over now' });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ detail: PASSWORD_CHANGE_DETAIL.signInAgain, code: 'forbidden' });
+    // The current password is what it lacks: the body names that field beside its usual two.
+    expect(res.json()).toEqual({
+      detail: PASSWORD_CHANGE_DETAIL.signInAgain,
+      code: 'forbidden',
+      field: 'current_password',
+    });
     expect(res.json().detail).toMatch(/sign in again/i);
     expect((await login(user.username, 'taken over now')).statusCode).toBe(401);
     expect((await login(user.username, user.password)).statusCode).toBe(200);
@@ -145,13 +150,15 @@ describe('changing the password (#4)', () => {
     expect((await login(user.username, 'changed knowingly')).statusCode).toBe(200);
   });
 
-  it('refuses a wrong current password with 403 and a clear message, even in a fresh session', async () => {
+  it('refuses a wrong current password with 403, a clear message and its field, even in a fresh session', async () => {
     const user = await signup(t.app);
     const res = await change(user, { password: 'not so fast', current_password: 'a wrong guess' });
     expect(res.statusCode).toBe(403);
+    // The message names a password twice; `field` says which one is wrong (for a form to mark).
     expect(res.json()).toEqual({
       detail: PASSWORD_CHANGE_DETAIL.wrongCurrent,
       code: 'forbidden',
+      field: 'current_password',
     });
     expect((await login(user.username, user.password)).statusCode).toBe(200);
   });
@@ -269,7 +276,11 @@ describe('reserved usernames and system notes (#11)', () => {
       payload: { username: name, password: 'password1' },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: expect.stringMatching(/reserved/), code: 'validation' });
+    expect(res.json()).toEqual({
+      detail: expect.stringMatching(/reserved/),
+      code: 'validation',
+      field: 'username',
+    });
   });
 
   it('refuses to rename an account to a reserved name', async () => {

@@ -1,19 +1,28 @@
+import type { ErrorBody } from '@inkwell/contract';
 import { url } from './paths.ts';
 
-/** A non-ok answer: the HTTP status with the server's {detail, code} when it sent one. */
+/** A non-ok answer: the HTTP status with the server's {detail, code, field} when it sent one. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly detail: string;
+  /** The request field the server said the refusal is about, when it named one. */
+  readonly field: string | undefined;
   /** Seconds from a 429's Retry-After header, when it sent one. */
   readonly retryAfter: number | undefined;
 
-  constructor(status: number, detail: string, code?: string, retryAfter?: number) {
+  constructor(
+    status: number,
+    detail: string,
+    code?: string,
+    { field, retryAfter }: { field?: string | undefined; retryAfter?: number | undefined } = {},
+  ) {
     super(detail);
     this.name = 'ApiError';
     this.status = status;
     this.detail = detail;
     this.code = code;
+    this.field = field;
     this.retryAfter = retryAfter;
   }
 }
@@ -49,15 +58,21 @@ export interface RequestOptions {
 async function errorFrom(res: Response): Promise<ApiError> {
   let detail = res.statusText || `HTTP ${res.status}`;
   let code: string | undefined;
+  let field: string | undefined;
   try {
-    const body = (await res.json()) as { detail?: unknown; code?: unknown };
+    // The contract's shape, unchecked: a proxy's or an older server's error may have any.
+    const body = (await res.json()) as { [K in keyof ErrorBody]?: unknown };
     if (typeof body.detail === 'string') detail = body.detail;
     if (typeof body.code === 'string') code = body.code;
+    if (typeof body.field === 'string') field = body.field;
   } catch {
     // not JSON: keep the status text
   }
   const retry = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, detail, code, retry > 0 ? Math.ceil(retry) : undefined);
+  return new ApiError(res.status, detail, code, {
+    field,
+    retryAfter: retry > 0 ? Math.ceil(retry) : undefined,
+  });
 }
 
 /** Calls the API under the base path; answers the ok Response, or throws an ApiError. */

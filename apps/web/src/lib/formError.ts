@@ -39,18 +39,15 @@ export function useFormError() {
 }
 
 /**
- * The fields an API error is about, among `fields`: the server names a field at the start of a
- * validation detail ("email: ..."), and a taken username or title says so in words. Null when it
- * names none of them.
+ * The field an API error is about, among the form's `fields`: the one the server names (the
+ * error body's `field`), or else the one a validation detail starts with ("email: ...", as the
+ * server's error handler writes it). Never guessed from the status or the words: null when the
+ * server names none of them, and the error is the form's.
  */
 export function fieldsOfApiError(error: unknown, fields: readonly string[]): string[] | null {
   if (!isApiError(error)) return null;
-  const named = /^([A-Za-z_]+)[.:]/.exec(error.detail)?.[1];
-  if (named && fields.includes(named)) return [named];
-  const mentioned = fields.filter((field) =>
-    new RegExp(`\\b${field.replace(/_/g, ' ')}\\b`, 'i').test(error.detail),
-  );
-  return mentioned.length > 0 ? mentioned : null;
+  const named = error.field ?? /^([A-Za-z_]+)[.:]/.exec(error.detail)?.[1];
+  return named && fields.includes(named) ? [named] : null;
 }
 
 /** The `name` of the element an input event came from, for a form's onInput. */

@@ -14,10 +14,13 @@ import { hashToken, newSessionToken } from './tokens.ts';
 
 export const LOGIN_FAILURE_DETAIL = 'Incorrect username or password';
 
+/** A username another account has, in any case: at signup or on a rename. */
+export const usernameTakenError = () => conflict('That username is taken', 'username');
+
 export async function signup(ctx: AppContext, input: SignupBody) {
   refuseReservedUsername(input.username);
   if (await accounts.findUserByUsername(ctx.db, input.username)) {
-    throw conflict('That username is taken');
+    throw usernameTakenError();
   }
   const passwordHash = await hashPassword(input.password);
   let user;
@@ -30,7 +33,7 @@ export async function signup(ctx: AppContext, input: SignupBody) {
   } catch (error) {
     // Two signups racing for one name: the unique index decides, and the loser hears 409.
     if (await accounts.findUserByUsername(ctx.db, input.username)) {
-      throw conflict('That username is taken');
+      throw usernameTakenError();
     }
     throw error;
   }
@@ -43,7 +46,7 @@ const RESERVED_USERNAMES: ReadonlySet<string> = new Set(['server', 'admin', 'ink
 
 export function refuseReservedUsername(username: string): void {
   if (RESERVED_USERNAMES.has(username.toLowerCase())) {
-    throw badRequest(`The username "${username}" is reserved; please choose another`);
+    throw badRequest(`The username "${username}" is reserved; please choose another`, 'username');
   }
 }
 
@@ -60,7 +63,7 @@ export function refuseOperatorRename(
 ): void {
   const admins = ctx.config.ADMIN_USERNAMES;
   if (isOperator(admins, { username: from }) || isOperator(admins, { username: to })) {
-    throw badRequest("An operator's username cannot be changed, nor taken by a rename");
+    throw badRequest("An operator's username cannot be changed, nor taken by a rename", 'username');
   }
 }
 
@@ -352,7 +355,8 @@ export const PASSWORD_CHANGE_DETAIL = {
 /**
  * Lets a password change through only for the account's owner, not for whoever holds one of its
  * sessions: with the right current password (limited like logins, per username), or without one
- * within SUDO_WINDOW_MS of signing in (the spec's clients send none). 403 otherwise.
+ * within SUDO_WINDOW_MS of signing in (the spec's clients send none). 403 otherwise, about
+ * `current_password` (wrong, or needed), not the new password, though the message names both.
  */
 export async function confirmPasswordChange(
   ctx: AppContext,
@@ -367,10 +371,10 @@ export async function confirmPasswordChange(
       { username: user.username, device: knownDeviceKey(deviceCookie, user) },
       () => verifyPassword(user.password_hash, currentPassword),
     );
-    if (!right) throw forbidden(PASSWORD_CHANGE_DETAIL.wrongCurrent);
+    if (!right) throw forbidden(PASSWORD_CHANGE_DETAIL.wrongCurrent, 'current_password');
     return;
   }
   if (Date.now() - Date.parse(viewer.signedInAt) > SUDO_WINDOW_MS) {
-    throw forbidden(PASSWORD_CHANGE_DETAIL.signInAgain);
+    throw forbidden(PASSWORD_CHANGE_DETAIL.signInAgain, 'current_password');
   }
 }

@@ -11,7 +11,7 @@ import {
 import type { AppContext, Viewer } from '../../context.ts';
 import type { DbHandle } from '../../db/kysely.ts';
 import { nowIso } from '../../lib/convert.ts';
-import { AppError, conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { toAuthorProfile } from '../../presenters/user.ts';
 import {
   accountOf,
@@ -20,6 +20,7 @@ import {
   refuseOperatorRename,
   refuseReservedUsername,
   sessionsEnded,
+  usernameTakenError,
 } from '../accounts/accounts.service.ts';
 import type { DeviceOwner } from '../accounts/known-devices.ts';
 import { hashPassword } from '../accounts/passwords.ts';
@@ -167,7 +168,7 @@ export async function updateAuthor(
         changes.username !== undefined &&
         (await authors.usernameTakenByOther(trx, changes.username, viewer.id))
       ) {
-        throw conflict('That username is taken');
+        throw usernameTakenError();
       }
       await authors.updateUser(trx, viewer.id, changes);
       if (passwordHash !== undefined)
@@ -176,7 +177,7 @@ export async function updateAuthor(
   } catch (error) {
     // Two users racing for one name: the unique index decides, and the loser hears 409.
     if (!(error instanceof AppError) && (await usernameTaken())) {
-      throw conflict('That username is taken');
+      throw usernameTakenError();
     }
     throw error;
   }

@@ -14,16 +14,28 @@ export type ReadReply =
 
 /**
  * An error as it crosses the thread, with what the error handler (plugins/errors.ts) answers by:
- * an AppError's code and headers; any other error's own `code` (a driver's: SQLITE_BUSY, a
+ * an AppError's code, headers and field; any other error's own `code` (a driver's: SQLITE_BUSY, a
  * PostgreSQL statement timeout, a lost connection make a 503 "retry") and `statusCode`.
  */
 export type SentError =
-  | { app: true; code: ErrorCode; message: string; headers: Record<string, string> }
+  | {
+      app: true;
+      code: ErrorCode;
+      message: string;
+      headers: Record<string, string>;
+      field: string | undefined;
+    }
   | { app: false; message: string; stack?: string; code?: string; statusCode?: number };
 
 export function sendableError(error: unknown): SentError {
   if (error instanceof AppError)
-    return { app: true, code: error.code, message: error.message, headers: error.headers };
+    return {
+      app: true,
+      code: error.code,
+      message: error.message,
+      headers: error.headers,
+      field: error.field,
+    };
   if (!(error instanceof Error)) return { app: false, message: String(error) };
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
   return {
@@ -37,7 +49,7 @@ export function sendableError(error: unknown): SentError {
 
 /** The error the read threw in the worker, as the server's error handler would have met it. */
 export function receivedError(sent: SentError): Error {
-  if (sent.app) return new AppError(sent.code, sent.message, sent.headers);
+  if (sent.app) return new AppError(sent.code, sent.message, sent.headers, sent.field);
   const error = new Error(sent.message) as Error & { code?: string; statusCode?: number };
   if (sent.stack) error.stack = sent.stack;
   if (sent.code) error.code = sent.code;

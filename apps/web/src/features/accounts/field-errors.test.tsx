@@ -14,8 +14,8 @@ import { description, field } from '../../../test/fields.ts';
  * invalid, and why (its description); after a failed submit the focus is on the first of them.
  */
 
-const refuse = (status: number, detail: string) =>
-  apiAnswer({ detail, code: 'validation' }, status);
+const refuse = (status: number, detail: string, field?: string) =>
+  apiAnswer({ detail, code: 'validation', field }, status);
 
 /** The signup page, its form filled with `values` (by label) and submitted; the API answers `answer`. */
 async function submitSignup(
@@ -56,7 +56,7 @@ describe('signup: errors at their fields', () => {
   it('shows a taken username at the username field, tied to it, help kept, and focuses it', async () => {
     await submitSignup(
       { Username: 'ann', Password: 'correct horse', 'Confirm password': 'correct horse' },
-      () => refuse(409, 'That username is taken'),
+      () => refuse(409, 'That username is taken', 'username'),
     );
     await waitFor(() => expect(field('Username').getAttribute('aria-invalid')).toBe('true'));
     expect(description(field('Username'))).toMatch(/letters, digits.*That username is taken$/);

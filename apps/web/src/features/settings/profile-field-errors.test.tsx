@@ -9,7 +9,8 @@ import { description, field } from '../../../test/fields.ts';
 
 /**
  * The profile form ties a server error about one field to that field: a screen reader on it hears
- * that it is invalid, and why, with its help; the focus goes to it after the failed save.
+ * that it is invalid, and why, with its help; the focus goes to it after the failed save. Which
+ * field is the server's to say (the error body's `field`), never guessed from the status.
  */
 
 /** The settings page, whose profile saves the server answers with `save`. */
@@ -35,13 +36,17 @@ function renderSettings(save: () => Response | Promise<Response>) {
   return userEvent.setup();
 }
 
-/** The settings page, whose profile saves the server refuses with `status` and `detail`. */
-const renderRefusingSettings = (status: number, detail: string) =>
-  renderSettings(() => apiAnswer({ detail, code: 'forbidden' }, status));
+/** The settings page, whose profile saves the server refuses with `status`, `detail` and `field`. */
+const renderRefusingSettings = (status: number, detail: string, field?: string) =>
+  renderSettings(() => apiAnswer({ detail, code: 'forbidden', field }, status));
 
 describe('the profile form: errors at their fields', () => {
   it('ties a wrong current password to that field, keeps its help, and focuses it', async () => {
-    const user = renderRefusingSettings(403, 'Your current password is incorrect.');
+    const user = renderRefusingSettings(
+      403,
+      'Your current password is incorrect.',
+      'current_password',
+    );
     await user.type(field('Password'), 'a brand new secret');
     await user.type(field('Current password'), 'not my password');
     await user.click(screen.getByRole('button', { name: 'Update Profile' }));
@@ -59,7 +64,7 @@ describe('the profile form: errors at their fields', () => {
   });
 
   it('ties a taken username to the username field and focuses it', async () => {
-    const user = renderRefusingSettings(409, 'That username is taken');
+    const user = renderRefusingSettings(409, 'That username is taken', 'username');
     await user.type(field('Username'), '2');
     await user.click(screen.getByRole('button', { name: 'Update Profile' }));
 
@@ -67,6 +72,30 @@ describe('the profile form: errors at their fields', () => {
     expect(description(field('Username'))).toBe('That username is taken');
     expect(field('Email').getAttribute('aria-invalid')).toBeNull();
     await waitFor(() => expect(document.activeElement).toBe(field('Username')));
+  });
+
+  it('marks the field the server names, whatever the status and the words', async () => {
+    const user = renderRefusingSettings(409, 'Someone else gets their mail there.', 'email');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    await waitFor(() => expect(field('Email').getAttribute('aria-invalid')).toBe('true'));
+    expect(description(field('Email'))).toBe('Someone else gets their mail there.');
+    await waitFor(() => expect(document.activeElement).toBe(field('Email')));
+  });
+
+  it('keeps a refusal that names no field a message of the form, even a 403 of a password change', async () => {
+    const user = renderRefusingSettings(403, 'Your current password is incorrect.');
+    await user.type(field('Password'), 'a brand new secret');
+    await user.type(field('Current password'), 'not my password');
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Your current password is incorrect.');
+    expect(alert.className).toBe('form-error');
+    for (const label of ['Password', 'Current password']) {
+      expect(field(label).getAttribute('aria-invalid')).toBeNull();
+      expect(description(field(label))).not.toContain('incorrect');
+    }
   });
 });
 
@@ -89,7 +118,9 @@ describe('the profile form while it is saved', () => {
       1,
     );
 
-    answer(apiAnswer({ detail: 'That username is taken', code: 'conflict' }, 409));
+    answer(
+      apiAnswer({ detail: 'That username is taken', code: 'conflict', field: 'username' }, 409),
+    );
     // The error that follows finds the keyboard where it was, and takes it to its field.
     await waitFor(() => expect(document.activeElement).toBe(field('Username')));
     expect(

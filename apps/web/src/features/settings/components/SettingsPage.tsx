@@ -103,12 +103,10 @@ function ProfileForm() {
       }
       await session.refresh();
     },
-    onError: (err, sent) => {
+    onError: (err) => {
       push(TEXTS.profileFailed, { type: 'ERROR' });
-      // A refused password change (a wrong current password, or a session too old to change it
-      // without one) is the current password's, though it names both.
-      if (isApiError(err, 403) && sent.password) error.show(err.detail, ['current_password']);
-      else if (isApiError(err) && err.status > 0 && err.status < 500)
+      // The server names the field at fault (a wrong current password, a taken username).
+      if (isApiError(err) && err.status > 0 && err.status < 500)
         error.show(err.detail, fieldsOfApiError(err, [...FIELDS.map((f) => f.name), 'biography']));
       else error.show(TEXTS.profileFailed);
     },
