@@ -30,8 +30,14 @@ export interface Session {
   /** POST /api/authors (which signs in too). Throws on failure; `loggedIn` says whether a session came back. */
   signup(username: string, password: string): Promise<{ loggedIn: boolean }>;
   logout(): Promise<void>;
-  /** Fetches the session again, e.g. after the profile changed. */
+  /** Fetches the session again, e.g. after the avatar changed. */
   refresh(): Promise<void>;
+  /**
+   * Takes up the account a write answered (a saved profile): the page shows what the server
+   * accepted at once, with no fetch after it that could fail and leave the old account on screen.
+   * Ignored unless that account is still the one signed in.
+   */
+  accept(account: Account): void;
   /**
    * Takes up a session signed in again in another tab (its cookie), if there is one; with none,
    * the page stays as it is rather than turning signed out (the editor keeps its unsaved text).
@@ -106,6 +112,14 @@ export function SessionProvider({
     else if (current.current.status === 'loading') apply(OUT);
   }, [apply]);
 
+  const accept = useCallback(
+    (account: Account) => {
+      const now = current.current;
+      if (now.status === 'in' && now.account.id === account.id) apply({ ...now, account });
+    },
+    [apply],
+  );
+
   const renew = useCallback(async () => {
     const next = await fetchSession();
     if (next?.status === 'in') apply(next);
@@ -157,8 +171,8 @@ export function SessionProvider({
   }, [apply]);
 
   const session = useMemo<Session>(
-    () => ({ state, refresh, renew, login, signup, logout }),
-    [state, refresh, renew, login, signup, logout],
+    () => ({ state, refresh, accept, renew, login, signup, logout }),
+    [state, refresh, accept, renew, login, signup, logout],
   );
 
   return <SessionContext value={session}>{children}</SessionContext>;

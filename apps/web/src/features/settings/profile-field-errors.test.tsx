@@ -1,10 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { createMemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { accountFixture, apiAnswer, stubApi } from '../../../test/fixtures.ts';
-import { renderRouter } from '../../../test/render.tsx';
-import { SettingsPage } from './components/SettingsPage.tsx';
+import { apiAnswer } from '../../../test/fixtures.ts';
+import { renderSettings } from '../../../test/settings-page.tsx';
 import { description, field } from '../../../test/fields.ts';
 
 /**
@@ -12,29 +9,6 @@ import { description, field } from '../../../test/fields.ts';
  * that it is invalid, and why, with its help; the focus goes to it after the failed save. Which
  * field is the server's to say (the error body's `field`), never guessed from the status.
  */
-
-/** The settings page, whose profile saves the server answers with `save`. */
-function renderSettings(save: () => Response | Promise<Response>) {
-  stubApi((url, init) => {
-    if (url.pathname === '/api/authors/7' && init?.method === 'PUT') return save();
-    // My filters and the block and mute lists load beside the profile, empty.
-    if (url.pathname === '/api/my/filters')
-      return apiAnswer({
-        exclude_tags: [],
-        exclude_warnings: [],
-        exclude_ratings: [],
-        muted_authors: [],
-      });
-    return apiAnswer({ users: [] });
-  });
-  renderRouter(
-    createMemoryRouter([{ path: '/my/settings/:authorId', element: <SettingsPage /> }], {
-      initialEntries: ['/my/settings/7'],
-    }),
-    { session: { status: 'in', token: 't', account: accountFixture(7, 'ann') } },
-  );
-  return userEvent.setup();
-}
 
 /** The settings page, whose profile saves the server refuses with `status`, `detail` and `field`. */
 const renderRefusingSettings = (status: number, detail: string, field?: string) =>

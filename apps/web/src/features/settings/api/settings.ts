@@ -11,20 +11,25 @@ import { api } from '../../../lib/api.ts';
 import type { MutationCallbacks } from '../../../lib/mutations.ts';
 import { refreshPublicViews } from '../../../lib/query.ts';
 import { keys } from '../../../lib/query-keys.ts';
+import { useSession } from '../../../lib/session.tsx';
 
 /**
- * Saves the profile; every view that shows the author's names and links is asked again
- * afterwards: author pages, and books, which carry their author's username and names.
+ * Saves the profile. The answer is the account as saved, and the session takes it as it is: a
+ * fetch of the session after it could fail and leave the old username on every page. Then every
+ * view that shows the author's names and links is asked again: author pages, and books, which
+ * carry their author's username and names.
  */
 export function useUpdateProfile(
   authorId: number,
   ui: MutationCallbacks<Account, UpdateAuthorBody> = {},
 ) {
   const client = useQueryClient();
+  const session = useSession();
   return useMutation({
     mutationFn: (body: UpdateAuthorBody) => api.put<Account>(`/api/authors/${authorId}`, body),
-    onSuccess: async (...args) => {
-      await ui.onSuccess?.(...args);
+    onSuccess: async (account, ...rest) => {
+      session.accept(account);
+      await ui.onSuccess?.(account, ...rest);
       refreshPublicViews(client);
       void client.invalidateQueries({ queryKey: keys.myBooks });
     },

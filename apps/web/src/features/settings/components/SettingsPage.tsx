@@ -90,9 +90,9 @@ function ProfileForm() {
   const form = useRef<HTMLFormElement>(null);
   const error = useFieldError('profile', form);
 
-  // The author views are asked again once the session has the new account.
+  // The session takes the saved account from the answer (useUpdateProfile).
   const save = useUpdateProfile(account.id, {
-    onSuccess: async () => {
+    onSuccess: () => {
       push(TEXTS.profileOk, { type: 'SUCCESS' });
       setDone(true);
       // A password is changed once: left in the form, the next Update Profile would change it
@@ -101,7 +101,6 @@ function ProfileForm() {
         const field = form.current?.elements.namedItem(name);
         if (field instanceof HTMLInputElement) field.value = '';
       }
-      await session.refresh();
     },
     onError: (err) => {
       push(TEXTS.profileFailed, { type: 'ERROR' });
