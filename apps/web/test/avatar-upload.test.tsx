@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUploadAvatar } from '../src/features/settings/api/settings.ts';
 import { createQueryClient } from '../src/lib/query.ts';
 import { keys } from '../src/lib/query-keys.ts';
+import { SessionProvider } from '../src/lib/session.tsx';
+import { accountFixture } from './fixtures.ts';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -18,7 +20,11 @@ describe('uploading an avatar', () => {
     const invalidated = vi.spyOn(client, 'invalidateQueries');
     const toasted = vi.fn();
     const wrapper = ({ children }: { children: ReactNode }) => (
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <SessionProvider initial={{ status: 'in', token: 't', account: accountFixture(7, 'ann') }}>
+          {children}
+        </SessionProvider>
+      </QueryClientProvider>
     );
     const { result } = renderHook(() => useUploadAvatar({ onSuccess: toasted }), { wrapper });
     await act(() => result.current.mutateAsync(new File(['x'], 'me.png', { type: 'image/png' })));

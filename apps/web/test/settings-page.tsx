@@ -8,11 +8,15 @@ import { renderRouter } from './render.tsx';
  * The settings page of ann (author 7, signed in), whose profile saves the server answers with
  * `save`. Her filters and block and mute lists load beside the profile, empty. The session cannot
  * be fetched again (GET /token meets a network failure): what the page shows of the account after
- * a save is what the save answered.
+ * a save is what the save answered. An avatar upload is answered by `upload`, when given.
  */
-export function renderSettings(save: () => Response | Promise<Response>) {
+export function renderSettings(
+  save: () => Response | Promise<Response>,
+  upload?: () => Response | Promise<Response>,
+) {
   stubApi((url, init) => {
     if (url.pathname === '/api/authors/7' && init?.method === 'PUT') return save();
+    if (url.pathname === '/api/authors/avatar' && upload) return upload();
     if (url.pathname === '/token') return Promise.reject(new TypeError('Failed to fetch'));
     if (url.pathname === '/api/my/filters')
       return apiAnswer({

@@ -45,4 +45,21 @@ describe('saving the profile', () => {
     await screen.findByRole('img', { name: 'Avatar of ann_renamed' });
     expect(field('Username')).toHaveProperty('value', 'ann_renamed');
   });
+
+  it('shows the avatar the server stored, though the session cannot be fetched after it', async () => {
+    const user = renderSettings(
+      () => apiAnswer(accountFixture(7, 'ann')),
+      () => apiAnswer({ href: '/uploads/new.jpg' }),
+    );
+    await user.upload(
+      screen.getByLabelText('Choose an image'),
+      new File(['x'], 'me.png', { type: 'image/png' }),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('img', { name: 'Avatar of ann' })).toHaveProperty(
+        'src',
+        'http://localhost:3000/uploads/new.jpg',
+      ),
+    );
+  });
 });

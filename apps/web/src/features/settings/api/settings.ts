@@ -37,13 +37,19 @@ export function useUpdateProfile(
   });
 }
 
-/** Uploads the signed-in author's avatar; their profile pages show the new one at once. */
+/**
+ * Uploads the signed-in author's avatar. The session takes the new image from the answer, as a
+ * profile save does; their profile pages show it at once.
+ */
 export function useUploadAvatar(ui: MutationCallbacks<Href, File> = {}) {
   const client = useQueryClient();
+  const session = useSession();
+  const account = session.state.account;
   return useMutation({
     mutationFn: (file: File) => api.upload<Href>('/api/authors/avatar', file),
     ...ui,
     onSuccess: async (...args) => {
+      if (account) session.accept({ ...account, avatar: args[0].href });
       await ui.onSuccess?.(...args);
       void client.invalidateQueries({ queryKey: keys.authors });
     },

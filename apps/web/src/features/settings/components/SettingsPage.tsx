@@ -48,10 +48,7 @@ function AvatarForm() {
   const account = session.state.account!;
   const { push } = useToasts();
   const upload = useUploadAvatar({
-    onSuccess: async () => {
-      push(TEXTS.avatarOk, { type: 'SUCCESS' });
-      await session.refresh();
-    },
+    onSuccess: () => push(TEXTS.avatarOk, { type: 'SUCCESS' }),
     onError: () => push(TEXTS.avatarFailed, { type: 'ERROR' }),
   });
   const onPick = (e: ChangeEvent<HTMLInputElement>) => {
