@@ -1,9 +1,11 @@
 import type { ImportJob, ImportPreview } from '@inkwell/contract';
 import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createMemoryRouter } from 'react-router';
+import { createMemoryRouter, Outlet } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ImportPage } from '../src/features/imports/components/ImportPage.tsx';
+import { ImportWatch } from '../src/features/imports/components/ImportWatch.tsx';
+import { WorkspacePage } from '../src/features/workspace/components/WorkspacePage.tsx';
 import { keys } from '../src/lib/query-keys.ts';
 import type { SessionState } from '../src/lib/session.tsx';
 import { accountFixture, apiAnswer, bookFixture, stubApi } from './fixtures.ts';
@@ -11,8 +13,8 @@ import { renderRouter } from './render.tsx';
 
 /**
  * Leaving the import page while an import runs: the job is in the page's address, so coming back
- * shows it; the list of earlier imports follows unfinished jobs, and refreshes the workspace's
- * books when it sees one finish.
+ * shows it; ImportWatch, mounted with the layout (as here), follows unfinished jobs on any page
+ * and refreshes the workspace's books when one ends.
  */
 
 const SIGNED_IN: SessionState = { status: 'in', token: 'token', account: accountFixture(7, 'ann') };
@@ -50,8 +52,19 @@ const preview = (filename: string): ImportPreview => ({
 function renderImport(path: string) {
   const router = createMemoryRouter(
     [
-      { path: '/my/import', element: <ImportPage /> },
-      { path: '/elsewhere', element: <p>Elsewhere</p> },
+      {
+        element: (
+          <>
+            <Outlet />
+            <ImportWatch />
+          </>
+        ),
+        children: [
+          { path: '/my/import', element: <ImportPage /> },
+          { path: '/my/workspace', element: <WorkspacePage /> },
+          { path: '/elsewhere', element: <p>Elsewhere</p> },
+        ],
+      },
     ],
     { initialEntries: [path] },
   );
@@ -108,13 +121,12 @@ describe('the import page', () => {
   it('follows an unfinished earlier import until it ends, then refreshes the workspace books', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let finished = false;
-    const calls = stubApi(() =>
-      apiAnswer({
-        imports: [
-          job(5, finished ? { status: 'done', progress: 1, book_id: 9, chapter_count: 1 } : {}),
-          job(4, { status: 'done', progress: 1, book_id: 8 }),
-        ],
-      }),
+    const job5 = () =>
+      job(5, finished ? { status: 'done', progress: 1, book_id: 9, chapter_count: 1 } : {});
+    const calls = stubApi((url) =>
+      url.pathname === '/api/imports/5'
+        ? apiAnswer(job5())
+        : apiAnswer({ imports: [job5(), job(4, { status: 'done', progress: 1, book_id: 8 })] }),
     );
     const { client } = renderImport('/my/import');
     client.setQueryData(keys.myBooks, [bookFixture(8)]);
@@ -128,6 +140,38 @@ describe('the import page', () => {
     const asked = calls.filter((call) => call === '/api/imports').length;
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls.filter((call) => call === '/api/imports')).toHaveLength(asked);
+  });
+
+  it('refreshes the workspace books when an import started here ends while the author is elsewhere', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let finished = false;
+    const calls = stubApi((url, init) => {
+      if (url.pathname === '/api/imports/preview') return apiAnswer(preview(url.pathname));
+      if (url.pathname === '/api/imports' && init?.method === 'POST')
+        return apiAnswer(job(5, { status: 'queued', progress: 0 }), 202);
+      if (url.pathname === '/api/imports/5')
+        return apiAnswer(job(5, finished ? { status: 'done', progress: 1, book_id: 9 } : {}));
+      if (url.pathname === '/api/my/books')
+        return apiAnswer(finished ? [bookFixture(9), bookFixture(8)] : [bookFixture(8)]);
+      return apiAnswer({ imports: [] });
+    });
+    const { router } = renderImport('/my/import');
+    await previewFile('story-5.md');
+    await userEvent.click(await screen.findByRole('button', { name: 'Create book' }));
+    await screen.findByText('Importing (50%)');
+
+    // The import page is gone; the workspace shows the books as they were.
+    await router.navigate('/my/workspace');
+    const card = (title: string) => screen.findByRole('heading', { name: title });
+    await card('Book 8');
+    expect(screen.queryByRole('heading', { name: 'Book 9' })).toBeNull();
+    finished = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await card('Book 9')).toBeTruthy();
+    // Ended: the job is no longer asked about.
+    const asked = calls.filter((call) => call === '/api/imports/5').length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls.filter((call) => call === '/api/imports/5')).toHaveLength(asked);
   });
 
   it('does not ask again about a list whose imports all ended', async () => {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from '
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import { LeaveGuardProvider } from '../../components/LeaveGuard.tsx';
 import { ToastRegion } from '../../components/toasts.tsx';
+import { ImportWatch } from '../../features/imports/components/ImportWatch.tsx';
 import { LiveNotifications } from '../../features/notifications/components/LiveNotifications.tsx';
 import { SIDEBAR_AUTO_CLOSE_WIDTH } from '../../lib/constants.ts';
 import { Header } from './Header.tsx';
@@ -130,6 +131,8 @@ export function RootLayout() {
         </footer>
         <ToastRegion />
         <LiveNotifications />
+        {/* Imports are followed here, not on their page: one may end after the author left it. */}
+        <ImportWatch />
         <ScrollRestoration />
       </div>
     </LeaveGuardProvider>

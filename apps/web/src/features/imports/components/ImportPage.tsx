@@ -1,6 +1,6 @@
 import { IMPORT_MAX_BYTES } from '@inkwell/contract/constants';
 import type { ImportPlan, ImportPreview } from '@inkwell/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { SubmitButton } from '../../../components/BusyButton.tsx';
@@ -9,31 +9,19 @@ import { Status } from '../../../components/Status.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { formatDateTime, megabytes } from '../../../lib/format.ts';
 import { paths } from '../../../lib/paths.ts';
-import { keys } from '../../../lib/query-keys.ts';
-import {
-  importJobQuery,
-  importsQuery,
-  isFinished,
-  previewImport,
-  startImport,
-} from '../api/imports.ts';
+import { importJobQuery, importsQuery, previewImport, startImport } from '../api/imports.ts';
 import '../imports.css';
 import { ChapterChoices } from './ChapterChoices.tsx';
 
 const workspaceBook = (bookId: number) => `${paths.workspace}/books/${bookId}`;
 const STATUS_TEXT = { queued: 'Waiting', running: 'Importing', done: 'Done', failed: 'Failed' };
 
-/** A started import: its progress bar while it runs, then a link to the book or the reason it failed. */
+/**
+ * A started import: its progress bar while it runs, then a link to the book or the reason it
+ * failed. ImportWatch follows it, and refreshes the workspace's books when it ends.
+ */
 function ImportProgress({ jobId }: { jobId: number }) {
-  const client = useQueryClient();
   const job = useQuery(importJobQuery(jobId));
-  const finished = job.data ? isFinished(job.data) : false;
-  useEffect(() => {
-    // Once finished, the new book belongs in the workspace list and the job in the list below.
-    if (!finished) return;
-    void client.invalidateQueries({ queryKey: keys.myBooks });
-    void client.invalidateQueries({ queryKey: keys.imports, exact: true });
-  }, [finished, client]);
   if (job.isPending) return <Status kind="loading">Uploading...</Status>;
   if (job.isError) return <Status kind="error">Could not follow the import.</Status>;
   const j = job.data;
@@ -68,22 +56,11 @@ function ImportProgress({ jobId }: { jobId: number }) {
 }
 
 /**
- * The author's earlier imports. The list is asked again while one of them is unfinished (a job
- * started before the author left the page is followed here too); a job seen finishing here puts
- * its new book in the workspace's list, as following it above does.
+ * The author's earlier imports. ImportWatch follows the unfinished ones (a job started before the
+ * author left the page, or reloaded it), and refreshes this list as each ends.
  */
 function PastImports() {
-  const client = useQueryClient();
   const imports = useQuery(importsQuery());
-  const unfinished = useRef<ReadonlySet<number> | null>(null);
-  useEffect(() => {
-    if (!imports.data) return;
-    const now = new Set(imports.data.filter((j) => !isFinished(j)).map((j) => j.id));
-    const before = unfinished.current;
-    unfinished.current = now;
-    if (before && [...before].some((jobId) => !now.has(jobId)))
-      void client.invalidateQueries({ queryKey: keys.myBooks });
-  }, [imports.data, client]);
   if (!imports.isSuccess || imports.data.length === 0) return null;
   return (
     <section aria-labelledby="past-imports">
