@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes } from 'react';
+import type { ButtonHTMLAttributes, Ref } from 'react';
 
 type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement>;
 
@@ -8,7 +8,7 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement>;
  * keyboard nowhere. While busy they are aria-disabled (styled as disabled) and their clicks are
  * ignored. `disabled` stays for what is not "busy" (nothing to send yet).
  *
- * BusyButton is a plain button; SubmitButton sends its form.
+ * BusyButton is a plain button (`ref` reaches the <button>); SubmitButton sends its form.
  */
 export function BusyButton({
   busy,
@@ -17,6 +17,7 @@ export function BusyButton({
 }: Omit<ButtonProps, 'onClick' | 'type'> & {
   busy: boolean;
   onClick(): void;
+  ref?: Ref<HTMLButtonElement>;
 }) {
   return (
     <button

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { BusyButton } from './BusyButton.tsx';
 import { NEXT_PAGE_VISIBILITY } from '../lib/constants.ts';
+import { focusListItem, useLoadMoreFocus } from '../lib/loadMoreFocus.ts';
 
 /** The offset of the next page, or undefined once a page came back shorter than the page size. */
 export function nextOffset(
@@ -33,7 +34,8 @@ interface InfiniteListProps<T> {
 /**
  * A list that asks for the next page when its last item is at least NEXT_PAGE_VISIBILITY visible,
  * and stops once `hasMore` is false (a page shorter than the page size came back). After a failed
- * next page only the button asks again; a page that then arrives arms the observer again.
+ * next page only the button asks again; a page that then arrives arms the observer again. When the
+ * button goes (the last page is in) with the keyboard's focus, the first item of that page takes it.
  */
 export function InfiniteList<T>({
   items,
@@ -48,6 +50,10 @@ export function InfiniteList<T>({
   moreLabel = 'Load more',
 }: InfiniteListProps<T>) {
   const lastRef = useRef<HTMLLIElement | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const moreRef = useLoadMoreFocus(items.length, (i) =>
+    focusListItem(listRef.current?.children[i]),
+  );
   const loadRef = useRef(onLoadMore);
   loadRef.current = onLoadMore;
 
@@ -68,7 +74,7 @@ export function InfiniteList<T>({
 
   return (
     <>
-      <ul className={className} aria-label={label} aria-busy={loading || undefined}>
+      <ul ref={listRef} className={className} aria-label={label} aria-busy={loading || undefined}>
         {items.map((item, i) => (
           <li key={getKey(item)} ref={i === items.length - 1 ? lastRef : undefined}>
             {render(item)}
@@ -77,7 +83,12 @@ export function InfiniteList<T>({
       </ul>
       {hasMore && (
         <div className="list-more">
-          <BusyButton className="button button-quiet" busy={loading} onClick={onLoadMore}>
+          <BusyButton
+            ref={moreRef}
+            className="button button-quiet"
+            busy={loading}
+            onClick={onLoadMore}
+          >
             {loading ? 'Loading...' : moreLabel}
           </BusyButton>
         </div>

@@ -456,6 +456,31 @@ describe('keyboard focus in the comments', () => {
     await waitFor(() => expect(document.activeElement).toBe(articleOf('comment 3')));
   });
 
+  it('leaves the focus where the reader put it while the last page loaded', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    mockApi(async (url) => {
+      const cursor = url.searchParams.get('cursor');
+      if (cursor === null) return json({ comments: [comment(1)], next_cursor: 'c2' });
+      await held;
+      return json({ comments: [comment(2)], next_cursor: null });
+    });
+    renderList();
+    await screen.findByText('comment 1');
+    const more = screen.getByRole('button', { name: 'Load more' });
+    more.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(more.textContent).toBe('Loading...'));
+    // Back up to the first comment while the page loads: the focus is the reader's.
+    articleOf('comment 1').focus();
+
+    release();
+    await screen.findByText('comment 2');
+    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(document.activeElement).toBe(articleOf('comment 1'));
+  });
+
   it('goes into the edit box, and back to Edit after Save or Cancel', async () => {
     const calls = commentServer([own(1)]);
     renderList();

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { BusyButton } from '../../../components/BusyButton.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
@@ -8,6 +8,7 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { useFiltersOff } from '../../../lib/filtered.ts';
 import { formatDate } from '../../../lib/format.ts';
+import { focusListItem, useLoadMoreFocus } from '../../../lib/loadMoreFocus.ts';
 import { paths } from '../../../lib/paths.ts';
 import { recentChaptersQuery } from '../api/authors.ts';
 import { useProfileAuthor } from './AuthorPage.tsx';
@@ -23,6 +24,9 @@ export function RecentWork() {
   const items = chapters.data?.pages.flatMap((page) => page.items) ?? [];
   const hidden = chapters.data?.pages[0]?.hidden ?? 0;
   const failedMore = chapters.isFetchNextPageError;
+  const list = useRef<HTMLUListElement>(null);
+  // After the last page "Load More" goes: its focus goes to the first chapter that page brought.
+  const more = useLoadMoreFocus(items.length, (i) => focusListItem(list.current?.children[i]));
 
   useEffect(() => {
     if (failedMore) push(LOAD_MORE_FAILED, { type: 'ERROR' });
@@ -42,7 +46,7 @@ export function RecentWork() {
         <Status kind="empty">{hidden ? ALL_HIDDEN_TEXT : NO_RECENT}</Status>
       )}
       {items.length > 0 && (
-        <ul className="recent-list">
+        <ul ref={list} className="recent-list">
           {items.map((c) => (
             <li key={c.id}>
               <CoverImage src={c.cover} title={c.book_title} className="cover-small" />
@@ -60,6 +64,7 @@ export function RecentWork() {
       {failedMore && <Status kind="error">{LOAD_MORE_FAILED}</Status>}
       {chapters.hasNextPage && (
         <BusyButton
+          ref={more}
           className="button button-quiet"
           busy={chapters.isFetchingNextPage}
           onClick={() => void chapters.fetchNextPage()}

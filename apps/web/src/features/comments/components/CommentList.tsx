@@ -8,6 +8,7 @@ import { CommentForm } from './CommentForm.tsx';
 import { CommentItems, type CommentViewer } from './CommentItem.tsx';
 import { useListFocus } from '../focus.ts';
 import { Link, useLocation } from 'react-router';
+import { useLoadMoreFocus } from '../../../lib/loadMoreFocus.ts';
 import { paths } from '../../../lib/paths.ts';
 
 interface CommentListProps {
@@ -40,14 +41,12 @@ export function CommentList({
   const comments = list.data?.pages.flatMap((page) => page.comments) ?? [];
   const focus = useListFocus(comments, heading);
 
-  const loadMore = async () => {
-    const next = await list.fetchNextPage();
-    if (next.hasNextPage) return;
-    // The last page: "Load more" leaves, and the keyboard's focus with it. The first comment the
-    // page brought takes it (the last one shown if it brought none), as a reply just posted does.
-    const first = next.data?.pages.at(-1)?.comments[0] ?? comments.at(-1);
+  // After the last page "Load more" goes: its focus goes to the first comment that page brought,
+  // as to a reply just posted.
+  const more = useLoadMoreFocus(comments.length, (i) => {
+    const first = comments[i];
     if (first) focus.added(first.id);
-  };
+  });
 
   return (
     <>
@@ -75,9 +74,10 @@ export function CommentList({
       )}
       {list.hasNextPage && (
         <BusyButton
+          ref={more}
           className="button button-secondary comment-more"
           busy={list.isFetchingNextPage}
-          onClick={() => void loadMore()}
+          onClick={() => void list.fetchNextPage()}
         >
           {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
         </BusyButton>
