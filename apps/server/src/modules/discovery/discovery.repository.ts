@@ -61,10 +61,14 @@ export async function usersByUsernames(db: DbHandle, usernames: readonly string[
     .execute();
 }
 
-/** Which of `keys` some tag on the site has (a list asking for another can match nothing). */
-export async function knownTagKeys(db: DbHandle, keys: readonly string[]): Promise<string[]> {
-  const rows = await db.selectFrom('tags').select('key').where('key', 'in', keys).execute();
-  return rows.map((r) => r.key);
+/** The ids of the tags among `keys` the site has, by key (a key no tag has is left out). */
+export async function tagIdsByKey(
+  db: DbHandle,
+  keys: readonly string[],
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.selectFrom('tags').select(['key', 'id']).where('key', 'in', keys).execute();
+  return new Map(rows.map((r) => [r.key, r.id]));
 }
 
 /**

@@ -103,11 +103,18 @@ export async function updateMyFilters(
   return getMyFilters(ctx, viewer);
 }
 
+/** The ids of the tags named, those the site has (a tag nowhere excludes and matches nothing). */
+async function tagIdsOf(ctx: ReadContext, names: readonly string[]) {
+  const keys = [...new Set(names.map(tagKey))];
+  const ids = await discovery.tagIdsByKey(ctx.db, keys);
+  return { ids: keys.flatMap((key) => ids.get(key) ?? []), allKnown: ids.size === keys.length };
+}
+
 /** The exclusions a reader saved, as the list conditions take them. */
 export async function savedExclusions(ctx: ReadContext, userId: number): Promise<Exclusions> {
   const saved = await savedOf(ctx, userId);
   return {
-    tagKeys: saved.exclude_tags.map(tagKey),
+    tagIds: (await tagIdsOf(ctx, saved.exclude_tags)).ids,
     warnings: saved.exclude_warnings,
     ratings: saved.exclude_ratings,
     authorIds: saved.muted_author_ids,
@@ -125,8 +132,12 @@ export async function listFilterFor(
 ): Promise<ListFilter & { noSuchTag: boolean }> {
   const exclusions =
     viewer && request.filters !== 'off' ? await savedExclusions(ctx, viewer.id) : NO_EXCLUSIONS;
-  const keys = [...new Set((request.tags ?? []).map(tagKey))];
-  const noSuchTag =
-    keys.length > 0 && (await discovery.knownTagKeys(ctx.db, keys)).length < keys.length;
-  return { filter: request, exclusions, noSuchTag };
+  const required = await tagIdsOf(ctx, request.tags ?? []);
+  const excluded = await tagIdsOf(ctx, request.exclude_tags ?? []);
+  return {
+    filter: request,
+    tagIds: { required: required.ids, excluded: excluded.ids },
+    exclusions,
+    noSuchTag: !required.allKnown,
+  };
 }
