@@ -13,6 +13,7 @@ import {
 import { createQueryClient } from '../src/lib/query.ts';
 import { keys } from '../src/lib/query-keys.ts';
 import { bookFixture } from './fixtures.ts';
+import { expectLoadMoreKeepsFocus, expectLoadMoreLeavesMovedFocus, holdPage } from './load-more.ts';
 import { renderRouter } from './render.tsx';
 
 /** A controllable IntersectionObserver: tests decide how visible the observed element is. */
@@ -308,8 +309,7 @@ describe('Search paging', () => {
 describe('keyboard focus on "Load more books"', () => {
   /** All Books in pages of 10, `total` in all; the page at offset 10 waits for `release`. */
   function renderBooks(total: number) {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, release } = holdPage();
     const fetchMock = renderPage({ path: '/books', element: <BooksPage /> }, '/books', (url) => {
       const offset = Number(url.searchParams.get('offset') ?? '0');
       const count = Math.min(10, total - offset);
@@ -317,53 +317,29 @@ describe('keyboard focus on "Load more books"', () => {
         Response.json(Array.from({ length: count }, (_, i) => bookFixture(offset + i + 1)));
       return offset === 10 ? held.then(page) : page();
     });
-    return { fetchMock, release: () => release() };
+    return {
+      label: 'Load more books',
+      item: (name: string) => screen.getByRole('link', { name }),
+      release,
+      asked: () => offsetsAsked(fetchMock, '/api/books'),
+    };
   }
 
   it('stays on the busy button, asks once, and goes to the first book of the last page', async () => {
-    const { fetchMock, release } = renderBooks(23);
-    await screen.findByRole('link', { name: 'Book 10' });
-    const more = screen.getByRole('button', { name: 'Load more books' });
-    more.focus();
-    await userEvent.keyboard('{Enter}');
-    // Busy, not disabled: it says so, keeps the focus and asks nothing more.
-    await waitFor(() => expect(more.textContent).toBe('Loading...'));
-    expect(more.getAttribute('aria-disabled')).toBe('true');
-    expect(more).toHaveProperty('disabled', false);
-    await userEvent.keyboard('{Enter}');
-    expect(document.activeElement).toBe(more);
-    expect(offsetsAsked(fetchMock, '/api/books')).toEqual(['0', '10']);
-
-    release();
-    await screen.findByRole('link', { name: 'Book 20' });
-    // More pages to come: the button stays, and so does the focus.
-    await waitFor(() => expect(more.textContent).toBe('Load more books'));
-    expect(document.activeElement).toBe(more);
-
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('link', { name: 'Book 23' });
-    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).toBeNull();
-    // The first new book's title link, not <body>.
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Book 21' })),
-    );
-    expect(offsetsAsked(fetchMock, '/api/books')).toEqual(['0', '10', '20']);
+    await expectLoadMoreKeepsFocus({
+      ...renderBooks(23),
+      lastOfPages: ['Book 10', 'Book 20', 'Book 23'],
+      // The first new book's title link.
+      firstOfLast: 'Book 21',
+      pages: ['0', '10', '20'],
+    });
   });
 
   it('leaves the focus where the reader put it while the last page loaded', async () => {
-    const { release } = renderBooks(13);
-    await screen.findByRole('link', { name: 'Book 10' });
-    const more = screen.getByRole('button', { name: 'Load more books' });
-    more.focus();
-    await userEvent.keyboard('{Enter}');
-    await waitFor(() => expect(more.textContent).toBe('Loading...'));
-    const elsewhere = screen.getByRole('link', { name: 'Book 2' });
-    elsewhere.focus();
-
-    release();
-    await screen.findByRole('link', { name: 'Book 13' });
-    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).toBeNull();
-    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
-    expect(document.activeElement).toBe(elsewhere);
+    await expectLoadMoreLeavesMovedFocus({
+      ...renderBooks(13),
+      lastOfPages: ['Book 10', 'Book 13'],
+      elsewhere: 'Book 2',
+    });
   });
 });

@@ -10,6 +10,11 @@ import { purifyComment, SafeHtml } from '../../components/SafeHtml.tsx';
 import { bodyToText, textToBody, wrapSelection } from './body.ts';
 import { CommentList } from './components/CommentList.tsx';
 import type { CommentViewer } from './components/CommentItem.tsx';
+import {
+  expectLoadMoreKeepsFocus,
+  expectLoadMoreLeavesMovedFocus,
+  holdPage,
+} from '../../../test/load-more.ts';
 import { renderRouter } from '../../../test/render.tsx';
 
 const comment = (id: number, changes: Partial<Comment> = {}): Comment => ({
@@ -344,6 +349,25 @@ function commentServer(top: Comment[], replies: Record<number, Comment[]> = {}) 
 /** The article of the comment whose text is `text`. */
 const articleOf = (text: string) => screen.getByText(text).closest('article')!;
 
+/**
+ * The chapter's comments in pages of one, `total` in all: page n brings comment n and is asked for
+ * with cursor `cn` (the first with none); the second waits for `release`.
+ */
+function commentPages(total: number) {
+  const { held, release } = holdPage();
+  const calls = mockApi(async (url) => {
+    const cursor = url.searchParams.get('cursor');
+    const page = cursor === null ? 1 : Number(cursor.slice(1));
+    if (page === 2) await held;
+    return json({ comments: [comment(page)], next_cursor: page < total ? `c${page + 1}` : null });
+  });
+  const cursors = () =>
+    calls.map(({ call }) =>
+      new URL(call.slice(call.indexOf(' ') + 1), 'http://localhost').searchParams.get('cursor'),
+    );
+  return { cursors, release };
+}
+
 /** Deletes the comment whose article is `article`, confirming in the dialog. */
 async function deleteComment(article: HTMLElement) {
   await userEvent.click(within(article).getByRole('button', { name: 'Delete' }));
@@ -417,68 +441,30 @@ describe('keyboard focus in the comments', () => {
   });
 
   it('keeps focus on "Load more" while a page loads, and gives it to the first comment of the last page', async () => {
-    // Three pages of one comment; the second is held until the test lets it through.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    const calls = mockApi(async (url) => {
-      const cursor = url.searchParams.get('cursor');
-      if (cursor === 'c2') await held;
-      return json(
-        cursor === null
-          ? { comments: [comment(1)], next_cursor: 'c2' }
-          : cursor === 'c2'
-            ? { comments: [comment(2)], next_cursor: 'c3' }
-            : { comments: [comment(3)], next_cursor: null },
-      );
-    });
+    const { cursors, release } = commentPages(3);
     renderList();
-    await screen.findByText('comment 1');
-    const more = screen.getByRole('button', { name: 'Load more' });
-    more.focus();
-    await userEvent.keyboard('{Enter}');
-    // Busy, not disabled: it says so, keeps the focus and asks nothing more.
-    await waitFor(() => expect(more.textContent).toBe('Loading...'));
-    expect(more.getAttribute('aria-disabled')).toBe('true');
-    expect(more).toHaveProperty('disabled', false);
-    await userEvent.keyboard('{Enter}');
-    expect(document.activeElement).toBe(more);
-    expect(calls.filter((c) => c.call.includes('cursor=c2'))).toHaveLength(1);
-
-    release();
-    await screen.findByText('comment 2');
-    // More pages to come: the button stays, and so does the focus.
-    await waitFor(() => expect(more.textContent).toBe('Load more'));
-    expect(document.activeElement).toBe(more);
-
-    await userEvent.keyboard('{Enter}');
-    await screen.findByText('comment 3');
-    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).toBeNull();
-    await waitFor(() => expect(document.activeElement).toBe(articleOf('comment 3')));
+    await expectLoadMoreKeepsFocus({
+      label: 'Load more',
+      item: articleOf,
+      release,
+      lastOfPages: ['comment 1', 'comment 2', 'comment 3'],
+      firstOfLast: 'comment 3',
+      asked: cursors,
+      pages: [null, 'c2', 'c3'],
+    });
   });
 
   it('leaves the focus where the reader put it while the last page loaded', async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    mockApi(async (url) => {
-      const cursor = url.searchParams.get('cursor');
-      if (cursor === null) return json({ comments: [comment(1)], next_cursor: 'c2' });
-      await held;
-      return json({ comments: [comment(2)], next_cursor: null });
-    });
+    const { release } = commentPages(2);
     renderList();
-    await screen.findByText('comment 1');
-    const more = screen.getByRole('button', { name: 'Load more' });
-    more.focus();
-    await userEvent.keyboard('{Enter}');
-    await waitFor(() => expect(more.textContent).toBe('Loading...'));
-    // Back up to the first comment while the page loads: the focus is the reader's.
-    articleOf('comment 1').focus();
-
-    release();
-    await screen.findByText('comment 2');
-    expect(screen.queryByRole('button', { name: /Load more|Loading/ })).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(document.activeElement).toBe(articleOf('comment 1'));
+    await expectLoadMoreLeavesMovedFocus({
+      label: 'Load more',
+      item: articleOf,
+      release,
+      lastOfPages: ['comment 1', 'comment 2'],
+      // Back up to the first comment while the page loads: the focus is the reader's.
+      elsewhere: 'comment 1',
+    });
   });
 
   it('goes into the edit box, and back to Edit after Save or Cancel', async () => {
