@@ -408,7 +408,8 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       Array.from({ length: GENRE_COUNT }, (_, i) => i + 1),
     ).slice(0, intBetween(random, 1, 3));
     for (const g of genres) genreRows.push([id, g]);
-    // The document the search indexer would write (refreshPendingBookDocuments): title, summary, author names, genres.
+    // The document the search indexer would write (refreshPendingBookDocuments): title, summary,
+    // author names, genres, tags; for published books only, as it writes them (migration 0025).
     const name = authorNames.get(author)!;
     const document = [
       title,
@@ -419,7 +420,7 @@ export async function generateDataset(options: GenerateOptions): Promise<Dataset
       ...genres.map((g) => genreNames.get(g)),
       ...[...tagIds].map((t) => tagName(t - 1)),
     ];
-    searchRows.push([id, document.filter(Boolean).join('\n')]);
+    if (published) searchRows.push([id, document.filter(Boolean).join('\n')]);
     books.push({ id, author, published, created: createdDays });
     if (rows.length >= 2_000) {
       await add('books', bookColumns, rows);

@@ -25,6 +25,7 @@ import * as savedTextKept from './migrations/0021_saved_text_kept.ts';
 import * as commentNoticesIndex from './migrations/0022_comment_notices_index.ts';
 import * as searchGramsOnce from './migrations/0023_search_grams_once.ts';
 import * as plainBiographies from './migrations/0024_plain_biographies.ts';
+import * as searchPublicOnly from './migrations/0025_search_public_only.ts';
 
 type EngineMigration = {
   up: (db: Kysely<unknown>, engine: 'sqlite' | 'postgres') => Promise<void>;
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '0022_comment_notices_index': commentNoticesIndex,
   '0023_search_grams_once': searchGramsOnce,
   '0024_plain_biographies': plainBiographies,
+  '0025_search_public_only': searchPublicOnly,
 };
 
 class EngineAwareProvider implements MigrationProvider {

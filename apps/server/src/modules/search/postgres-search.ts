@@ -1,5 +1,5 @@
-import { published } from '../../access/visibility.ts';
-import { sql } from 'kysely';
+import { publicChapter, published } from '../../access/visibility.ts';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, DbHandle } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import {
@@ -133,7 +133,8 @@ const INDEXER_LOCK = 7_246_001;
 
 /**
  * Rebuilds the pending book documents, then indexes the oldest pending chapters with their
- * current text, or takes them out when they are no longer published; null when another
+ * current text, or takes them out when they are no longer public (unpublished, deleted, or in a
+ * book unpublished: migration 0025); null when another
  * process's indexer holds the turn. The first statement claims the queue rows and reads the
  * chapters in one snapshot: a change committed after it began keeps its queue row for the next
  * round. The queue rows it takes are deleted by chapter (a chapter saved many times is indexed
@@ -165,13 +166,11 @@ async function indexPending(
         delete from search_pending p using picked where p.chapter_id = picked.chapter_id
       ), removed as (
         delete from chapter_search s
-         where s.chapter_id in (select chapter_id from picked)
-           and not exists (select 1 from chapters c where c.id = s.chapter_id and ${published('c')})
+         where s.chapter_id in (select chapter_id from picked) and not ${isPublic(sql`s.chapter_id`)}
       )
       select picked.chapter_id, c.content
-        from picked left join chapters c on c.id = picked.chapter_id and ${published('c')}`.execute(
-      trx,
-    );
+        from picked left join (chapters c join books b on b.id = c.book_id and ${publicChapter('c', 'b')})
+          on c.id = picked.chapter_id`.execute(trx);
     const texts = rows.filter((row) => row.content !== null);
     written = texts.map((row) => row.chapter_id);
     if (texts.length > 0)
@@ -180,7 +179,8 @@ async function indexPending(
         select c.id, c.book_id, to_tsvector('english', t.text)
           from unnest(${texts.map((row) => row.chapter_id)}::int[],
                       ${texts.map((row) => textOfSanitized(row.content!))}::text[]) t(id, text)
-          join chapters c on c.id = t.id and ${published('c')}
+          join chapters c on c.id = t.id
+          join books b on b.id = c.book_id and ${publicChapter('c', 'b')}
         on conflict (chapter_id) do update
           set book_id = excluded.book_id, content_tsv = excluded.content_tsv`.execute(trx);
     return { taken: books + rows.length, chapters: rows.map((row) => row.chapter_id) };
@@ -188,9 +188,13 @@ async function indexPending(
   if (written.length > 0)
     await sql`
       delete from chapter_search s
-       where s.chapter_id = any(${written}::int[])
-         and not exists (select 1 from chapters c where c.id = s.chapter_id and ${published('c')})`.execute(
+       where s.chapter_id = any(${written}::int[]) and not ${isPublic(sql`s.chapter_id`)}`.execute(
       db,
     );
   return round;
 }
+
+/** The chapter `id` is published in a published book: what the index may hold (migration 0025). */
+const isPublic = (id: RawBuilder<unknown>) =>
+  sql`exists (select 1 from chapters c join books b on b.id = c.book_id
+               where c.id = ${id} and ${publicChapter('c', 'b')})`;

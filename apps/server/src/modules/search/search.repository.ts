@@ -2,7 +2,7 @@ import type { SearchSort } from '@inkwell/contract';
 import { tagKey } from '@inkwell/contract/tags';
 import { sortColumn } from '../../access/book-filters.ts';
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { published } from '../../access/visibility.ts';
+import { publicChapter, published } from '../../access/visibility.ts';
 import { isPostgres, type Db, type DbHandle } from '../../db/kysely.ts';
 
 /** Queued book changes one round takes (one book may be queued many times). */
@@ -10,10 +10,11 @@ const BOOK_ROUND_LOOK_AHEAD = 20;
 
 /**
  * Rebuilds the search documents (title, summary, author names, genres, tags) of the books queued
- * longest (migration 0011). Queue rows are deleted by their own ids before the books are read,
- * so a change committed meanwhile keeps its row and is seen by the next round. On PostgreSQL the
- * caller holds the indexer's advisory lock: two processes writing one book's document could
- * otherwise leave the older text last.
+ * longest (migration 0011), and removes those of books no longer published: the index holds
+ * what anyone may read only (migration 0025). Queue rows are deleted by their own ids before the
+ * books are read, so a change committed meanwhile keeps its row and is seen by the next round. On
+ * PostgreSQL the caller holds the indexer's advisory lock: two processes writing one book's
+ * document could otherwise leave the older text last.
  */
 export async function refreshPendingBookDocuments(db: DbHandle, batch: number): Promise<number> {
   const picked = await db
@@ -44,7 +45,11 @@ export async function refreshPendingBookDocuments(db: DbHandle, batch: number): 
       'users.last_name',
     ])
     .where('books.id', 'in', bookIds)
+    .where(published('books'))
     .execute();
+  const drafts = bookIds.filter((id) => !books.some((book) => book.id === id));
+  if (drafts.length > 0)
+    await db.deleteFrom('book_search').where('book_id', 'in', drafts).execute();
   if (books.length === 0) return picked.length;
   const genres = await db
     .selectFrom('book_genres')
@@ -185,8 +190,9 @@ const PENDING_LOOK_AHEAD = 20;
  * The ids of the `batch` chapters queued longest (migration 0009), as a subquery: one chapter
  * saved many times is taken once, for all its queued changes. `resting` leaves out the chapters
  * that wait for their next turn (SearchIndexer); their queue rows stay for a later round. A
- * chapter no longer published (unpublished, deleted) never rests: taking its entry out costs
- * nothing, and a round that raced its change may have left one (postgres-search.ts).
+ * chapter no longer public (unpublished, deleted, its book unpublished) never rests: taking its
+ * entry out costs nothing, and a round that raced its change may have left one
+ * (postgres-search.ts).
  */
 export const oldestPendingChapters = (
   batch: number,
@@ -200,7 +206,8 @@ export const oldestPendingChapters = (
     resting.length === 0
       ? sql``
       : sql`where ${notResting} or not exists (
-          select 1 from chapters c where c.id = search_pending.chapter_id and ${published('c')})`;
+          select 1 from chapters c join books b on b.id = c.book_id
+           where c.id = search_pending.chapter_id and ${publicChapter('c', 'b')})`;
   return sql<{ chapter_id: number }>`
     select chapter_id from (select id, chapter_id from search_pending ${awake} order by id
                              limit ${batch * PENDING_LOOK_AHEAD}) oldest

@@ -1,4 +1,4 @@
-import { published } from '../../access/visibility.ts';
+import { publicChapter, published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
 import { writeTransaction, type Db } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
@@ -112,7 +112,7 @@ function sqliteHits(documents: string, window: readonly WindowMatch[]) {
 
 /**
  * Indexes the oldest pending chapters with their current text (read from their HTML here, the
- * one place it is needed: decision 0039), or takes them out when they are no longer published.
+ * one place it is needed: decision 0039), or takes them out when they are no longer public.
  * SQLite runs one write transaction at a time, so a round sees and settles
  * its chapters alone. The word pairs are computed here, by the function that splits a reader's
  * phrase, so the two always agree.
@@ -127,11 +127,13 @@ async function indexPending(
     const { rows: picked } = await oldestPendingChapters(batch, resting, false).execute(trx);
     if (picked.length === 0) return { taken: books, chapters: [] };
     const ids = picked.map((p) => p.chapter_id);
+    // Published in a published book: what the index may hold (migration 0025).
     const stillPublished = await trx
       .selectFrom('chapters')
-      .select(['id', 'content'])
-      .where('id', 'in', ids)
-      .where(published('chapters'))
+      .innerJoin('books', 'books.id', 'chapters.book_id')
+      .select(['chapters.id', 'chapters.content'])
+      .where('chapters.id', 'in', ids)
+      .where(publicChapter())
       .execute();
     for (const id of ids) await sql`delete from chapter_fts where rowid = ${id}`.execute(trx);
     for (const chapter of stillPublished) {
