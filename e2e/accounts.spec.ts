@@ -10,9 +10,20 @@ test.describe('accounts', () => {
     const submit = page.getByRole('button', { name: 'Submit' });
 
     await submit.click();
-    await expect(
-      page.getByRole('alert').filter({ hasText: 'You must fill out all fields.' }),
-    ).toBeVisible();
+    // Said once: the focus moves to the first empty field, which is invalid and described by the
+    // message (as each empty field is); no alert says it again.
+    const fields = [
+      page.getByLabel('Username'),
+      page.getByLabel('Password', { exact: true }),
+      page.getByLabel('Confirm password'),
+    ];
+    await expect(fields[0]!).toBeFocused();
+    for (const input of fields) {
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      await expect(input).toHaveAccessibleDescription(/You must fill out all fields\.$/);
+    }
+    await expect(page.getByText('You must fill out all fields.', { exact: true })).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
 
     const username = unique('newbie');
     await page.getByLabel('Username').fill(username);

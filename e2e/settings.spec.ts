@@ -54,13 +54,25 @@ test('settings: changing the password asks for the current one once the session 
   await logIn(page, user);
   await page.goto(app(`/my/settings/${user.id}`));
   const form = page.locator('form', { has: page.getByRole('button', { name: 'Update Profile' }) });
-  const alert = form.getByRole('alert');
+  const current = page.getByLabel('Current password');
+  const currentHelp = 'Needed to change your password when you signed in more than 10 minutes ago.';
+  /**
+   * The page says `message` once: the focus moves to the current password field, which is invalid
+   * and described by its help and the message, and no alert says it again.
+   */
+  const saidAtCurrent = async (message: string) => {
+    await expect(current).toBeFocused();
+    await expect(current).toHaveAttribute('aria-invalid', 'true');
+    await expect(current).toHaveAccessibleDescription(`${currentHelp} ${message}`);
+    await expect(form.getByText(message, { exact: true })).toBeVisible();
+    await expect(form.getByRole('alert')).toHaveCount(0);
+  };
 
   // A wrong current password is refused, and the page says why.
   await page.getByLabel('Password', { exact: true }).fill('a brand new secret');
-  await page.getByLabel('Current password').fill('not my password');
+  await current.fill('not my password');
   await page.getByRole('button', { name: 'Update Profile' }).click();
-  await expect(alert).toHaveText('Your current password is incorrect.');
+  await saidAtCurrent('Your current password is incorrect.');
 
   // More than 10 minutes after signing in, a change without the current password is refused
   // (the server's answer, stood in for here: the session is only seconds old).
@@ -79,9 +91,9 @@ test('settings: changing the password asks for the current one once the session 
         })
       : route.fallback(),
   );
-  await page.getByLabel('Current password').fill('');
+  await current.fill('');
   await page.getByRole('button', { name: 'Update Profile' }).click();
-  await expect(alert).toHaveText(signInAgain);
+  await saidAtCurrent(signInAgain);
   await page.unroute('**/api/authors/*');
 
   // With the right one it goes through, and the new password signs in.

@@ -1,6 +1,6 @@
 import type { Book } from '@inkwell/contract';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
@@ -16,6 +16,7 @@ import { TypedDeleteModal } from '../src/features/workspace/components/TypedDele
 import { AddBookForm } from '../src/features/workspace/components/WorkspacePage.tsx';
 import { createQueryClient } from '../src/lib/query.ts';
 import { SessionProvider, type SessionState } from '../src/lib/session.tsx';
+import { description } from './fields.ts';
 import { accountFixture, bookFixture } from './fixtures.ts';
 
 /**
@@ -52,6 +53,31 @@ function renderRoutes(
 
 const alertText = () => screen.queryByRole('alert')?.textContent ?? null;
 
+/** The error `message` is tied to the field `label`: marked invalid, and described by it. */
+function expectTiedTo(label: string, message: string) {
+  const input = screen.getByLabelText(label);
+  expect(input.getAttribute('aria-invalid')).toBe('true');
+  expect(description(input)).toContain(message);
+}
+
+/**
+ * After a failed submit, the error `message` as a screen reader gets it: the focus moved to the
+ * field `label`, which is invalid and described by it; no alert says it a second time.
+ */
+async function expectHeardAt(label: string, message: string) {
+  await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(label)));
+  expectTiedTo(label, message);
+  expect(screen.queryAllByRole('alert').map((alert) => alert.textContent)).not.toContain(message);
+}
+
+/** The error `message` is gone: the field `label` is neither invalid nor described by it, and its form no longer shows it. */
+function expectGone(label: string, message: string) {
+  const input = screen.getByLabelText(label);
+  expect(input.getAttribute('aria-invalid')).toBeNull();
+  expect(description(input)).not.toContain(message);
+  expect(within(input.closest('form')!).queryByText(message)).toBeNull();
+}
+
 describe('signup', () => {
   const renderSignup = (answer: (url: URL) => Response = () => refuse(500, 'unused')) =>
     renderRoutes([{ path: '/', element: <SignupPage /> }], '/', answer);
@@ -62,20 +88,25 @@ describe('signup', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'correct horse');
     await userEvent.type(screen.getByLabelText('Confirm password'), 'correct hors');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(alertText()).toBe(PASSWORDS_MUST_MATCH);
+    await expectHeardAt('Password', PASSWORDS_MUST_MATCH);
+    expectTiedTo('Confirm password', PASSWORDS_MUST_MATCH);
     await userEvent.type(screen.getByLabelText('Confirm password'), 'e');
-    expect(alertText()).toBeNull();
+    expectGone('Password', PASSWORDS_MUST_MATCH);
+    expectGone('Confirm password', PASSWORDS_MUST_MATCH);
   });
 
   it('takes "fill out all fields" away when a missing field is filled, not another', async () => {
     renderSignup();
     await userEvent.type(screen.getByLabelText('Username'), 'ann');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    expect(alertText()).toBe(ALL_FIELDS);
+    await expectHeardAt('Password', ALL_FIELDS);
+    expectTiedTo('Confirm password', ALL_FIELDS);
     await userEvent.type(screen.getByLabelText('Username'), 'e');
-    expect(alertText()).toBe(ALL_FIELDS);
+    expectTiedTo('Password', ALL_FIELDS);
+    expectTiedTo('Confirm password', ALL_FIELDS);
     await userEvent.type(screen.getByLabelText('Password'), 'x');
-    expect(alertText()).toBeNull();
+    expectGone('Password', ALL_FIELDS);
+    expectGone('Confirm password', ALL_FIELDS);
   });
 
   it("takes the server's 'username is taken' away when the username changes", async () => {
@@ -88,11 +119,11 @@ describe('signup', () => {
     await userEvent.type(screen.getByLabelText('Password'), 'correct horse');
     await userEvent.type(screen.getByLabelText('Confirm password'), 'correct horse');
     await userEvent.click(screen.getByRole('button', { name: 'Submit' }));
-    await waitFor(() => expect(alertText()).toBe('That username is taken'));
+    await expectHeardAt('Username', 'That username is taken');
     await userEvent.type(screen.getByLabelText('Password'), '!');
-    expect(alertText()).toBe('That username is taken');
+    expectTiedTo('Username', 'That username is taken');
     await userEvent.type(screen.getByLabelText('Username'), 'a');
-    expect(alertText()).toBeNull();
+    expectGone('Username', 'That username is taken');
   });
 });
 
@@ -107,12 +138,13 @@ async function refusedLogin(status: number, detail: string, password: string) {
 describe('login', () => {
   it('takes "Incorrect username or password." away as soon as either field changes', async () => {
     await refusedLogin(401, 'Incorrect username or password', 'wrong');
-    await waitFor(() => expect(alertText()).toBe('Incorrect username or password.'));
+    await expectHeardAt('Username', 'Incorrect username or password.');
     // Both fields are described by it: a screen reader on either hears why.
     for (const label of ['Username', 'Password'])
       expect(screen.getByLabelText(label).getAttribute('aria-describedby')).toBe('login-error');
     await userEvent.type(screen.getByLabelText('Password'), 'er');
-    expect(alertText()).toBeNull();
+    expectGone('Username', 'Incorrect username or password.');
+    expectGone('Password', 'Incorrect username or password.');
   });
 
   it('says the account is suspended, as the server does, not that the password is wrong', async () => {
@@ -148,11 +180,11 @@ describe('settings', () => {
     );
     await userEvent.type(screen.getByLabelText('Username'), '!');
     await userEvent.click(screen.getByRole('button', { name: 'Update Profile' }));
-    await waitFor(() => expect(alertText()).toBe(USERNAME_RULE));
+    await expectHeardAt('Username', USERNAME_RULE);
     await userEvent.type(screen.getByLabelText('First name'), 'Ann');
-    expect(alertText()).toBe(USERNAME_RULE);
+    expectTiedTo('Username', USERNAME_RULE);
     await userEvent.type(screen.getByLabelText('Username'), '{Backspace}');
-    expect(alertText()).toBeNull();
+    expectGone('Username', USERNAME_RULE);
   });
 });
 
