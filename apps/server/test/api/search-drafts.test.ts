@@ -12,6 +12,8 @@ import {
   type TestUser,
 } from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
+import { insertPublishedChapters } from '../helpers/rows.ts';
+import { searchIds as searchAppIds } from '../helpers/search.ts';
 
 // Migration 0025: the search index holds only what anyone may read. A draft book's document and
 // the published chapters of a draft book used to be indexed and dropped only after ranking, so
@@ -26,32 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const searchIds = async (q: string) => {
-  const res = await as(t.app).get(`/api/books/search?q=${encodeURIComponent(q)}&limit=100`);
-  expect(res.statusCode).toBe(200);
-  return res.json<{ books: { id: number }[] }>().books.map((b) => b.id);
-};
-
-/** `count` chapters published in `bookId`, newer than any before, each holding `word`. */
-async function insertPublishedChapters(bookId: number, count: number, word: string) {
-  const at = nowIso();
-  const rows = Array.from({ length: count }, (_, i) => ({
-    book_id: bookId,
-    title: `Part ${i + 1}`,
-    content: `<p>The ${word} grew by the old wall, chapter ${i + 1}.</p>`,
-    word_count: 9,
-    chapter_order: i + 1,
-    is_published: 1 as const,
-    first_published_at: at,
-    created_at: at,
-    updated_at: at,
-  }));
-  for (let i = 0; i < rows.length; i += 100)
-    await t.ctx.db
-      .insertInto('chapters')
-      .values(rows.slice(i, i + 100))
-      .execute();
-}
+const searchIds = (q: string) => searchAppIds(t, q, '&limit=100');
 
 /** Index entries of the chapters holding `word`, and whether the book has a document. */
 async function indexed(bookId: number, word: string) {
@@ -86,8 +63,11 @@ describe('drafts in search', () => {
       },
     );
     const draft = await createBook(t.app, author, 'The Hidden Garden');
-    await insertPublishedChapters(draft.id, CHAPTER_WINDOW, word);
-    await t.ctx.searchIndexer.flush();
+    const parts = Array.from({ length: CHAPTER_WINDOW }, (_, i) => ({
+      text: `The ${word} grew by the old wall, part ${i + 1}.`,
+    }));
+    for (let i = 0; i < parts.length; i += 100)
+      await insertPublishedChapters(t.ctx.db, draft.id, parts.slice(i, i + 100));
 
     expect(await searchIds(word)).toEqual([shown.id]);
     expect((await indexed(draft.id, word)).chapters).toBe(0);
@@ -112,7 +92,6 @@ describe('drafts in search', () => {
         })),
       )
       .execute();
-    await t.ctx.searchIndexer.flush();
 
     expect(await searchIds(word)).toEqual([shown.id]);
   }, 60_000);
