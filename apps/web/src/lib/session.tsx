@@ -30,7 +30,7 @@ export interface Session {
   /** POST /api/authors (which signs in too). Throws on failure; `loggedIn` says whether a session came back. */
   signup(username: string, password: string): Promise<{ loggedIn: boolean }>;
   logout(): Promise<void>;
-  /** Fetches the session again, e.g. after the avatar changed. */
+  /** Fetches the session again (as the provider does once, on its first render). */
   refresh(): Promise<void>;
   /**
    * Takes up the account a write answered (a saved profile): the page shows what the server

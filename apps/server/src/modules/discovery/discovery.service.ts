@@ -103,41 +103,58 @@ export async function updateMyFilters(
   return getMyFilters(ctx, viewer);
 }
 
-/** The ids of the tags named, those the site has (a tag nowhere excludes and matches nothing). */
-async function tagIdsOf(ctx: ReadContext, names: readonly string[]) {
-  const keys = [...new Set(names.map(tagKey))];
-  const ids = await discovery.tagIdsByKey(ctx.db, keys);
-  return { ids: keys.flatMap((key) => ids.get(key) ?? []), allKnown: ids.size === keys.length };
+/** The ids the site's tags have, by key, for every tag these lists name: one read for all. */
+async function tagIdsFor(ctx: ReadContext, ...lists: ReadonlyArray<readonly string[]>) {
+  const keys = [...new Set(lists.flat().map(tagKey))];
+  const idsByKey = await discovery.tagIdsByKey(ctx.db, keys);
+  /** The ids of the tags `names` names that exist (a tag nowhere excludes and matches nothing). */
+  return (names: readonly string[]) => {
+    const wanted = [...new Set(names.map(tagKey))];
+    return {
+      ids: wanted.flatMap((key) => idsByKey.get(key) ?? []),
+      allKnown: wanted.every((key) => idsByKey.has(key)),
+    };
+  };
 }
+
+/** Saved exclusions as the list conditions take them, with their tags' ids. */
+const exclusionsOf = (
+  saved: Saved,
+  tagIds: (names: readonly string[]) => { ids: number[] },
+): Exclusions => ({
+  tagIds: tagIds(saved.exclude_tags).ids,
+  warnings: saved.exclude_warnings,
+  ratings: saved.exclude_ratings,
+  authorIds: saved.muted_author_ids,
+});
 
 /** The exclusions a reader saved, as the list conditions take them. */
 export async function savedExclusions(ctx: ReadContext, userId: number): Promise<Exclusions> {
   const saved = await savedOf(ctx, userId);
-  return {
-    tagIds: (await tagIdsOf(ctx, saved.exclude_tags)).ids,
-    warnings: saved.exclude_warnings,
-    ratings: saved.exclude_ratings,
-    authorIds: saved.muted_author_ids,
-  };
+  return exclusionsOf(saved, await tagIdsFor(ctx, saved.exclude_tags));
 }
 
 /**
  * What a list shows this viewer: the request's filters and, for a signed-in reader who did not
- * send `filters=off`, their saved exclusions.
+ * send `filters=off`, their saved exclusions. The tags of all three are looked up in one read.
  */
 export async function listFilterFor(
   ctx: ReadContext,
   viewer: Viewer | null,
   request: BookFilter = {},
 ): Promise<ListFilter & { noSuchTag: boolean }> {
-  const exclusions =
-    viewer && request.filters !== 'off' ? await savedExclusions(ctx, viewer.id) : NO_EXCLUSIONS;
-  const required = await tagIdsOf(ctx, request.tags ?? []);
-  const excluded = await tagIdsOf(ctx, request.exclude_tags ?? []);
+  const saved = viewer && request.filters !== 'off' ? await savedOf(ctx, viewer.id) : null;
+  const tagIds = await tagIdsFor(
+    ctx,
+    request.tags ?? [],
+    request.exclude_tags ?? [],
+    saved?.exclude_tags ?? [],
+  );
+  const required = tagIds(request.tags ?? []);
   return {
     filter: request,
-    tagIds: { required: required.ids, excluded: excluded.ids },
-    exclusions,
+    tagIds: { required: required.ids, excluded: tagIds(request.exclude_tags ?? []).ids },
+    exclusions: saved ? exclusionsOf(saved, tagIds) : NO_EXCLUSIONS,
     noSuchTag: !required.allKnown,
   };
 }
