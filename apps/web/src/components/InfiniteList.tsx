@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { BusyButton } from './BusyButton.tsx';
 import { NEXT_PAGE_VISIBILITY } from '../lib/constants.ts';
-import { focusListItem, useLoadMoreFocus } from '../lib/loadMoreFocus.ts';
+import { useListLoadMoreFocus } from '../lib/loadMoreFocus.ts';
 
 /** The offset of the next page, or undefined once a page came back shorter than the page size. */
 export function nextOffset(
@@ -50,10 +50,7 @@ export function InfiniteList<T>({
   moreLabel = 'Load more',
 }: InfiniteListProps<T>) {
   const lastRef = useRef<HTMLLIElement | null>(null);
-  const listRef = useRef<HTMLUListElement>(null);
-  const moreRef = useLoadMoreFocus(items.length, (i) =>
-    focusListItem(listRef.current?.children[i]),
-  );
+  const { list: listRef, more: moreRef } = useListLoadMoreFocus(items.length);
   const loadRef = useRef(onLoadMore);
   loadRef.current = onLoadMore;
 

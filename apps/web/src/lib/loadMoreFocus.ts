@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useRef, type RefCallback } from 'react';
+import { useCallback, useLayoutEffect, useRef, type RefCallback, type RefObject } from 'react';
 
 /*
  * A list's "Load more" button goes once the last page is in. A focused element that leaves the
@@ -58,4 +58,17 @@ export function focusListItem(item: Element | null | undefined) {
   if (link) return link.focus();
   item.tabIndex = -1;
   item.focus();
+}
+
+/**
+ * `useLoadMoreFocus` for a plain list whose children are the items: the ref `list` goes on the
+ * list, `more` on its button, and an item takes the focus as `focusListItem` gives it.
+ */
+export function useListLoadMoreFocus(count: number): {
+  list: RefObject<HTMLUListElement | null>;
+  more: RefCallback<HTMLButtonElement>;
+} {
+  const list = useRef<HTMLUListElement>(null);
+  const more = useLoadMoreFocus(count, (i) => focusListItem(list.current?.children[i]));
+  return { list, more };
 }

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { BusyButton } from '../../../components/BusyButton.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
@@ -8,7 +8,7 @@ import { Loading, Status } from '../../../components/Status.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { useFiltersOff } from '../../../lib/filtered.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { focusListItem, useLoadMoreFocus } from '../../../lib/loadMoreFocus.ts';
+import { useListLoadMoreFocus } from '../../../lib/loadMoreFocus.ts';
 import { paths } from '../../../lib/paths.ts';
 import { recentChaptersQuery } from '../api/authors.ts';
 import { useProfileAuthor } from './AuthorPage.tsx';
@@ -24,9 +24,8 @@ export function RecentWork() {
   const items = chapters.data?.pages.flatMap((page) => page.items) ?? [];
   const hidden = chapters.data?.pages[0]?.hidden ?? 0;
   const failedMore = chapters.isFetchNextPageError;
-  const list = useRef<HTMLUListElement>(null);
   // After the last page "Load More" goes: its focus goes to the first chapter that page brought.
-  const more = useLoadMoreFocus(items.length, (i) => focusListItem(list.current?.children[i]));
+  const { list, more } = useListLoadMoreFocus(items.length);
 
   useEffect(() => {
     if (failedMore) push(LOAD_MORE_FAILED, { type: 'ERROR' });
