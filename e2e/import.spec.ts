@@ -146,3 +146,58 @@ test('the preview: untick, merge and rename chapters from the keyboard, then the
   ).json()) as { content: string };
   expect(merged.content).toMatch(/^<h2>Interlude<\/h2><p>A breath\.<\/p>/);
 });
+
+test('an import started before a reload is still followed after it: the workspace shows its book when it ends', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const writer = await createUser('reloader');
+  await logIn(page, writer);
+  // The import runs longer than the reload (a small file is done in a moment otherwise): while
+  // `running` holds, the job is answered unfinished and the author's books without its book.
+  let running = true;
+  await page.route(/\/api\/imports\/\d+$/, async (route) => {
+    const answer = await route.fetch();
+    const job = (await answer.json()) as Record<string, unknown>;
+    const held = { ...job, status: 'running', progress: 0.5, book_id: null, finished_at: null };
+    await route.fulfill({ response: answer, json: running ? held : job });
+  });
+  await page.route(/\/api\/my\/books$/, async (route) => {
+    const answer = await route.fetch();
+    const books = (await answer.json()) as Array<{ title: string }>;
+    await route.fulfill({
+      response: answer,
+      json: running ? books.filter((book) => book.title !== 'reloaded') : books,
+    });
+  });
+
+  await page.goto(app('/my/import'));
+  await page.getByLabel('Story file').setInputFiles({
+    name: 'reloaded.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('# One\n\nThe first.\n\n# Two\n\nThe second.'),
+  });
+  await page.getByRole('button', { name: 'Preview chapters' }).click();
+  await page.getByRole('button', { name: 'Create book' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Importing (50%)' })).toBeVisible();
+  const jobId = Number(new URL(page.url()).searchParams.get('job'));
+  expect(jobId).toBeGreaterThan(0);
+
+  // The reload, on another page: the job is asked about from there, not from the import page.
+  let askedFromWorkspace = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith(`/api/imports/${jobId}`) && page.url().includes('/my/workspace'))
+      askedFromWorkspace++;
+  });
+  await page.goto(app('/my/workspace'));
+  await expect(page.getByRole('heading', { level: 2, name: 'My Books' })).toBeVisible();
+  await expect.poll(() => askedFromWorkspace).toBeGreaterThan(0);
+  const card = page.getByRole('heading', { level: 3, name: 'reloaded' });
+  await expect(card).toHaveCount(0);
+  running = false;
+  await expect(card).toBeVisible({ timeout: 10_000 });
+  // Ended: no longer kept for the next load.
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('import'))))
+    .toEqual([]);
+});

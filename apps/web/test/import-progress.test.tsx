@@ -1,13 +1,18 @@
 import type { ImportJob, ImportPreview } from '@inkwell/contract';
-import { fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Outlet } from 'react-router';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  followedImports,
+  followedImportsKey,
+  followImports,
+} from '../src/features/imports/api/followedImports.ts';
 import { ImportPage } from '../src/features/imports/components/ImportPage.tsx';
 import { ImportWatch } from '../src/features/imports/components/ImportWatch.tsx';
 import { WorkspacePage } from '../src/features/workspace/components/WorkspacePage.tsx';
 import { keys } from '../src/lib/query-keys.ts';
-import type { SessionState } from '../src/lib/session.tsx';
+import { useSession, type SessionState } from '../src/lib/session.tsx';
 import { accountFixture, apiAnswer, bookFixture, stubApi } from './fixtures.ts';
 import { renderRouter } from './render.tsx';
 
@@ -49,6 +54,15 @@ const preview = (filename: string): ImportPreview => ({
   warnings: [],
 });
 
+function SignOut() {
+  const { logout } = useSession();
+  return (
+    <button type="button" onClick={() => void logout()}>
+      Sign out
+    </button>
+  );
+}
+
 function renderImport(path: string) {
   const router = createMemoryRouter(
     [
@@ -63,6 +77,7 @@ function renderImport(path: string) {
           { path: '/my/import', element: <ImportPage /> },
           { path: '/my/workspace', element: <WorkspacePage /> },
           { path: '/elsewhere', element: <p>Elsewhere</p> },
+          { path: '/leave', element: <SignOut /> },
         ],
       },
     ],
@@ -80,6 +95,8 @@ const previewFile = async (name: string) => {
   // jsdom cannot tell a `required` file input has a file set by userEvent: submit directly.
   fireEvent.submit(screen.getByRole('button', { name: 'Preview chapters' }).closest('form')!);
 };
+
+beforeEach(() => localStorage.clear());
 
 describe('the import page', () => {
   it('keeps the started import in its address: coming back shows its progress', async () => {
@@ -183,5 +200,123 @@ describe('the import page', () => {
     await screen.findByText(/story-4\.md, .*: Failed \(Unreadable\)/);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(calls.filter((call) => call === '/api/imports')).toHaveLength(1);
+  });
+
+  it('shows in the list of earlier imports what is heard of an unfinished job, without asking the list again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let status: ImportJob['status'] = 'queued';
+    const job5 = () =>
+      job(5, status === 'queued' ? { status, progress: 0 } : { status, progress: 0.5 });
+    const calls = stubApi((url) =>
+      url.pathname === '/api/imports/5' ? apiAnswer(job5()) : apiAnswer({ imports: [job5()] }),
+    );
+    renderImport('/my/import');
+    await screen.findByText(/story-5\.md, .*: Waiting/);
+    status = 'running';
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await screen.findByText(/story-5\.md, .*: Importing/)).toBeTruthy();
+    expect(calls.filter((call) => call === '/api/imports')).toHaveLength(1);
+  });
+});
+
+/**
+ * A reload, or a new tab, starts with an empty cache: the unfinished imports are kept for the
+ * account in localStorage, and ImportWatch follows them again from the first page.
+ */
+describe('imports followed across a reload', () => {
+  it('follows an import started before a reload, then refreshes the workspace books when it ends', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let finished = false;
+    const calls = stubApi((url, init) => {
+      if (url.pathname === '/api/imports/preview') return apiAnswer(preview(url.pathname));
+      if (url.pathname === '/api/imports' && init?.method === 'POST')
+        return apiAnswer(job(5, { status: 'queued', progress: 0 }), 202);
+      if (url.pathname === '/api/imports/5')
+        return apiAnswer(job(5, finished ? { status: 'done', progress: 1, book_id: 9 } : {}));
+      if (url.pathname === '/api/my/books')
+        return apiAnswer(finished ? [bookFixture(9), bookFixture(8)] : [bookFixture(8)]);
+      return apiAnswer({ imports: [] });
+    });
+    renderImport('/my/import');
+    await previewFile('story-5.md');
+    await userEvent.click(await screen.findByRole('button', { name: 'Create book' }));
+    await screen.findByText('Importing (50%)');
+    expect(followedImports(7)).toEqual([5]);
+
+    // The reload: nothing of the page is left but the browser's storage.
+    cleanup();
+    calls.length = 0;
+    renderImport('/my/workspace');
+    const card = (title: string) => screen.findByRole('heading', { name: title });
+    await card('Book 8');
+    expect(calls).toContain('/api/imports/5');
+    expect(screen.queryByRole('heading', { name: 'Book 9' })).toBeNull();
+    finished = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await card('Book 9')).toBeTruthy();
+    // Ended: no longer kept, nor asked about.
+    expect(followedImports(7)).toEqual([]);
+    const asked = calls.filter((call) => call === '/api/imports/5').length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls.filter((call) => call === '/api/imports/5')).toHaveLength(asked);
+  });
+
+  it('refreshes the workspace books when a kept import ended before the reload', async () => {
+    followImports(7, [5]);
+    stubApi((url) => {
+      if (url.pathname === '/api/imports/5')
+        return apiAnswer(job(5, { status: 'done', progress: 1, book_id: 9 }));
+      return apiAnswer([bookFixture(8)]);
+    });
+    const { client } = renderImport('/elsewhere');
+    client.setQueryData(keys.myBooks, [bookFixture(8)]);
+    await vi.waitFor(() => expect(client.getQueryState(keys.myBooks)?.isInvalidated).toBe(true));
+    expect(followedImports(7)).toEqual([]);
+  });
+
+  it('keeps an unfinished job of the list of earlier imports too', async () => {
+    stubApi((url) =>
+      url.pathname === '/api/imports/5'
+        ? apiAnswer(job(5))
+        : apiAnswer({ imports: [job(5), job(4, { status: 'done', progress: 1, book_id: 8 })] }),
+    );
+    renderImport('/my/import');
+    await screen.findByText(/story-5\.md, .*: Importing/);
+    await vi.waitFor(() => expect(followedImports(7)).toEqual([5]));
+  });
+
+  it('drops a kept job the server refuses to say about, and stops asking', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    followImports(7, [5, 6]);
+    const calls = stubApi((url) =>
+      url.pathname === '/api/imports/5'
+        ? apiAnswer({ detail: 'Not found' }, 404)
+        : apiAnswer(job(6)),
+    );
+    renderImport('/elsewhere');
+    await vi.waitFor(() => expect(followedImports(7)).toEqual([6]));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(calls.filter((call) => call === '/api/imports/5')).toHaveLength(1);
+    expect(calls.filter((call) => call === '/api/imports/6').length).toBeGreaterThan(3);
+  });
+
+  it("asks nothing on load when nothing is kept for the account (another account's are not its)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    followImports(8, [5]);
+    const calls = stubApi(() => apiAnswer(job(5)));
+    renderImport('/elsewhere');
+    await screen.findByText('Elsewhere');
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(calls.filter((call) => call.startsWith('/api/imports'))).toEqual([]);
+    expect(followedImports(8)).toEqual([5]);
+  });
+
+  it('forgets the kept imports at sign-out', async () => {
+    followImports(7, [5]);
+    const calls = stubApi((url) => (url.pathname === '/token' ? apiAnswer({}) : apiAnswer(job(5))));
+    renderImport('/leave');
+    await vi.waitFor(() => expect(calls).toContain('/api/imports/5'));
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await vi.waitFor(() => expect(localStorage.getItem(followedImportsKey(7))).toBeNull());
   });
 });

@@ -57,7 +57,8 @@ function ImportProgress({ jobId }: { jobId: number }) {
 
 /**
  * The author's earlier imports. ImportWatch follows the unfinished ones (a job started before the
- * author left the page, or reloaded it), and refreshes this list as each ends.
+ * author left the page, or reloaded it): each one's line shows what it last heard, and this list
+ * is asked again as each ends.
  */
 function PastImports() {
   const imports = useQuery(importsQuery());
