@@ -73,9 +73,13 @@ test.describe('accounts', () => {
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Log In' }).click();
     await expect(page.locator('.form-error')).toHaveText('Incorrect username or password.');
-    await expect(
-      page.getByTestId('toast').filter({ hasText: 'Incorrect username or password.' }),
-    ).toBeVisible();
+    const toast = page.getByTestId('toast').filter({ hasText: 'Incorrect username or password.' });
+    await expect(toast).toBeVisible();
+    // Heard once, at the field the focus moved to: the toast is not announced as well.
+    await expect(page.getByLabel('Username')).toBeFocused();
+    expect(
+      await toast.evaluate((el) => el.closest('[aria-live]')?.getAttribute('aria-live') ?? null),
+    ).toBeNull();
 
     await page.getByLabel('Password').fill(user.password);
     // Changing a field takes the error away at once (issue 23 §2).

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -15,6 +15,7 @@ const toast = (id: string, extra: Partial<Toast> = {}): Toast => ({
   text: id,
   type: 'INFO',
   timeout: 5000,
+  announce: true,
   ...extra,
 });
 
@@ -137,6 +138,33 @@ describe('toasts', () => {
     });
     fireEvent.click(screen.getAllByRole('button', { name: 'Close notification' })[0]!);
     expect(texts()).toEqual(['one']);
+  });
+
+  it('shows a toast not to be announced as any other, outside the live region', () => {
+    renderToasts();
+    act(() => {
+      pushToast('Ordinary');
+      pushToast('Said by the form', { type: 'ERROR', announce: false, timeout: 2_000 });
+    });
+    const [quiet, ordinary] = screen.getAllByTestId('toast');
+    expect(texts()).toEqual(['Said by the form', 'Ordinary']);
+    // Shown as the others are: the same item, type, close button, in the messages' region.
+    expect(quiet!.className).toBe('toast toast-error');
+    expect(within(quiet!).getByRole('button', { name: 'Close notification' })).toBeTruthy();
+    expect(quiet!.closest('section')?.getAttribute('aria-label')).toBe('Messages');
+    // Only the ordinary one is in a live region; nothing in the quiet one is hidden.
+    expect(ordinary!.closest('[aria-live]')?.getAttribute('aria-live')).toBe('polite');
+    expect(quiet!.closest('[aria-live]')).toBeNull();
+    expect(quiet!.closest('[aria-hidden]')).toBeNull();
+    expect(quiet!.querySelector('[aria-live], [role="alert"], [role="status"]')).toBeNull();
+    // It fades and goes on its timeout, and closes, as the others do.
+    act(() => vi.advanceTimersByTime(2_000 - TOAST_FADE_BEFORE_MS));
+    expect(quiet!.className).toContain('is-fading');
+    act(() => vi.advanceTimersByTime(TOAST_FADE_BEFORE_MS));
+    expect(texts()).toEqual(['Ordinary']);
+    act(() => void pushToast('Said again', { announce: false }));
+    fireEvent.click(within(screen.getAllByTestId('toast')[0]!).getByRole('button'));
+    expect(texts()).toEqual(['Ordinary']);
   });
 
   it("shows a 'View.' link when the toast has one, and following it closes the toast", () => {

@@ -20,6 +20,8 @@ export interface Toast {
   type: ToastType;
   href?: string;
   timeout: number;
+  /** False: not announced by the messages' live region (ToastOptions.announce). */
+  announce: boolean;
 }
 
 export type ToastAction = { type: 'add'; toast: Toast } | { type: 'remove'; id: string };
@@ -37,6 +39,11 @@ export interface ToastOptions {
   type?: ToastType;
   href?: string;
   timeout?: number;
+  /**
+   * False for a toast whose words the page already says in its own place (an error shown and
+   * heard in the form): shown as any other, but not announced, or a screen reader says it twice.
+   */
+  announce?: boolean;
 }
 
 interface Toaster {
@@ -59,6 +66,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         type: options.type ?? 'INFO',
         href: options.href,
         timeout: options.timeout ?? DEFAULT_TOAST_MS,
+        announce: options.announce ?? true,
       },
     });
     return id;
@@ -141,13 +149,22 @@ export function ToastItem({ toast, onRemove }: { toast: Toast; onRemove(id: stri
 export function ToastRegion() {
   const toaster = useContext(ToastContext);
   if (!toaster) return null;
+  const item = (toast: Toast) => (
+    <ToastItem key={toast.id} toast={toast} onRemove={toaster.remove} />
+  );
+  const quiet = toaster.toasts.filter((toast) => !toast.announce);
+  // Toasts not to be announced are in a list of their own, without aria-live, above the announced
+  // ones (they answer what was just done on the page, so they are most likely the newest): each
+  // toast is in the page once, with its close button, for a screen reader reading or tabbing
+  // through it, and the live list is left as it was. One visual list with its words said again
+  // in a hidden live region would put every announced toast's words in the page twice, and a
+  // list inside the live one with aria-live="off" is not honoured by every screen reader.
   return (
     <section className="toast-region" aria-label="Messages">
+      {quiet.length > 0 && <ol className="toast-list">{quiet.map(item)}</ol>}
       {/* The list exists from the start so screen readers announce each toast added to it. */}
       <ol className="toast-list" aria-live="polite" aria-relevant="additions">
-        {toaster.toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} onRemove={toaster.remove} />
-        ))}
+        {toaster.toasts.filter((toast) => toast.announce).map(item)}
       </ol>
     </section>
   );

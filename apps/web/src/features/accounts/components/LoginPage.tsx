@@ -41,7 +41,9 @@ export function LoginPage() {
       const thePair = isApiError(err) && err.status >= 400 && err.status < 500 && !notThePair(err);
       const message = thePair ? LOGIN_FAILED : isApiError(err) ? err.detail : LOGIN_UNFINISHED;
       error.show(message, thePair ? ['username', 'password'] : null);
-      push(message, { type: 'ERROR' });
+      // The form says it, and is heard there (the focus moved to a field it describes, or an
+      // alert): the toast shows it too, but is not announced a second time.
+      push(message, { type: 'ERROR', announce: false });
       setPending(false);
     }
   };

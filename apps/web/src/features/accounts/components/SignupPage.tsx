@@ -51,11 +51,15 @@ export function SignupPage() {
     try {
       ({ loggedIn } = await session.signup(fields.username, fields.password));
     } catch (err) {
-      push(SIGNUP_FAILED, { type: 'ERROR' });
       // The server says why (name taken, password too short): show it beside the form.
-      if (isApiError(err) && err.status !== 0 && err.status < 500)
+      if (isApiError(err) && err.status !== 0 && err.status < 500) {
+        push(SIGNUP_FAILED, { type: 'ERROR' });
         error.show(err.detail, fieldsOfApiError(err, ['username', 'password']));
-      else error.show(SIGNUP_FAILED);
+      } else {
+        // The form says the toast's words itself, and is heard there: the toast is not announced.
+        push(SIGNUP_FAILED, { type: 'ERROR', announce: false });
+        error.show(SIGNUP_FAILED);
+      }
       setPending(false);
       return;
     }

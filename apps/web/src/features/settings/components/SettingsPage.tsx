@@ -100,11 +100,15 @@ function ProfileForm() {
       }
     },
     onError: (err) => {
-      push(TEXTS.profileFailed, { type: 'ERROR' });
       // The server names the field at fault (a wrong current password, a taken username).
-      if (isApiError(err) && err.status > 0 && err.status < 500)
+      if (isApiError(err) && err.status > 0 && err.status < 500) {
+        push(TEXTS.profileFailed, { type: 'ERROR' });
         error.show(err.detail, fieldsOfApiError(err, [...FIELDS.map((f) => f.name), 'biography']));
-      else error.show(TEXTS.profileFailed);
+      } else {
+        // The form says the toast's words itself, and is heard there: the toast is not announced.
+        push(TEXTS.profileFailed, { type: 'ERROR', announce: false });
+        error.show(TEXTS.profileFailed);
+      }
     },
   });
 
