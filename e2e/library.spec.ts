@@ -237,3 +237,28 @@ test('the EPUB download answers an EPUB; book and author pages link their feeds;
   await expect(page.getByText('No private feed address is active.')).toBeVisible();
   expect((await page.request.get(feedUrl)).status()).toBe(404);
 });
+
+test("a refused EPUB export is told in the server's words, and the next try downloads it", async ({
+  page,
+}) => {
+  const changed = 'The book changed while its EPUB was being made; please try again';
+  const exportUrl = `**/api/books/${book.id}/export.epub`;
+  // The server says so when the book keeps changing while its file is made: answered here.
+  await page.route(exportUrl, (route) =>
+    route.fulfill({
+      status: 503,
+      headers: { 'retry-after': '5' },
+      json: { detail: changed, code: 'unavailable' },
+    }),
+  );
+  await page.goto(app(`/books/${book.id}`));
+  const download = page.getByRole('link', { name: 'Download EPUB' });
+  await download.click();
+  await expect(page.getByTestId('toast').filter({ hasText: changed })).toBeVisible();
+  await expect(download).not.toHaveAttribute('aria-disabled', 'true');
+
+  await page.unroute(exportUrl);
+  const saved = page.waitForEvent('download');
+  await download.click();
+  expect((await saved).suggestedFilename()).toBe(`${book.title}.epub`);
+});

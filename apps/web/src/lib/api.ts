@@ -106,6 +106,40 @@ async function send(path: string, options: RequestOptions): Promise<Response> {
   return res;
 }
 
+/**
+ * The file name a Content-Disposition header gives (RFC 6266): its exact `filename*` (UTF-8,
+ * percent-encoded) before its plain `filename`; null when it gives none.
+ */
+export function fileNameOf(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const exact = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition)?.[1];
+  if (exact) {
+    try {
+      return decodeURIComponent(exact.trim());
+    } catch {
+      // not valid percent-encoding: try the plain name
+    }
+  }
+  return /filename\s*=\s*"([^"]*)"/i.exec(disposition)?.[1] ?? null;
+}
+
+/** A file the API answers to a GET, whole, with the name the server gives it (or null). */
+export interface ApiFile {
+  blob: Blob;
+  name: string | null;
+}
+
+/** GETs a file from the API: answers it, or throws an ApiError (status 0 if it broke off). */
+export async function getFile(path: string, signal?: AbortSignal): Promise<ApiFile> {
+  const res = await send(path, { signal });
+  try {
+    return { blob: await res.blob(), name: fileNameOf(res.headers.get('content-disposition')) };
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, 'Could not reach the server.', 'network');
+  }
+}
+
 const bodyOf = async <T>(res: Response): Promise<T> =>
   res.status === 204 ? (undefined as T) : ((await res.json()) as T);
 

@@ -1,10 +1,11 @@
 import type { HomePicks } from '@inkwell/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { apiAnswer, authorFixture, bookFixture, stubApi } from '../../../test/fixtures.ts';
+import { ToastProvider, ToastRegion } from '../../components/toasts.tsx';
 import { SessionProvider } from '../../lib/session.tsx';
 import { HomePage } from './components/HomePage.tsx';
 
@@ -33,7 +34,10 @@ function renderHome() {
   render(
     <QueryClientProvider client={client}>
       <SessionProvider initial={{ status: 'out', token: null, account: null }}>
-        <RouterProvider router={router} />
+        <ToastProvider>
+          <RouterProvider router={router} />
+          <ToastRegion />
+        </ToastProvider>
       </SessionProvider>
     </QueryClientProvider>,
   );
@@ -102,6 +106,31 @@ describe('the e-books of the home page', () => {
       '/books/5',
     );
     expect(calls).toContain('/api/books?status=completed&sort=popular&limit=4');
+  });
+
+  it("says why an EPUB could not be made, in the server's words, and can be tried again", async () => {
+    const changed = 'The book changed while its EPUB was being made; please try again';
+    const exports = stubApi((url) => {
+      if (url.pathname === '/api/books/5/export.epub')
+        return apiAnswer({ detail: changed, code: 'unavailable' }, 503);
+      if (url.pathname === '/api/books')
+        return apiAnswer([bookFixture(5, { title: 'The Whole Tide', status: 'completed' })]);
+      if (url.pathname === '/api/home/authors') return apiAnswer(PICKS);
+      if (url.pathname === '/api/recent/books') return apiAnswer([]);
+      return apiAnswer({ popular: [] });
+    });
+    renderHome();
+    const download = await within(section('E-books')).findByRole('link', {
+      name: 'Download The Whole Tide as EPUB',
+    });
+    await userEvent.click(download);
+    const toast = await screen.findByTestId('toast');
+    expect(toast.textContent).toContain(changed);
+    expect(toast.closest('[aria-live]')?.getAttribute('aria-live')).toBe('polite');
+    expect(download.getAttribute('aria-disabled')).toBeNull();
+    await userEvent.click(download);
+    await waitFor(() => expect(screen.getAllByTestId('toast')).toHaveLength(2));
+    expect(exports.filter((path) => path.endsWith('/export.epub'))).toHaveLength(2);
   });
 
   it('says when there are none, and when they could not be loaded', async () => {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { Link, useParams } from 'react-router';
 import { CoverImage } from '../../../components/CoverImage.tsx';
+import { EpubDownload } from '../../../components/EpubDownload.tsx';
 import { FeedLink } from '../../../components/FeedLink.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { Loading, Status } from '../../../components/Status.tsx';
@@ -96,13 +97,14 @@ export function BookPage({ Shelf, Notes }: { Shelf?: BookPart; Notes?: BookPart 
                 Start reading
               </Link>
             )}{' '}
-            <a
+            <EpubDownload
               className="button button-secondary"
-              href={url(`/api/books/${b.id}/export.epub`)}
-              download
+              bookId={b.id}
+              title={b.title}
+              preparing="Preparing EPUB..."
             >
               Download EPUB
-            </a>
+            </EpubDownload>
           </p>
           <BookFollowButton book={b} />
           {Shelf && state.status === 'in' && <Shelf bookId={b.id} />}

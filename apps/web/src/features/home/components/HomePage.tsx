@@ -4,11 +4,12 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../../../components/Avatar.tsx';
 import { CoverImage } from '../../../components/CoverImage.tsx';
+import { EpubDownload } from '../../../components/EpubDownload.tsx';
 import { FilteredNotice } from '../../../components/FilteredNotice.tsx';
 import { PageTitle } from '../../../components/Page.tsx';
 import { LoadError, Loading, Status } from '../../../components/Status.tsx';
 import { useFiltersOff } from '../../../lib/filtered.ts';
-import { paths, url } from '../../../lib/paths.ts';
+import { paths } from '../../../lib/paths.ts';
 import { displayName } from '../../../lib/titles.ts';
 import { ebooksQuery, homePicksQuery, popularBooksQuery, recentBooksQuery } from '../api/home.ts';
 
@@ -162,14 +163,15 @@ export function HomePage() {
                   <Link to={paths.book(book.id)}>{book.title}</Link>
                   <span className="muted"> by {book.author_username}</span>
                 </span>
-                <a
+                <EpubDownload
                   className="button button-small button-secondary"
-                  href={url(`/api/books/${book.id}/export.epub`)}
-                  download
-                  aria-label={`Download ${book.title} as EPUB`}
+                  bookId={book.id}
+                  title={book.title}
+                  label={`Download ${book.title} as EPUB`}
+                  preparing="Preparing..."
                 >
                   EPUB
-                </a>
+                </EpubDownload>
               </li>
             ))}
           </ul>
