@@ -169,7 +169,7 @@ describe('settings', () => {
       '/my/settings/7',
       (url) =>
         url.pathname === '/api/authors/7'
-          ? refuse(400, USERNAME_RULE)
+          ? refuse(400, USERNAME_RULE, 'username')
           : // My filters (issue 21), the block and mute lists (issue 19) load beside it, empty.
             url.pathname === '/api/my/filters'
             ? Response.json(NO_SAVED_FILTERS)
@@ -240,25 +240,42 @@ describe('book details', () => {
     );
   };
 
-  it('takes "The title cannot be empty." away once a title is typed', async () => {
+  it('says "The title cannot be empty." at the title, and takes it away once a title is typed', async () => {
     renderDetails(() => refuse(404, ''));
     const title = screen.getByLabelText('Title');
     await userEvent.clear(title);
     await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
-    expect(alertText()).toBe('The title cannot be empty.');
+    await expectHeardAt('Title', 'The title cannot be empty.');
     await userEvent.type(screen.getByLabelText('Summary'), 'A summary');
-    expect(alertText()).toBe('The title cannot be empty.');
+    expectTiedTo('Title', 'The title cannot be empty.');
     await userEvent.type(title, 'E');
-    expect(alertText()).toBeNull();
+    expectGone('Title', 'The title cannot be empty.');
   });
 
-  it('takes a taken title away once the title changes', async () => {
-    renderDetails(() => refuse(409, 'You already have a book with this title'));
+  it('says a taken title at the title field the server names, and takes it away once the title changes', async () => {
+    renderDetails(() => refuse(409, 'You already have a book with this title', 'title'));
     await userEvent.type(screen.getByLabelText('Title'), ' II');
     await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
-    await waitFor(() => expect(alertText()).toBe('You already have a book with this title.'));
+    await expectHeardAt('Title', 'You already have a book with this title.');
+    await userEvent.type(screen.getByLabelText('Summary'), 'A summary');
+    expectTiedTo('Title', 'You already have a book with this title.');
     await userEvent.type(screen.getByLabelText('Title'), 'I');
-    expect(alertText()).toBeNull();
+    expectGone('Title', 'You already have a book with this title.');
+  });
+
+  it('marks the field a 400 names (a refused tag), and says an error of no field as an alert', async () => {
+    const detail = 'tags.0: a tag is 1-50 characters';
+    let answer = () => refuse(400, detail, 'tags');
+    renderDetails(() => answer());
+    await userEvent.type(screen.getByLabelText('Summary'), 'A summary');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+    await expectHeardAt('Tags', detail);
+    expect(screen.getByLabelText('Summary').getAttribute('aria-invalid')).toBeNull();
+
+    answer = () => refuse(400, 'Something about the whole book');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
+    await waitFor(() => expect(alertText()).toBe('Something about the whole book'));
+    expect(screen.getByLabelText('Tags').getAttribute('aria-invalid')).toBeNull();
   });
 });
 

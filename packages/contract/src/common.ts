@@ -18,10 +18,10 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /**
- * Every 4xx and 5xx answer. `field` names the request field a refusal is about, when the server
- * knows it is that one field's (a wrong `current_password`, a taken `username`), so a form can
- * mark it without guessing from the status or the words; absent otherwise, and never replacing
- * `detail`, which still says why.
+ * Every 4xx and 5xx answer. `field` names the request field (body or query) a refusal is about,
+ * when it is that one field's (a value the schema refuses, a wrong `current_password`, a taken
+ * `username` or book `title`), so a form can mark it without guessing from the status or the
+ * words; absent otherwise, and never replacing `detail`, which still says why.
  */
 export const ErrorBody = z
   .object({

@@ -46,7 +46,8 @@ export function assertStorable(...parts: unknown[]): void {
         : [['', part] as const];
     for (const [name, value] of fields) {
       if (allStorable(value) && isStorableText(name)) continue;
-      throw badRequest(name && isStorableText(name) ? `${name}: ${NOT_STORABLE}` : NOT_STORABLE);
+      const named = name !== '' && isStorableText(name);
+      throw badRequest(named ? `${name}: ${NOT_STORABLE}` : NOT_STORABLE, named ? name : undefined);
     }
   }
 }

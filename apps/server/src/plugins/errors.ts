@@ -69,10 +69,14 @@ function answerFor(error: FastifyError | AppError): Answer {
       return { status: 404, body: { detail: 'Not found', code: 'not_found' } };
     }
     const first = error.validation[0];
-    const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
+    const path = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.');
     const message = first?.message ?? error.message;
-    const detail = field ? `${field}: ${message}` : message;
-    return { status: 400, body: { detail, code: 'validation' } };
+    const detail = path ? `${path}: ${message}` : message;
+    // The request field is the path's first step: a bad third tag is the `tags` field's fault.
+    // A body that is itself a list (a chapter order) has no field to name.
+    const step = path?.split('.')[0];
+    const field = step && !/^\d+$/.test(step) ? step : undefined;
+    return { status: 400, body: { detail, code: 'validation', ...(field && { field }) } };
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {

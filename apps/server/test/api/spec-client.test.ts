@@ -105,15 +105,16 @@ describe.each(Object.entries(ENCODINGS))('POST /token as %s', (_name, encode) =>
   });
 
   it.each([
-    ['a missing password', [['username', 'someone']]],
-    ['a missing username', [['password', 'whatever-it-is']]],
-    ['an empty form', []],
+    ['a missing password', [['username', 'someone']], 'password'],
+    ['a missing username', [['password', 'whatever-it-is']], 'username'],
+    ['an empty form', [], 'username'],
     [
       'a password over the limit',
       [
         ['username', 'someone'],
         ['password', 'x'.repeat(257)],
       ],
+      'password',
     ],
     [
       'a repeated field',
@@ -122,13 +123,18 @@ describe.each(Object.entries(ENCODINGS))('POST /token as %s', (_name, encode) =>
         ['password', 'one-password'],
         ['password', 'two-password'],
       ],
+      'password',
     ],
-  ] as [string, [string, string][]][])(
+  ] as [string, [string, string][], string][])(
     'answers %s 400, naming the field',
-    async (_what, fields) => {
+    async (_what, fields, field) => {
       const res = await login(t.app, encode(fields));
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: expect.any(String), code: 'validation' });
+      expect(res.json()).toEqual({
+        detail: expect.stringMatching(new RegExp(`^${field}: `)),
+        code: 'validation',
+        field,
+      });
     },
   );
 

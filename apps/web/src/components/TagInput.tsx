@@ -76,6 +76,8 @@ export function TagInput({
   name,
   commitRef,
   onTypingChange,
+  invalid,
+  describedBy: describedByForm,
 }: {
   label: string;
   tags: readonly string[];
@@ -88,6 +90,10 @@ export function TagInput({
   commitRef?: Ref<TagInputHandle>;
   /** Told whether text is typed but not added yet (a form's "unsaved" counts it). */
   onTypingChange?: (typing: boolean) => void;
+  /** The form marks the field invalid (an error about the tags it holds). */
+  invalid?: boolean | undefined;
+  /** Ids of the form's own descriptions of the field (its error), after the field's own. */
+  describedBy?: string | undefined;
 }) {
   const base = useId();
   const inputId = `${name ?? 'tags'}${base}`;
@@ -173,7 +179,9 @@ export function TagInput({
     if (e.key === 'Backspace' && text === '' && tags.length > 0) remove(tags[tags.length - 1]!);
   };
 
-  const describedBy = [help ? helpId : null, problem ? problemId : null].filter(Boolean).join(' ');
+  const describedBy = [help ? helpId : null, problem ? problemId : null, describedByForm]
+    .filter(Boolean)
+    .join(' ');
   const activeOption = expanded && active >= 0 && active < options.length ? active : -1;
 
   return (
@@ -194,7 +202,7 @@ export function TagInput({
           aria-controls={listId}
           aria-activedescendant={activeOption >= 0 ? `${listId}-${activeOption}` : undefined}
           aria-describedby={describedBy || undefined}
-          aria-invalid={problem ? true : undefined}
+          aria-invalid={problem || invalid ? true : undefined}
           value={text}
           onChange={(e) => {
             setText(e.target.value);

@@ -40,14 +40,12 @@ export function useFormError() {
 
 /**
  * The field an API error is about, among the form's `fields`: the one the server names (the
- * error body's `field`), or else the one a validation detail starts with ("email: ...", as the
- * server's error handler writes it). Never guessed from the status or the words: null when the
- * server names none of them, and the error is the form's.
+ * error body's `field`, set for every refusal of one request field). Never guessed from the
+ * status or the words: null when the server names none of them, and the error is the form's.
  */
 export function fieldsOfApiError(error: unknown, fields: readonly string[]): string[] | null {
   if (!isApiError(error)) return null;
-  const named = error.field ?? /^([A-Za-z_]+)[.:]/.exec(error.detail)?.[1];
-  return named && fields.includes(named) ? [named] : null;
+  return error.field !== undefined && fields.includes(error.field) ? [error.field] : null;
 }
 
 /** The `name` of the element an input event came from, for a form's onInput. */

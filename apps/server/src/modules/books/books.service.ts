@@ -22,6 +22,8 @@ import { listFilterFor } from '../discovery/discovery.service.ts';
 import { bookFollowFacts } from '../follows/book-follows.service.ts';
 import * as books from './books.repository.ts';
 
+const TITLE_TAKEN = 'You already have a book with this title';
+
 const visibilityFor = (viewer: Viewer | null) => ({ viewerId: viewer?.id ?? null });
 
 /**
@@ -216,7 +218,7 @@ export async function listVisibleBooksFor(
 export async function createBook(ctx: AppContext, viewer: Viewer, title: string) {
   const id = await ctx.db.transaction().execute(async (trx) => {
     if (await books.authorHasTitle(trx, viewer.id, title)) {
-      throw conflict('You already have a book with this title');
+      throw conflict(TITLE_TAKEN, 'title');
     }
     return books.insertBook(trx, { authorId: viewer.id, title, now: nowIso() });
   });
@@ -235,7 +237,7 @@ export async function updateBook(
       input.title !== undefined &&
       (await books.authorHasTitle(trx, viewer.id, input.title, bookId))
     ) {
-      throw conflict('You already have a book with this title');
+      throw conflict(TITLE_TAKEN, 'title');
     }
     const publishing = asksToPublish(input) && !isPublicBook(existing);
     const updated = await books.updateBook(trx, bookId, {

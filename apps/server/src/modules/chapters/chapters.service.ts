@@ -207,7 +207,7 @@ export async function createChapter(
 ): Promise<Chapter> {
   await getOwnedBook(ctx, viewer, bookId);
   if (input.book_id != null && input.book_id !== bookId) {
-    throw badRequest('book_id must name the book in the path');
+    throw badRequest('book_id must name the book in the path', 'book_id');
   }
   const content = contentColumns(input.content ?? '');
   const id = await writeChaptersOf(ctx, viewer, bookId, async (trx) => {
@@ -357,9 +357,9 @@ export async function updateChapter(
 ): Promise<Chapter> {
   if (input.publish_at != null) {
     if (input.is_published !== undefined)
-      throw badRequest('Send publish_at or is_published, not both');
+      throw badRequest('Send publish_at or is_published, not both', 'publish_at');
     if (Date.parse(input.publish_at) <= Date.now())
-      throw badRequest('publish_at must be in the future');
+      throw badRequest('publish_at must be in the future', 'publish_at');
   }
   const answer = await saveChapter(ctx, viewer, { bookId, chapterId }, input, { restoring });
   // Only a release (dueBy) answers null.

@@ -37,7 +37,7 @@ export function isOperator(ctx: Pick<AppContext, 'config'>, viewer: Viewer | nul
 export const encodeCursor = (id: number) => Buffer.from(`c${id}`).toString('base64url');
 function decodeCursor(cursor: string): number {
   const match = /^c([1-9]\d{0,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw badRequest('cursor is not one this API gave');
+  if (!match) throw badRequest('cursor is not one this API gave', 'cursor');
   return Number(match[1]);
 }
 
@@ -113,7 +113,7 @@ export async function countComments(
  */
 function cleanBody(body: string): string {
   const { html, text } = sanitizeComment(body);
-  if (text.trim() === '') throw badRequest('A comment needs some text');
+  if (text.trim() === '') throw badRequest('A comment needs some text', 'body');
   return html;
 }
 
@@ -150,16 +150,16 @@ export async function createComment(
   if (input.parent_id != null) {
     const named = await comments.findCommentHead(ctx.db, Number(input.parent_id));
     if (!named || named.chapter_id !== chapterId)
-      throw badRequest('parent_id must name a comment of this chapter');
+      throw badRequest('parent_id must name a comment of this chapter', 'parent_id');
     parent =
       named.parent_id === null ? named : await comments.findCommentHead(ctx.db, named.parent_id);
-    if (!parent) throw badRequest('parent_id must name a comment of this chapter');
+    if (!parent) throw badRequest('parent_id must name a comment of this chapter', 'parent_id');
   }
   const paragraph = parent ? parent.paragraph : (input.paragraph ?? null);
   if (!parent && paragraph !== null) {
     // One parse of the chapter per paragraph comment (they are rate limited): the anchor must exist.
     if (paragraph >= (await chapterBlockCount(ctx, chapterId)))
-      throw badRequest('paragraph is beyond the last paragraph of the chapter');
+      throw badRequest('paragraph is beyond the last paragraph of the chapter', 'paragraph');
   }
 
   const id = await writeTransaction(ctx.db, (trx) =>

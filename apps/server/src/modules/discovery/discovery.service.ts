@@ -83,6 +83,7 @@ export async function updateMyFilters(
     if (unknown.length > 0)
       throw badRequest(
         `muted_authors: no author is called ${unknown.map((u) => `"${u}"`).join(', ')}`,
+        'muted_authors',
       );
     mutedIds = names.map((u) => idByName.get(u.toLowerCase())!);
   }

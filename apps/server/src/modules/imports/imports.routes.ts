@@ -52,7 +52,11 @@ async function readUpload(request: FastifyRequest): Promise<service.Upload> {
   const parsed = ImportFields.safeParse(fields);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw badRequest(`${issue?.path.join('.') ?? 'fields'}: ${issue?.message ?? 'invalid'}`);
+    const field = issue?.path[0];
+    throw badRequest(
+      `${issue?.path.join('.') ?? 'fields'}: ${issue?.message ?? 'invalid'}`,
+      typeof field === 'string' ? field : undefined,
+    );
   }
   return { ...file, fields: parsed.data };
 }

@@ -70,7 +70,7 @@ export async function postAnnouncement(
 ): Promise<Announcement> {
   const book = await getOwnedBook(ctx, viewer, bookId);
   const body = sanitizeContent(input.body);
-  if (isBlankHtml(body)) throw badRequest('body must not be empty');
+  if (isBlankHtml(body)) throw badRequest('body must not be empty', 'body');
   const { row, news } = await writeTransaction(ctx.db, async (trx) => {
     const row = await releases.insertAnnouncement(trx, {
       bookId,

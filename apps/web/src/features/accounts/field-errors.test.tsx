@@ -72,7 +72,7 @@ describe('signup: errors at their fields', () => {
   it("ties the server's too-short password to the password field and focuses it", async () => {
     const detail = 'password: password must be at least 8 characters';
     await submitSignup({ Username: 'ann', Password: 'short', 'Confirm password': 'short' }, () =>
-      refuse(400, detail),
+      refuse(400, detail, 'password'),
     );
     await waitFor(() => expect(field('Password').getAttribute('aria-invalid')).toBe('true'));
     expect(description(field('Password'))).toContain(detail);

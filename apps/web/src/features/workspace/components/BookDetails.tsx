@@ -27,8 +27,9 @@ import { LoadError, Status } from '../../../components/Status.tsx';
 import { TagInput, tagsWithTyped, type TagInputHandle } from '../../../components/TagInput.tsx';
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
+import { useFieldError } from '../../../lib/fieldError.tsx';
+import { fieldsOfApiError } from '../../../lib/formError.ts';
 import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
-import { useFormError } from '../../../lib/formError.ts';
 import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
 import { megabytes } from '../../../lib/format.ts';
 import { genresQuery } from '../../../lib/query.ts';
@@ -76,6 +77,8 @@ function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & {
 }
 
 const TITLE_EMPTY = 'The title cannot be empty.';
+/** The fields the server may name in a refusal of the details (its error body's `field`). */
+const DETAIL_FIELDS = ['title', 'summary', 'tags', 'rating', 'status'];
 const TITLE_TAKEN = 'You already have a book with this title.';
 
 /** What leaving the details form with edits not saved loses (the leave guard asks). */
@@ -128,7 +131,8 @@ function DetailsForm({ book }: { book: Book }) {
   const [warnings, setWarnings] = useState<WarningId[]>(book.warnings);
   const [rating, setRating] = useState<BookRating>(book.rating);
   const [status, setStatus] = useState<BookStatus>(book.status);
-  const error = useFormError();
+  const form = useRef<HTMLFormElement>(null);
+  const error = useFieldError('details', form);
   const tagsField = useRef<TagInputHandle>(null);
   const details: Details = {
     title,
@@ -151,9 +155,12 @@ function DetailsForm({ book }: { book: Book }) {
     onError: (err) => {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
-      if (isApiError(err, 409)) error.show(TITLE_TAKEN, ['title']);
-      // A refused tag or warning: the server says which and why.
-      else if (isApiError(err, 400)) error.show(err.detail);
+      // A refusal says why, and names the field when it is one's (a taken title, a refused tag).
+      if (isApiError(err) && (err.status === 400 || err.status === 409))
+        error.show(
+          err.status === 409 ? TITLE_TAKEN : err.detail,
+          fieldsOfApiError(err, DETAIL_FIELDS),
+        );
       else error.show('The book details could not be saved. Please try again.');
     },
   });
@@ -176,24 +183,28 @@ function DetailsForm({ book }: { book: Book }) {
   return (
     <section className="workspace-panel" aria-labelledby="details-title">
       <h2 id="details-title">Details</h2>
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" ref={form} onSubmit={submit} noValidate>
         <div className="field">
           <label htmlFor="book-title">Title</label>
           <input
             id="book-title"
+            name="title"
             value={title}
             maxLength={TITLE_MAX_LENGTH}
             onChange={(e) => {
               setTitle(e.target.value);
               error.changed('title');
             }}
-            aria-invalid={error.message === TITLE_EMPTY || undefined}
+            {...error.fieldProps('title')}
           />
+          {error.messageAt('title')}
         </div>
         <div className="field">
           <label htmlFor="book-summary">Summary</label>
           <AutoGrowTextarea
             id="book-summary"
+            name="summary"
+            {...error.fieldProps('summary')}
             value={summary}
             maxLength={SUMMARY_MAX_LENGTH}
             onChange={(e) => {
@@ -201,6 +212,7 @@ function DetailsForm({ book }: { book: Book }) {
               error.changed('summary');
             }}
           />
+          {error.messageAt('summary')}
         </div>
         <label className="checkbox-field">
           <input
@@ -222,7 +234,7 @@ function DetailsForm({ book }: { book: Book }) {
           Lock comments (readers keep seeing them; no new ones on any chapter)
         </label>
         <TagInput
-          name="book-tags"
+          name="tags"
           label="Tags"
           commitRef={tagsField}
           onTypingChange={setTypingTag}
@@ -233,7 +245,10 @@ function DetailsForm({ book }: { book: Book }) {
           }}
           max={BOOK_TAGS_MAX}
           help={`Up to ${BOOK_TAGS_MAX} tags readers can filter by. Press Enter or a comma after each.`}
+          invalid={error.fieldProps('tags')['aria-invalid']}
+          describedBy={error.fieldProps('tags')['aria-describedby']}
         />
+        {error.messageAt('tags')}
         <CheckGroup<WarningId>
           legend="Content warnings"
           options={CONTENT_WARNINGS}
@@ -248,8 +263,13 @@ function DetailsForm({ book }: { book: Book }) {
             <label htmlFor="book-rating">Rating</label>
             <select
               id="book-rating"
+              name="rating"
               value={rating}
-              onChange={(e) => setRating(e.target.value as BookRating)}
+              onChange={(e) => {
+                setRating(e.target.value as BookRating);
+                error.changed('rating');
+              }}
+              {...error.fieldProps('rating')}
             >
               {RATING_OPTIONS.map((r) => (
                 <option key={r.id} value={r.id}>
@@ -257,13 +277,19 @@ function DetailsForm({ book }: { book: Book }) {
                 </option>
               ))}
             </select>
+            {error.messageAt('rating')}
           </div>
           <div className="field">
             <label htmlFor="book-status">Status</label>
             <select
               id="book-status"
+              name="status"
               value={status}
-              onChange={(e) => setStatus(e.target.value as BookStatus)}
+              onChange={(e) => {
+                setStatus(e.target.value as BookStatus);
+                error.changed('status');
+              }}
+              {...error.fieldProps('status')}
             >
               {STATUS_OPTIONS.map((st) => (
                 <option key={st.id} value={st.id}>
@@ -271,13 +297,10 @@ function DetailsForm({ book }: { book: Book }) {
                 </option>
               ))}
             </select>
+            {error.messageAt('status')}
           </div>
         </div>
-        {error.message && (
-          <p className="form-error" role="alert">
-            {error.message}
-          </p>
-        )}
+        {error.formMessage()}
         <div>
           <SubmitButton className="button" busy={save.isPending}>
             {save.isPending ? 'Saving...' : 'Save Details'}
