@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { ToastRegion } from '../src/components/toasts.tsx';
 import { LoginPage } from '../src/features/accounts/components/LoginPage.tsx';
 import { SignupPage } from '../src/features/accounts/components/SignupPage.tsx';
-import { SettingsPage } from '../src/features/settings/components/SettingsPage.tsx';
 import { description, field } from './fields.ts';
-import { accountFixture, apiAnswer, stubApi } from './fixtures.ts';
+import { apiAnswer, stubApi } from './fixtures.ts';
 import { renderRouter } from './render.tsx';
+import { renderSettings } from './settings-page.tsx';
 
 /**
  * SPEC section 8: a failed login is shown as a toast and inline; so are a failed signup and
@@ -116,35 +116,9 @@ describe('signup: a toast the form says in its words is heard once', () => {
 
 describe('settings: a failed profile save, said by the form in the toast words, is heard once', () => {
   it('says it as the alert alone; the toast shows it, unannounced', async () => {
-    stubApi((url, init) => {
-      if (url.pathname === '/api/authors/7' && init?.method === 'PUT')
-        return apiAnswer({ detail: 'Internal error' }, 500);
-      if (url.pathname === '/api/my/filters')
-        return apiAnswer({
-          exclude_tags: [],
-          exclude_warnings: [],
-          exclude_ratings: [],
-          muted_authors: [],
-        });
-      return apiAnswer({ users: [] });
+    renderSettings(() => apiAnswer({ detail: 'Internal error' }, 500), undefined, {
+      toasts: true,
     });
-    renderRouter(
-      createMemoryRouter(
-        [
-          {
-            path: '/my/settings/:authorId',
-            element: (
-              <>
-                <SettingsPage />
-                <ToastRegion />
-              </>
-            ),
-          },
-        ],
-        { initialEntries: ['/my/settings/7'] },
-      ),
-      { session: { status: 'in', token: 't', account: accountFixture(7, 'ann') } },
-    );
     await userEvent.click(await screen.findByRole('button', { name: 'Update Profile' }));
     const message = 'Could not update author profile';
     expect(await toastOf(message)).toHaveLength(1);

@@ -54,6 +54,25 @@ const preview = (filename: string): ImportPreview => ({
   warnings: [],
 });
 
+/**
+ * The API of an author with Book 8 who imports story-5.md as job 5: it runs until `finish()`, then
+ * is done, having made Book 9.
+ */
+function stubImportOfBook9() {
+  let finished = false;
+  const calls = stubApi((url, init) => {
+    if (url.pathname === '/api/imports/preview') return apiAnswer(preview(url.pathname));
+    if (url.pathname === '/api/imports' && init?.method === 'POST')
+      return apiAnswer(job(5, { status: 'queued', progress: 0 }), 202);
+    if (url.pathname === '/api/imports/5')
+      return apiAnswer(job(5, finished ? { status: 'done', progress: 1, book_id: 9 } : {}));
+    if (url.pathname === '/api/my/books')
+      return apiAnswer(finished ? [bookFixture(9), bookFixture(8)] : [bookFixture(8)]);
+    return apiAnswer({ imports: [] });
+  });
+  return { calls, finish: () => (finished = true) };
+}
+
 function SignOut() {
   const { logout } = useSession();
   return (
@@ -161,17 +180,7 @@ describe('the import page', () => {
 
   it('refreshes the workspace books when an import started here ends while the author is elsewhere', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let finished = false;
-    const calls = stubApi((url, init) => {
-      if (url.pathname === '/api/imports/preview') return apiAnswer(preview(url.pathname));
-      if (url.pathname === '/api/imports' && init?.method === 'POST')
-        return apiAnswer(job(5, { status: 'queued', progress: 0 }), 202);
-      if (url.pathname === '/api/imports/5')
-        return apiAnswer(job(5, finished ? { status: 'done', progress: 1, book_id: 9 } : {}));
-      if (url.pathname === '/api/my/books')
-        return apiAnswer(finished ? [bookFixture(9), bookFixture(8)] : [bookFixture(8)]);
-      return apiAnswer({ imports: [] });
-    });
+    const { calls, finish } = stubImportOfBook9();
     const { router } = renderImport('/my/import');
     await previewFile('story-5.md');
     await userEvent.click(await screen.findByRole('button', { name: 'Create book' }));
@@ -182,7 +191,7 @@ describe('the import page', () => {
     const card = (title: string) => screen.findByRole('heading', { name: title });
     await card('Book 8');
     expect(screen.queryByRole('heading', { name: 'Book 9' })).toBeNull();
-    finished = true;
+    finish();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await card('Book 9')).toBeTruthy();
     // Ended: the job is no longer asked about.
@@ -226,17 +235,7 @@ describe('the import page', () => {
 describe('imports followed across a reload', () => {
   it('follows an import started before a reload, then refreshes the workspace books when it ends', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    let finished = false;
-    const calls = stubApi((url, init) => {
-      if (url.pathname === '/api/imports/preview') return apiAnswer(preview(url.pathname));
-      if (url.pathname === '/api/imports' && init?.method === 'POST')
-        return apiAnswer(job(5, { status: 'queued', progress: 0 }), 202);
-      if (url.pathname === '/api/imports/5')
-        return apiAnswer(job(5, finished ? { status: 'done', progress: 1, book_id: 9 } : {}));
-      if (url.pathname === '/api/my/books')
-        return apiAnswer(finished ? [bookFixture(9), bookFixture(8)] : [bookFixture(8)]);
-      return apiAnswer({ imports: [] });
-    });
+    const { calls, finish } = stubImportOfBook9();
     renderImport('/my/import');
     await previewFile('story-5.md');
     await userEvent.click(await screen.findByRole('button', { name: 'Create book' }));
@@ -251,7 +250,7 @@ describe('imports followed across a reload', () => {
     await card('Book 8');
     expect(calls).toContain('/api/imports/5');
     expect(screen.queryByRole('heading', { name: 'Book 9' })).toBeNull();
-    finished = true;
+    finish();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(await card('Book 9')).toBeTruthy();
     // Ended: no longer kept, nor asked about.

@@ -87,15 +87,18 @@ describe('the author picks of the home page', () => {
   });
 });
 
+/** The home page's answers with one completed book, The Whole Tide (5), and no other books. */
+function homeWithOneEbook(url: URL) {
+  if (url.pathname === '/api/books')
+    return apiAnswer([bookFixture(5, { title: 'The Whole Tide', status: 'completed' })]);
+  if (url.pathname === '/api/home/authors') return apiAnswer(PICKS);
+  if (url.pathname === '/api/recent/books') return apiAnswer([]);
+  return apiAnswer({ popular: [] });
+}
+
 describe('the e-books of the home page', () => {
   it('lists the most read completed books, each with its EPUB', async () => {
-    const calls = stubApi((url) => {
-      if (url.pathname === '/api/books')
-        return apiAnswer([bookFixture(5, { title: 'The Whole Tide', status: 'completed' })]);
-      if (url.pathname === '/api/home/authors') return apiAnswer(PICKS);
-      if (url.pathname === '/api/recent/books') return apiAnswer([]);
-      return apiAnswer({ popular: [] });
-    });
+    const calls = stubApi(homeWithOneEbook);
     renderHome();
     const ebooks = section('E-books');
     const download = await within(ebooks).findByRole('link', {
@@ -110,15 +113,11 @@ describe('the e-books of the home page', () => {
 
   it("says why an EPUB could not be made, in the server's words, and can be tried again", async () => {
     const changed = 'The book changed while its EPUB was being made; please try again';
-    const exports = stubApi((url) => {
-      if (url.pathname === '/api/books/5/export.epub')
-        return apiAnswer({ detail: changed, code: 'unavailable' }, 503);
-      if (url.pathname === '/api/books')
-        return apiAnswer([bookFixture(5, { title: 'The Whole Tide', status: 'completed' })]);
-      if (url.pathname === '/api/home/authors') return apiAnswer(PICKS);
-      if (url.pathname === '/api/recent/books') return apiAnswer([]);
-      return apiAnswer({ popular: [] });
-    });
+    const exports = stubApi((url) =>
+      url.pathname === '/api/books/5/export.epub'
+        ? apiAnswer({ detail: changed, code: 'unavailable' }, 503)
+        : homeWithOneEbook(url),
+    );
     renderHome();
     const download = await within(section('E-books')).findByRole('link', {
       name: 'Download The Whole Tide as EPUB',
