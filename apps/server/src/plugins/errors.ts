@@ -73,9 +73,7 @@ function answerFor(error: FastifyError | AppError): Answer {
     const message = first?.message ?? error.message;
     const detail = path ? `${path}: ${message}` : message;
     // The request field is the path's first step: a bad third tag is the `tags` field's fault.
-    // A body that is itself a list (a chapter order) has no field to name.
-    const step = path?.split('.')[0];
-    const field = step && !/^\d+$/.test(step) ? step : undefined;
+    const field = path ? path.split('.')[0] : undefined;
     return { status: 400, body: { detail, code: 'validation', ...(field && { field }) } };
   }
   const status = error.statusCode ?? 500;

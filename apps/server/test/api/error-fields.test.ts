@@ -8,6 +8,7 @@ import {
   type TestUser,
 } from '../helpers/app.ts';
 import { createChapter } from '../helpers/chapters.ts';
+import { multipart } from '../helpers/images.ts';
 
 /*
  * A refusal that is one request field's names it in the error body's `field` (decision 0001), so
@@ -104,6 +105,35 @@ describe("the services' refusals of one value", () => {
       code: 'validation',
       field: 'publish_at',
     });
+  });
+
+  it('names the chapter list when an order names a chapter twice', async () => {
+    const chapter = await createChapter(t.app, author, bookId);
+    const res = await as(t.app, author).put(`/api/books/${bookId}/chapters`, {
+      chapters: [
+        { id: chapter.id, chapter_order: 1 },
+        { id: chapter.id, chapter_order: 2 },
+      ],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation', field: 'chapters' });
+  });
+
+  it('names the image field when the upload is not an image', async () => {
+    const body = multipart(
+      'image',
+      Buffer.from('plain text, not a picture'),
+      'me.png',
+      'image/png',
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/authors/avatar',
+      payload: body.payload,
+      headers: { ...body.headers, authorization: `Bearer ${author.token}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'validation', field: 'image' });
   });
 
   it('names no field for a refusal of the request as a whole', async () => {

@@ -200,6 +200,7 @@ describe('refused uploads', () => {
       expect(res.json()).toEqual({
         detail: 'The image must be a PNG or JPEG file',
         code: 'validation',
+        field: 'image',
       });
     });
 

@@ -240,12 +240,12 @@ function newReadingOrder(
   const known = new Set(bookChapterIds);
   const seen = new Set<number>();
   for (const { id } of items) {
-    if (!known.has(id)) throw badRequest(`Chapter ${id} is not a chapter of this book`);
-    if (seen.has(id)) throw badRequest(`Chapter ${id} is listed more than once`);
+    if (!known.has(id)) throw badRequest(`Chapter ${id} is not a chapter of this book`, 'chapters');
+    if (seen.has(id)) throw badRequest(`Chapter ${id} is listed more than once`, 'chapters');
     seen.add(id);
   }
   if (seen.size !== known.size)
-    throw badRequest('The list must name every chapter of the book exactly once');
+    throw badRequest('The list must name every chapter of the book exactly once', 'chapters');
   return [...items].sort((a, b) => a.chapter_order - b.chapter_order).map((item) => item.id);
 }
 
@@ -357,7 +357,7 @@ export async function updateChapter(
 ): Promise<Chapter> {
   if (input.publish_at != null) {
     if (input.is_published !== undefined)
-      throw badRequest('Send publish_at or is_published, not both', 'publish_at');
+      throw badRequest('Send publish_at or is_published, not both');
     if (Date.parse(input.publish_at) <= Date.now())
       throw badRequest('publish_at must be in the future', 'publish_at');
   }

@@ -173,7 +173,7 @@ export async function createComment(
       now: nowIso(),
     }),
   );
-  if (id === null) throw badRequest('The comment you reply to has been deleted');
+  if (id === null) throw badRequest('The comment you reply to has been deleted', 'parent_id');
   announceCommentsChanged(ctx, chapterId);
 
   await notifyOfComment(ctx, viewer, {

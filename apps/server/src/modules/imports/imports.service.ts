@@ -95,7 +95,7 @@ export async function readForPreview(
     const parsed = await read({ bytes: upload.bytes, format, options: { filename } });
     return { parsed, format, filename };
   } catch (error) {
-    if (error instanceof ImportFileError) throw badRequest(error.message);
+    if (error instanceof ImportFileError) throw badRequest(error.message, 'file');
     if (error instanceof ParseCrash) throw new AppError('internal', error.message);
     throw error;
   }
