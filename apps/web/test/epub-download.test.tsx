@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { EPUB_FAILED, EpubDownload } from '../src/components/EpubDownload.tsx';
-import { ToastRegion } from '../src/components/toasts.tsx';
 import { apiAnswer, stubApi } from './fixtures.ts';
 import { renderRouter } from './render.tsx';
 
@@ -45,15 +44,13 @@ function renderDownload(answer: () => Response | Promise<Response>) {
       {
         path: '/',
         element: (
-          <>
-            <EpubDownload bookId={5} title="Tide" preparing="Preparing EPUB...">
-              Download EPUB
-            </EpubDownload>
-            <ToastRegion />
-          </>
+          <EpubDownload bookId={5} title="Tide" preparing="Preparing EPUB...">
+            Download EPUB
+          </EpubDownload>
         ),
       },
     ]),
+    { toasts: true },
   );
   return calls;
 }

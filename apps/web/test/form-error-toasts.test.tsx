@@ -2,7 +2,6 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ToastRegion } from '../src/components/toasts.tsx';
 import { LoginPage } from '../src/features/accounts/components/LoginPage.tsx';
 import { SignupPage } from '../src/features/accounts/components/SignupPage.tsx';
 import { description, field } from './fields.ts';
@@ -38,19 +37,7 @@ async function submit(
 ) {
   stubApi(answer);
   const element = page === 'login' ? <LoginPage /> : <SignupPage />;
-  renderRouter(
-    createMemoryRouter([
-      {
-        path: '/',
-        element: (
-          <>
-            {element}
-            <ToastRegion />
-          </>
-        ),
-      },
-    ]),
-  );
+  renderRouter(createMemoryRouter([{ path: '/', element }]), { toasts: true });
   const user = userEvent.setup();
   for (const [label, value] of Object.entries(values)) await user.type(field(label), value);
   await user.click(screen.getByRole('button', { name: page === 'login' ? 'Log In' : 'Submit' }));

@@ -256,11 +256,11 @@ describe('book details', () => {
     renderDetails(() => refuse(409, 'You already have a book with this title', 'title'));
     await userEvent.type(screen.getByLabelText('Title'), ' II');
     await userEvent.click(screen.getByRole('button', { name: 'Save Details' }));
-    await expectHeardAt('Title', 'You already have a book with this title.');
+    await expectHeardAt('Title', 'You already have a book with this title');
     await userEvent.type(screen.getByLabelText('Summary'), 'A summary');
-    expectTiedTo('Title', 'You already have a book with this title.');
+    expectTiedTo('Title', 'You already have a book with this title');
     await userEvent.type(screen.getByLabelText('Title'), 'I');
-    expectGone('Title', 'You already have a book with this title.');
+    expectGone('Title', 'You already have a book with this title');
   });
 
   it('marks the field a 400 names (a refused tag), and says an error of no field as an alert', async () => {

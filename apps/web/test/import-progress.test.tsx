@@ -73,6 +73,19 @@ function stubImportOfBook9() {
   return { calls, finish: () => (finished = true) };
 }
 
+/**
+ * The session read again finds another account (bob, 8) signed in: a sign-in in another tab,
+ * with no sign-out on this one.
+ */
+function SwitchAccount() {
+  const { refresh } = useSession();
+  return (
+    <button type="button" onClick={() => void refresh()}>
+      Switch account
+    </button>
+  );
+}
+
 function SignOut() {
   const { logout } = useSession();
   return (
@@ -97,6 +110,7 @@ function renderImport(path: string) {
           { path: '/my/workspace', element: <WorkspacePage /> },
           { path: '/elsewhere', element: <p>Elsewhere</p> },
           { path: '/leave', element: <SignOut /> },
+          { path: '/switch', element: <SwitchAccount /> },
         ],
       },
     ],
@@ -308,6 +322,44 @@ describe('imports followed across a reload', () => {
     await vi.advanceTimersByTimeAsync(3_000);
     expect(calls.filter((call) => call.startsWith('/api/imports'))).toEqual([]);
     expect(followedImports(8)).toEqual([5]);
+  });
+
+  it('does not ask again about a kept job that ended, once the cache has let its query go', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    followImports(7, [5]);
+    const calls = stubApi((url) =>
+      url.pathname === '/api/imports/5'
+        ? apiAnswer(job(5, { status: 'done', progress: 1, book_id: 9 }))
+        : apiAnswer([bookFixture(8)]),
+    );
+    renderImport('/elsewhere');
+    await vi.waitFor(() => expect(followedImports(7)).toEqual([]));
+    // Past the query cache's five minutes for a query nothing watches.
+    await vi.advanceTimersByTimeAsync(6 * 60_000);
+    expect(calls.filter((call) => call === '/api/imports/5')).toHaveLength(1);
+    expect(followedImports(7)).toEqual([]);
+  });
+
+  it("follows one account's jobs no longer once another signs in on the same tab", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    followImports(7, [5]);
+    let account = accountFixture(7, 'ann');
+    const calls = stubApi((url) => {
+      if (url.pathname === '/token')
+        return apiAnswer({ access_token: 't', token_type: 'bearer', account });
+      // The job is ann's: the server refuses it to anyone else.
+      return account.id === 7 ? apiAnswer(job(5)) : apiAnswer({ detail: 'Not found' }, 404);
+    });
+    renderImport('/switch');
+    await vi.waitFor(() => expect(calls).toContain('/api/imports/5'));
+    account = accountFixture(8, 'bob');
+    await userEvent.click(screen.getByRole('button', { name: 'Switch account' }));
+    await vi.waitFor(() => expect(followedImports(7)).toEqual([]));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(followedImports(8)).toEqual([]);
+    const asked = calls.filter((call) => call === '/api/imports/5').length;
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(calls.filter((call) => call === '/api/imports/5')).toHaveLength(asked);
   });
 
   it('forgets the kept imports at sign-out', async () => {

@@ -1,6 +1,5 @@
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router';
-import { ToastRegion } from '../src/components/toasts.tsx';
 import { SettingsPage } from '../src/features/settings/components/SettingsPage.tsx';
 import { accountFixture, apiAnswer, stubApi } from './fixtures.ts';
 import { renderRouter } from './render.tsx';
@@ -31,21 +30,10 @@ export function renderSettings(
     return apiAnswer({ users: [] });
   });
   renderRouter(
-    createMemoryRouter(
-      [
-        {
-          path: '/my/settings/:authorId',
-          element: (
-            <>
-              <SettingsPage />
-              {toasts && <ToastRegion />}
-            </>
-          ),
-        },
-      ],
-      { initialEntries: ['/my/settings/7'] },
-    ),
-    { session: { status: 'in', token: 't', account: accountFixture(7, 'ann') } },
+    createMemoryRouter([{ path: '/my/settings/:authorId', element: <SettingsPage /> }], {
+      initialEntries: ['/my/settings/7'],
+    }),
+    { session: { status: 'in', token: 't', account: accountFixture(7, 'ann') }, toasts },
   );
   return userEvent.setup();
 }

@@ -72,9 +72,11 @@ export function EpubDownload({
   };
 
   const onClick = (e: MouseEvent<HTMLAnchorElement>) => {
+    // Busy (aria-disabled): no click starts another, a modified one included.
+    if (busy) return e.preventDefault();
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    if (!busy) void download();
+    void download();
   };
 
   return (
@@ -82,7 +84,7 @@ export function EpubDownload({
       className={className}
       href={url(path)}
       download
-      aria-label={label}
+      aria-label={label && busy ? `${label}: preparing` : label}
       aria-disabled={busy || undefined}
       onClick={onClick}
     >

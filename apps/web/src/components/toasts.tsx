@@ -154,9 +154,9 @@ export function ToastRegion() {
   );
   const quiet = toaster.toasts.filter((toast) => !toast.announce);
   // Toasts not to be announced are in a list of their own, without aria-live, above the announced
-  // ones (they answer what was just done on the page, so they are most likely the newest): each
-  // toast is in the page once, with its close button, for a screen reader reading or tabbing
-  // through it, and the live list is left as it was. One visual list with its words said again
+  // ones (they answer what was just done on the page, so they are most likely the newest; an
+  // announced toast that arrives while one shows goes below it): each toast is in the page once,
+  // with its close button, for a screen reader reading or tabbing through it. One visual list with its words said again
   // in a hidden live region would put every announced toast's words in the page twice, and a
   // list inside the live one with aria-live="off" is not honoured by every screen reader.
   return (

@@ -6,7 +6,7 @@
  *
  * The key holds the account's id: another account signed in on the same browser does not inherit
  * the list. localStorage may be missing or throw (privacy modes, a full quota): then imports are
- * followed for the page's life only, as before.
+ * followed for the page's life only.
  */
 
 /** At most this many ids are kept, the newest: a list no one empties cannot grow forever. */

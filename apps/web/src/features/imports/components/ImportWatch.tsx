@@ -1,5 +1,5 @@
 import { notifyManager, queryOptions, useQueries, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { isApiError } from '../../../lib/api.ts';
 import { useAccount } from '../../../lib/session.tsx';
 import {
@@ -16,8 +16,10 @@ import {
   unfinishedImports,
 } from '../api/imports.ts';
 
-/** The session ended (401), or the job is not this account's or gone: asking won't change it. */
-const refused = (error: unknown) => [401, 403, 404].some((status) => isApiError(error, status));
+/** The job is not this account's, or is gone: asking won't change it, nor will signing in again. */
+const refused = (error: unknown) => [403, 404].some((status) => isApiError(error, status));
+/** Asking again is pointless: the job is refused, or the session ended (401; kept for the next one). */
+const unanswerable = (error: unknown) => refused(error) || isApiError(error, 401);
 
 const idsOf = (list: string) => (list ? list.split(',').map(Number) : []);
 
@@ -34,13 +36,15 @@ const idsOf = (list: string) => (list ? list.split(',').map(Number) : []);
 export function ImportWatch() {
   const client = useQueryClient();
   const accountId = useAccount()?.id ?? null;
-  // Read once per account: a kept job leaves the list below when the cache sees it end.
-  const kept = useMemo(() => (accountId === null ? [] : followedImports(accountId)), [accountId]);
   const subscribe = useCallback(
     (change: () => void) => client.getQueryCache().subscribe(notifyManager.batchCalls(change)),
     [client],
   );
-  const following = useSyncExternalStore(subscribe, () => unfinishedImports(client, kept));
+  // The kept ids are read here, not once: an ended job leaves them, and must not come back when
+  // the cache later drops its query (an unwatched query is collected after five minutes).
+  const following = useSyncExternalStore(subscribe, () =>
+    unfinishedImports(client, accountId === null ? [] : followedImports(accountId)),
+  );
   const jobs = useQueries({
     queries: idsOf(following).map((id) =>
       queryOptions({
@@ -48,7 +52,7 @@ export function ImportWatch() {
         // Just read (that is how it is known unfinished): next asked a second from now. A kept
         // job not read yet is asked at once.
         refetchOnMount: false,
-        refetchInterval: (query) => (refused(query.state.error) ? false : IMPORT_POLL_MS),
+        refetchInterval: (query) => (unanswerable(query.state.error) ? false : IMPORT_POLL_MS),
       }),
     ),
   });
@@ -83,7 +87,10 @@ export function ImportWatch() {
     );
   }, [following, client, accountId]);
 
-  // Signed out (or another account signed in): the last account's jobs are not followed again.
+  // Signed out, or another account signed in (in another tab): the last account's jobs are not
+  // followed again. Jobs still in the cache are asked about again as the new account, like every
+  // answer after a change of account (App's askAgain): the server refuses them (403, 404), and
+  // they are dropped as above.
   const signedIn = useRef(accountId);
   useEffect(() => {
     if (signedIn.current !== null && signedIn.current !== accountId)

@@ -79,7 +79,6 @@ function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & {
 const TITLE_EMPTY = 'The title cannot be empty.';
 /** The fields the server may name in a refusal of the details (its error body's `field`). */
 const DETAIL_FIELDS = ['title', 'summary', 'tags', 'rating', 'status'];
-const TITLE_TAKEN = 'You already have a book with this title.';
 
 /** What leaving the details form with edits not saved loses (the leave guard asks). */
 export const DETAILS_UNSAVED =
@@ -134,6 +133,7 @@ function DetailsForm({ book }: { book: Book }) {
   const form = useRef<HTMLFormElement>(null);
   const error = useFieldError('details', form);
   const tagsField = useRef<TagInputHandle>(null);
+  const tagsError = error.fieldProps('tags');
   const details: Details = {
     title,
     summary,
@@ -155,12 +155,10 @@ function DetailsForm({ book }: { book: Book }) {
     onError: (err) => {
       // The spec only logs this failure (section 8); the form also says so, next to the button.
       console.error('Could not update the book details', err);
-      // A refusal says why, and names the field when it is one's (a taken title, a refused tag).
+      // A refusal says why, in the server's words, and names the field when it is one's (a taken
+      // title, a refused tag).
       if (isApiError(err) && (err.status === 400 || err.status === 409))
-        error.show(
-          err.status === 409 ? TITLE_TAKEN : err.detail,
-          fieldsOfApiError(err, DETAIL_FIELDS),
-        );
+        error.show(err.detail, fieldsOfApiError(err, DETAIL_FIELDS));
       else error.show('The book details could not be saved. Please try again.');
     },
   });
@@ -245,8 +243,8 @@ function DetailsForm({ book }: { book: Book }) {
           }}
           max={BOOK_TAGS_MAX}
           help={`Up to ${BOOK_TAGS_MAX} tags readers can filter by. Press Enter or a comma after each.`}
-          invalid={error.fieldProps('tags')['aria-invalid']}
-          describedBy={error.fieldProps('tags')['aria-describedby']}
+          invalid={tagsError['aria-invalid']}
+          describedBy={tagsError['aria-describedby']}
         />
         {error.messageAt('tags')}
         <CheckGroup<WarningId>
