@@ -1,4 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react';
+import { isApiError } from './api.ts';
 import { useFormError } from './formError.ts';
 
 /**
@@ -57,6 +58,15 @@ export function useFieldError(prefix: string, form: RefObject<HTMLFormElement | 
   return {
     /** Shows `message`, caused by `fields` (null: by the form as a whole), and focuses the first. */
     show: error.show,
+    /**
+     * The field an API error is about, when this form has it: the one the server names (the error
+     * body's `field`), if an element of the form bears that name. Never guessed from the status or
+     * the words: null when the server names none of the form's fields, and the error is the form's.
+     */
+    fieldsOf: (err: unknown): string[] | null => {
+      const named = isApiError(err) ? err.field : undefined;
+      return named !== undefined && form.current?.elements.namedItem(named) ? [named] : null;
+    },
     clear: error.clear,
     changed: error.changed,
     /**

@@ -1,5 +1,4 @@
 import { useCallback, useState } from 'react';
-import { isApiError } from './api.ts';
 
 interface FormErrorState {
   message: string;
@@ -36,16 +35,6 @@ export function useFormError() {
     clear,
     changed,
   };
-}
-
-/**
- * The field an API error is about, among the form's `fields`: the one the server names (the
- * error body's `field`, set for every refusal of one request field). Never guessed from the
- * status or the words: null when the server names none of them, and the error is the form's.
- */
-export function fieldsOfApiError(error: unknown, fields: readonly string[]): string[] | null {
-  if (!isApiError(error)) return null;
-  return error.field !== undefined && fields.includes(error.field) ? [error.field] : null;
 }
 
 /** The `name` of the element an input event came from, for a form's onInput. */

@@ -12,7 +12,6 @@ import { REDIRECT_AFTER_SIGNUP_MS, SIGNUP_TOAST_MS } from '../../../lib/constant
 import { paths } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useFieldError } from '../../../lib/fieldError.tsx';
-import { fieldsOfApiError } from '../../../lib/formError.ts';
 import { confirmHint, problemFields, signupProblem, type SignupFields } from '../validation.ts';
 import { AuthCard } from './AuthCard.tsx';
 
@@ -54,7 +53,7 @@ export function SignupPage() {
       // The server says why (name taken, password too short): show it beside the form.
       if (isApiError(err) && err.status !== 0 && err.status < 500) {
         push(SIGNUP_FAILED, { type: 'ERROR' });
-        error.show(err.detail, fieldsOfApiError(err, ['username', 'password']));
+        error.show(err.detail, error.fieldsOf(err));
       } else {
         // The form says the toast's words itself, and is heard there: the toast is not announced.
         push(SIGNUP_FAILED, { type: 'ERROR', announce: false });

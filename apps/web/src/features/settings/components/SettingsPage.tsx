@@ -9,7 +9,7 @@ import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { megabytes } from '../../../lib/format.ts';
 import { useFieldError } from '../../../lib/fieldError.tsx';
-import { fieldName, fieldsOfApiError } from '../../../lib/formError.ts';
+import { fieldName } from '../../../lib/formError.ts';
 import { paths, routeId } from '../../../lib/paths.ts';
 import { useSession } from '../../../lib/session.tsx';
 import { useUpdateProfile, useUploadAvatar } from '../api/settings.ts';
@@ -103,7 +103,7 @@ function ProfileForm() {
       // The server names the field at fault (a wrong current password, a taken username).
       if (isApiError(err) && err.status > 0 && err.status < 500) {
         push(TEXTS.profileFailed, { type: 'ERROR' });
-        error.show(err.detail, fieldsOfApiError(err, [...FIELDS.map((f) => f.name), 'biography']));
+        error.show(err.detail, error.fieldsOf(err));
       } else {
         // The form says the toast's words itself, and is heard there: the toast is not announced.
         push(TEXTS.profileFailed, { type: 'ERROR', announce: false });

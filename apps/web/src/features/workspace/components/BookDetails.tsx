@@ -28,7 +28,6 @@ import { TagInput, tagsWithTyped, type TagInputHandle } from '../../../component
 import { useToasts } from '../../../components/toasts.tsx';
 import { isApiError } from '../../../lib/api.ts';
 import { useFieldError } from '../../../lib/fieldError.tsx';
-import { fieldsOfApiError } from '../../../lib/formError.ts';
 import { RATING_OPTIONS, STATUS_OPTIONS } from '../../../lib/book-labels.ts';
 import { SUMMARY_MIN_HEIGHT } from '../../../lib/constants.ts';
 import { megabytes } from '../../../lib/format.ts';
@@ -77,8 +76,6 @@ function AutoGrowTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement> & {
 }
 
 const TITLE_EMPTY = 'The title cannot be empty.';
-/** The fields the server may name in a refusal of the details (its error body's `field`). */
-const DETAIL_FIELDS = ['title', 'summary', 'tags', 'rating', 'status'];
 
 /** What leaving the details form with edits not saved loses (the leave guard asks). */
 export const DETAILS_UNSAVED =
@@ -158,7 +155,7 @@ function DetailsForm({ book }: { book: Book }) {
       // A refusal says why, in the server's words, and names the field when it is one's (a taken
       // title, a refused tag).
       if (isApiError(err) && (err.status === 400 || err.status === 409))
-        error.show(err.detail, fieldsOfApiError(err, DETAIL_FIELDS));
+        error.show(err.detail, error.fieldsOf(err));
       else error.show('The book details could not be saved. Please try again.');
     },
   });
