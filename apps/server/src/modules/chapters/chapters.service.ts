@@ -66,11 +66,12 @@ export async function getChapter(
   viewer: Viewer | null,
   chapterId: number,
 ): Promise<Chapter> {
-  const [chapter, likes] = await Promise.all([
-    getVisibleChapter(ctx, viewer, chapterId),
-    chapters.chapterLikes(ctx.db, chapterId, viewer?.id ?? null),
-  ]);
-  return toChapter(chapter, viewer ? likes : { likes: likes.likes }, isAuthorOf(chapter, viewer));
+  const chapter = assertCanSeeChapter(
+    await chapters.findChapterToRead(ctx.db, chapterId, viewer?.id ?? null),
+    viewer,
+  );
+  const { likes, liked } = chapter;
+  return toChapter(chapter, viewer ? { likes, liked } : { likes }, isAuthorOf(chapter, viewer));
 }
 
 /**
