@@ -52,6 +52,9 @@ test('history is recorded after 60 s on a chapter (and 409s are ignored)', async
   await logIn(page, reader);
   await page.goto(app(`/books/${book.id}/chapters/${book.chapters[2]!.id}`));
   await expect(page.getByRole('heading', { level: 1, name: 'Return' })).toBeVisible();
+  // The 60 s start once the page knows the reader is signed in, which on a loaded machine can
+  // come after the chapter shows: wait for it, or the clock below is read too early.
+  await expect(page.getByRole('link', { name: 'Log Out' })).toBeVisible();
   const posts: number[] = [];
   page.on('response', (r) => {
     if (
