@@ -51,27 +51,37 @@ export async function findChapter(db: DbHandle, id: number) {
 }
 
 /**
+ * A chapter's likes, and whether `viewerId` is among them (never, for a visitor), as columns of a
+ * statement on `chapters`: a read, a save's answer and a like each get them in their own statement.
+ */
+function likeColumns(viewerId: number | null) {
+  return [
+    sql<number | string>`(select count(*) from chapter_likes
+      where chapter_likes.chapter_id = chapters.id)`.as('likes'),
+    viewerId === null
+      ? sql<number | string>`0`.as('liked')
+      : sql<number | string>`(select count(*) from chapter_likes
+          where chapter_likes.chapter_id = chapters.id
+            and chapter_likes.user_id = ${viewerId})`.as('liked'),
+  ];
+}
+
+/** The likes and liked of likeColumns, as a number and a flag on either engine. */
+const likesOf = (row: { likes: number | string; liked: number | string }) => ({
+  likes: Number(row.likes),
+  liked: Number(row.liked) > 0,
+});
+
+/**
  * A chapter to read with its likes, and whether `viewerId` (when signed in) liked it: one
  * statement, since a read is the site's most frequent call.
  */
 export async function findChapterToRead(db: DbHandle, id: number, viewerId: number | null) {
   const row = await chapterSelect(db)
-    .select((eb) => {
-      const likes = eb
-        .selectFrom('chapter_likes')
-        .whereRef('chapter_likes.chapter_id', '=', 'chapters.id');
-      return [
-        likes.select(eb.fn.countAll<number | string>().as('n')).as('likes'),
-        viewerId === null
-          ? sql<boolean | number>`0`.as('liked')
-          : eb
-              .exists(likes.select('chapter_likes.user_id').where('user_id', '=', viewerId))
-              .as('liked'),
-      ];
-    })
+    .select(likeColumns(viewerId))
     .where('chapters.id', '=', id)
     .executeTakeFirst();
-  return row && { ...row, likes: Number(row.likes), liked: Boolean(Number(row.liked)) };
+  return row && { ...row, ...likesOf(row) };
 }
 
 /** What a write needs to know of a chapter before changing it; not its (long) content. */
@@ -258,22 +268,11 @@ export async function updateOwnedChapter(
     .returning(['chapters.note_before', 'chapters.note_after'])
     // The answer is the chapter as a read shows it to its author, likes included, still in one
     // statement (an autosave's).
-    .returning([
-      sql<number | string>`(select count(*) from chapter_likes
-        where chapter_likes.chapter_id = chapters.id)`.as('likes'),
-      sql<number | string>`(select count(*) from chapter_likes
-        where chapter_likes.chapter_id = chapters.id
-          and chapter_likes.user_id = ${chapter.authorId})`.as('liked'),
-    ])
+    .returning(likeColumns(chapter.authorId))
     .$if(changes.content === undefined, (query) => query.returning('chapters.content'))
     .executeTakeFirst();
   if (!row) return undefined;
-  return {
-    ...row,
-    content: changes.content ?? row.content!,
-    likes: Number(row.likes),
-    liked: Number(row.liked) > 0,
-  };
+  return { ...row, ...likesOf(row), content: changes.content ?? row.content! };
 }
 
 /**
@@ -384,18 +383,11 @@ export async function findChapterContent(db: DbHandle, id: number) {
 /** The chapter's likes, and whether the viewer is among them (false for a visitor). */
 export async function chapterLikes(db: DbHandle, chapterId: number, viewerId: number | null) {
   const row = await db
-    .selectFrom('chapter_likes')
-    .select([
-      sql<number | string>`count(*)`.as('likes'),
-      viewerId === null
-        ? sql<number | string>`0`.as('liked')
-        : sql<
-            number | string
-          >`coalesce(sum(case when user_id = ${viewerId} then 1 else 0 end), 0)`.as('liked'),
-    ])
-    .where('chapter_id', '=', chapterId)
-    .executeTakeFirstOrThrow();
-  return { likes: Number(row.likes), liked: Number(row.liked) > 0 };
+    .selectFrom('chapters')
+    .select(likeColumns(viewerId))
+    .where('chapters.id', '=', chapterId)
+    .executeTakeFirst();
+  return likesOf(row ?? { likes: 0, liked: 0 });
 }
 
 /** Adds or removes the user's like of the chapter (a repeat changes nothing). */
