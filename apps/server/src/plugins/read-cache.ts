@@ -2,7 +2,12 @@ import crypto from 'node:crypto';
 import { FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { gzip, type AnswerCache, type CachedAnswer } from '../lib/answer-cache.ts';
+import {
+  COMPRESS_FROM_BYTES,
+  gzip,
+  type AnswerCache,
+  type CachedAnswer,
+} from '../lib/answer-cache.ts';
 import { ifNoneMatchLists } from '../lib/etag.ts';
 import type { DomainEvent, EventBus } from '../realtime/events.ts';
 import { SESSION_COOKIE } from './auth.ts';
@@ -65,9 +70,6 @@ const PER_RESPONSE_HEADERS = new Set([
   'keep-alive',
   'transfer-encoding',
 ]);
-
-/** Answers of at least this many bytes go gzipped to clients that accept it. */
-const COMPRESS_FROM_BYTES = 1024;
 
 const SESSION_COOKIE_PREFIX = `${SESSION_COOKIE}=`;
 
@@ -138,11 +140,10 @@ function sendKept(
     reply.header(answer.headers[i]!, answer.headers[i + 1]);
   if (ifNoneMatchLists(request.headers['if-none-match'], answer.etag))
     return reply.code(304).send();
-  if (answer.body.length >= COMPRESS_FROM_BYTES && acceptsGzip(request)) {
-    reply.header('content-encoding', 'gzip');
-    return reply.send(cache.gzipped(answer));
-  }
-  return reply.send(answer.body);
+  if (!answer.compressed) return reply.send(answer.stored);
+  if (!acceptsGzip(request)) return reply.send(cache.plainBody(answer));
+  reply.header('content-encoding', 'gzip');
+  return reply.send(answer.stored);
 }
 
 /** Keeps a visitor's answer; answers the kept entry, or undefined when it is not kept. */
@@ -250,10 +251,11 @@ async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: Answe
       return '';
     }
     // A chapter is ~16 KB of JSON and a third of that gzipped; on a phone's link that is most of the wait.
-    if (payload.length >= COMPRESS_FROM_BYTES && acceptsGzip(request)) {
+    // A kept answer was compressed once, as it was kept, for this client and every later one.
+    const compressed = kept ? kept.compressed : payload.length >= COMPRESS_FROM_BYTES;
+    if (compressed && acceptsGzip(request)) {
       reply.header('content-encoding', 'gzip');
-      // A kept answer is compressed once, here, for this client and every later one.
-      return kept ? cache.gzipped(kept) : gzip(payload);
+      return kept ? kept.stored : gzip(payload);
     }
     return payload;
   });

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { AnswerCache } from '../../src/lib/answer-cache.ts';
+import { AnswerCache, COMPRESS_FROM_BYTES } from '../../src/lib/answer-cache.ts';
 
 const answer = (key: string, body: string) => ({
   key,
@@ -24,7 +24,7 @@ describe('AnswerCache', () => {
   it('keeps an answer until something changes', () => {
     const { cache } = cacheAt();
     cache.set(answer('/a', 'one'), cache.generation);
-    expect(cache.get('/a')?.body.toString()).toBe('one');
+    expect(cache.get('/a')?.stored.toString()).toBe('one');
     cache.invalidate();
     expect(cache.get('/a')).toBeUndefined();
     expect(cache.size).toBe(0);
@@ -38,7 +38,7 @@ describe('AnswerCache', () => {
     cache.set(answer('/a', 'read before the write'), arrival);
     expect(cache.get('/a')).toBeUndefined();
     cache.set(answer('/a', 'read after the write'), cache.generation);
-    expect(cache.get('/a')?.body.toString()).toBe('read after the write');
+    expect(cache.get('/a')?.stored.toString()).toBe('read after the write');
   });
 
   it('drops only the answers of a scope when that scope changes, and all of them on any change', () => {
@@ -48,7 +48,7 @@ describe('AnswerCache', () => {
     const arrival = cache.generation;
     cache.invalidateScope('comments');
     expect(cache.get('/comments')).toBeUndefined();
-    expect(cache.get('/chapter')?.body.toString()).toBe('text');
+    expect(cache.get('/chapter')?.stored.toString()).toBe('text');
     // A comment read computed before the change is not kept; an unscoped one still is.
     cache.set({ ...answer('/comments', 'stale'), scope: 'comments' }, arrival);
     expect(cache.get('/comments')).toBeUndefined();
@@ -72,7 +72,7 @@ describe('AnswerCache', () => {
     expect(cache.storedBytes).toBe(0);
   });
 
-  it('lets the oldest answers go when over its byte budget, gzipped copies counted', () => {
+  it('lets the oldest answers go when over its byte budget', () => {
     const { cache } = cacheAt({ maxBytes: 400 });
     for (const key of ['/1', '/2', '/3', '/4']) cache.set(answer(key, 'x'.repeat(100)), 0);
     expect(cache.size).toBe(4);
@@ -80,13 +80,22 @@ describe('AnswerCache', () => {
     expect(cache.get('/1')).toBeUndefined();
     expect(cache.get('/5')).toBeDefined();
     expect(cache.storedBytes).toBe(400);
+  });
 
-    const kept = cache.get('/5')!;
-    const gzipped = cache.gzipped(kept);
-    expect(zlib.gunzipSync(gzipped).toString()).toBe('y'.repeat(100));
-    expect(cache.gzipped(kept)).toBe(gzipped);
-    expect(cache.storedBytes).toBeLessThanOrEqual(400);
-    expect(cache.get('/2')).toBeUndefined();
+  it('keeps a body of COMPRESS_FROM_BYTES or more gzipped only, and counts what it keeps', () => {
+    const { cache } = cacheAt();
+    const text = JSON.stringify({ content: 'All happy families are alike. '.repeat(200) });
+    const kept = cache.set(answer('/big', text), 0)!;
+    expect(kept.compressed).toBe(true);
+    expect(zlib.gunzipSync(kept.stored).toString()).toBe(text);
+    expect(cache.storedBytes).toBe(kept.stored.length);
+    expect(cache.storedBytes).toBeLessThan(text.length / 4);
+    expect(cache.plainBody(kept).toString()).toBe(text);
+
+    const small = cache.set(answer('/small', 'x'.repeat(COMPRESS_FROM_BYTES - 1)), 0)!;
+    expect(small.compressed).toBe(false);
+    expect(cache.plainBody(small).toString()).toBe('x'.repeat(COMPRESS_FROM_BYTES - 1));
+    expect(cache.storedBytes).toBe(kept.stored.length + COMPRESS_FROM_BYTES - 1);
   });
 
   it('never keeps an answer larger than a quarter of its budget, nor anything when disabled', () => {
@@ -104,7 +113,7 @@ describe('AnswerCache', () => {
     const { cache } = cacheAt();
     cache.set(answer('/a', 'one'), 0);
     cache.set(answer('/a', 'three'), 0);
-    expect(cache.get('/a')?.body.toString()).toBe('three');
+    expect(cache.get('/a')?.stored.toString()).toBe('three');
     expect(cache.storedBytes).toBe(5);
   });
 });
