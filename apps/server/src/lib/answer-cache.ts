@@ -29,14 +29,16 @@ export interface AnswerToKeep {
 
 /**
  * A public answer kept as the bytes that are sent, with what is needed to send it again. A body of
- * COMPRESS_FROM_BYTES or more is kept gzipped only: that is what every browser is sent, and at a
- * third of the size (a chapter's 16 KB of JSON is 5–6 KB) the same memory keeps three times the
- * answers. The rare client without gzip has it inflated (`plainBody`).
+ * COMPRESS_FROM_BYTES or more is kept gzipped: that is what every browser is sent, and at a third
+ * of the size (a chapter's 16 KB of JSON is 5–6 KB) the same memory keeps three times the
+ * answers. Its plain copy is made only if a client without gzip asks (`plainBody`).
  */
 export interface CachedAnswer extends Omit<AnswerToKeep, 'body'> {
   /** The body as kept: gzipped when `compressed`, else as sent. */
   stored: Buffer;
   compressed: boolean;
+  /** A compressed answer's plain body, once a client without gzip asked for it. */
+  plain?: Buffer;
   storedAt: number;
 }
 
@@ -138,9 +140,18 @@ export class AnswerCache {
     return kept;
   }
 
-  /** A kept answer's body as computed, for a client that does not accept gzip. */
+  /** A kept answer's body as computed, for a client that does not accept gzip: inflated once. */
   plainBody(answer: CachedAnswer): Buffer {
-    return answer.compressed ? zlib.gunzipSync(answer.stored) : answer.stored;
+    if (!answer.compressed) return answer.stored;
+    if (!answer.plain) {
+      answer.plain = zlib.gunzipSync(answer.stored);
+      // Only if it is still kept: a dropped answer's copy leaves with it.
+      if (this.answers.get(answer.key) === answer) {
+        this.bytes += answer.plain.length;
+        this.evictOverBudget();
+      }
+    }
+    return answer.plain;
   }
 
   get size(): number {
@@ -153,7 +164,7 @@ export class AnswerCache {
 
   private drop(key: string, answer: CachedAnswer): void {
     this.answers.delete(key);
-    this.bytes -= answer.stored.length;
+    this.bytes -= answer.stored.length + (answer.plain?.length ?? 0);
   }
 
   private evictOverBudget(): void {
