@@ -10,6 +10,10 @@ export const gzip = (body: string | Buffer): Buffer => zlib.gzipSync(body, { lev
 /** Answers of at least this many bytes go gzipped to clients that accept it, and are kept so. */
 export const COMPRESS_FROM_BYTES = 1024;
 
+/** Whether a body is sent gzipped to clients that accept it (and kept gzipped): its bytes. */
+export const compressible = (body: string | Buffer): boolean =>
+  (typeof body === 'string' ? Buffer.byteLength(body) : body.length) >= COMPRESS_FROM_BYTES;
+
 /** A public answer as it was computed, before it is kept. */
 export interface AnswerToKeep {
   /** The request URL it answers, path and query as the client sent them. */
@@ -128,7 +132,7 @@ export class AnswerCache {
     )
       return undefined;
     const { body, ...rest } = answer;
-    const compressed = body.length >= COMPRESS_FROM_BYTES;
+    const compressed = compressible(body);
     const stored = compressed ? gzip(body) : body;
     if (stored.length > this.options.maxBytes / 4) return undefined;
     const previous = this.answers.get(answer.key);

@@ -2,12 +2,7 @@ import crypto from 'node:crypto';
 import { FILTERED_HIDDEN_HEADER } from '@inkwell/contract/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import {
-  COMPRESS_FROM_BYTES,
-  gzip,
-  type AnswerCache,
-  type CachedAnswer,
-} from '../lib/answer-cache.ts';
+import { compressible, gzip, type AnswerCache, type CachedAnswer } from '../lib/answer-cache.ts';
 import { ifNoneMatchLists } from '../lib/etag.ts';
 import type { DomainEvent, EventBus } from '../realtime/events.ts';
 import { SESSION_COOKIE } from './auth.ts';
@@ -252,7 +247,7 @@ async function publicReadsPlugin(app: FastifyInstance, { cache }: { cache: Answe
     }
     // A chapter is ~16 KB of JSON and a third of that gzipped; on a phone's link that is most of the wait.
     // A kept answer was compressed once, as it was kept, for this client and every later one.
-    const compressed = kept ? kept.compressed : payload.length >= COMPRESS_FROM_BYTES;
+    const compressed = kept ? kept.compressed : compressible(payload);
     if (compressed && acceptsGzip(request)) {
       reply.header('content-encoding', 'gzip');
       return kept ? kept.stored : gzip(payload);

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { AnswerCache, COMPRESS_FROM_BYTES } from '../../src/lib/answer-cache.ts';
+import { AnswerCache, COMPRESS_FROM_BYTES, compressible } from '../../src/lib/answer-cache.ts';
 
 const answer = (key: string, body: string) => ({
   key,
@@ -82,7 +82,7 @@ describe('AnswerCache', () => {
     expect(cache.storedBytes).toBe(400);
   });
 
-  it('keeps a body of COMPRESS_FROM_BYTES or more gzipped only, and counts what it keeps', () => {
+  it('keeps a body of COMPRESS_FROM_BYTES or more gzipped, inflates it once, and counts what it keeps', () => {
     const { cache } = cacheAt();
     const text = JSON.stringify({ content: 'All happy families are alike. '.repeat(200) });
     const kept = cache.set(answer('/big', text), 0)!;
@@ -98,7 +98,6 @@ describe('AnswerCache', () => {
     cache.invalidate();
     expect(cache.storedBytes).toBe(0);
     const again = cache.set(answer('/big', text), cache.generation)!;
-
     const small = cache.set(
       answer('/small', 'x'.repeat(COMPRESS_FROM_BYTES - 1)),
       cache.generation,
@@ -106,6 +105,15 @@ describe('AnswerCache', () => {
     expect(small.compressed).toBe(false);
     expect(cache.plainBody(small).toString()).toBe('x'.repeat(COMPRESS_FROM_BYTES - 1));
     expect(cache.storedBytes).toBe(again.stored.length + COMPRESS_FROM_BYTES - 1);
+  });
+
+  it('counts a body by its bytes, not its characters, for whether it is compressed', () => {
+    // 600 characters of two bytes each: compressed, whether as sent (a string) or as kept.
+    const accented = 'é'.repeat(600);
+    expect(compressible(accented)).toBe(true);
+    expect(compressible(Buffer.from(accented))).toBe(true);
+    expect(compressible('e'.repeat(COMPRESS_FROM_BYTES - 1))).toBe(false);
+    expect(cacheAt().cache.set(answer('/é', accented), 0)?.compressed).toBe(true);
   });
 
   it('never keeps an answer larger than a quarter of its budget, nor anything when disabled', () => {
