@@ -20,8 +20,12 @@ export interface BenchDatabase {
 }
 
 /** Runs `work` on a connection to the PostgreSQL server's admin database (creating, dropping). */
-export async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+export const admin = <T>(work: (client: pg.Client) => Promise<T>): Promise<T> =>
+  connected(POSTGRES_ADMIN_URL, work);
+
+/** One connection to `url` for `work`, closed after it whatever happens. */
+async function connected<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -96,15 +100,9 @@ async function postgresDataset(options: DatasetOptions): Promise<BenchDatabase> 
     log(`reusing the kept ${size} PostgreSQL dataset ${name} (--fresh makes a new one)`);
     // Earlier runs wrote to it (autosaves, history records bumping books' counters), and this
     // machine's PostgreSQL runs no autovacuum: without this, index-only scans of the books fetch
-    // every row again and a book list reads at a third of its rate. Vacuumed as autovacuum would
-    // have left it; quick when little changed.
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
-    try {
-      await client.query('vacuum analyze');
-    } finally {
-      await client.end();
-    }
+    // every row again and book lists slow down. Vacuumed as autovacuum would have left it; quick
+    // when little changed.
+    await connected(url.toString(), (client) => client.query('vacuum analyze'));
     const info = JSON.parse(fs.readFileSync(infoFile, 'utf8')) as DatasetInfo;
     return { url: url.toString(), engine: 'postgres', info, generatedIn: 0, drop: async () => {} };
   }
