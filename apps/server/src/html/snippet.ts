@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { ALLOWED_TAGS, VOID_ELEMENTS } from '@inkwell/contract/html';
 import { escapeText } from './escape.ts';
-import { fold, FOLDABLE, stemsFinder, wordStem } from './word-folding.ts';
+import { fold, FOLDABLE, plainStemsFinder, stemsFinder, wordStem } from './word-folding.ts';
 
 /**
  * "Search that shows why" (issue 21): the passage of a chapter where a search matched. The
@@ -164,34 +164,75 @@ export function searchSnippet(
     const plain = FOLDABLE.test(text) ? oneSigma(fold(text)) : text.toLowerCase();
     return sigmaStems.some((stem) => plain.includes(stem));
   };
+  // A word's stem begins as the word does, but for case and accents: a word whose first letter
+  // is another ASCII letter than every stem's is not stemmed (most words of a block).
+  const initials = new Set(stems.map((stem) => stem.charCodeAt(0)));
+  const mayBeWanted = (word: string) => {
+    const code = word.charCodeAt(0);
+    return code >= 0x80 || initials.has(code | 0x20) || !isAsciiLetter(code);
+  };
   let found: { paragraph: number; snippet: string } | null = null;
   const visit = (text: string, paragraph: number) => {
     if (!mayHold(text)) return false;
     const words = [...text.matchAll(WORD)];
-    const first = words.findIndex((w) => wanted.has(wordStem(w[0])));
+    const first = words.findIndex((w) => mayBeWanted(w[0]) && wanted.has(wordStem(w[0])));
     if (first === -1) return false;
     found = { paragraph, snippet: passage(text, words, first, wanted) };
     return true;
   };
-  const parse = (block: [number, number], paragraph: number) =>
+  const parse = (block: [number, number], paragraph: number) => {
     eachBlock(html.slice(...block), (text) => visit(text, paragraph));
+    return found !== null;
+  };
+  const parseAll = () => {
+    eachBlock(html, visit);
+    return found !== null;
+  };
 
   // The stems are looked for in the whole HTML at once, and only the block of each place one is
   // found is read, its blocks counted from the start only that far: a search page asks this of
-  // ten chapters of about 16 KB, and the words are often near their start.
+  // ten chapters of about 16 KB, and the words are often near their start. First without
+  // accents, as far as the first character folding may change (`plainStemsFinder`).
+  const scan = (pattern: RegExp, plain: boolean) =>
+    findInBlocks(html, pattern, plain, { parse, parseAll });
+  if (scan(plainStemsFinder(stems), true) !== ACCENTED) return found;
   const pattern = stemsFinder(html, stems);
-  if (pattern === null) {
-    // Text the pattern cannot be trusted with: each block's text is folded and tested, and only
-    // a block that may hold a word is parsed.
-    const ranges = blockRanges(html);
-    if (ranges === null) eachBlock(html, visit);
-    else
-      for (let paragraph = 0; paragraph < ranges.length && found === null; paragraph++)
-        if (mayHold(html.slice(...ranges[paragraph]!).replace(TAGS, ''))) {
-          parse(ranges[paragraph]!, paragraph);
-        }
+  if (pattern !== null) {
+    scan(pattern, false);
     return found;
   }
+  // Text the pattern cannot be trusted with: each block's text is folded and tested, and only
+  // a block that may hold a word is parsed.
+  const ranges = blockRanges(html);
+  if (ranges === null) parseAll();
+  else
+    for (let paragraph = 0; paragraph < ranges.length && found === null; paragraph++)
+      if (mayHold(html.slice(...ranges[paragraph]!).replace(TAGS, ''))) {
+        parse(ranges[paragraph]!, paragraph);
+      }
+  return found;
+}
+
+const isAsciiLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
+
+/** `findInBlocks` met a character folding may change before any stem, with a plain pattern. */
+const ACCENTED = Symbol('accented');
+
+/**
+ * Runs `pattern` over `html`, handing `parse` the block (and its index) of each place it finds,
+ * until `parse` answers true (the block holds a word of the query: found). With `plain`, a match
+ * without group 1 is a character folding may change, and the scan stops there: ACCENTED. HTML
+ * the block scan leaves to a parse goes to `parseAll`.
+ */
+function findInBlocks(
+  html: string,
+  pattern: RegExp,
+  plain: boolean,
+  reader: {
+    parse: (block: [number, number], paragraph: number) => boolean;
+    parseAll: () => boolean;
+  },
+): boolean | typeof ACCENTED {
   const blocks = scanBlocks(html);
   let block: [number, number] | undefined;
   let paragraph = -1;
@@ -199,9 +240,12 @@ export function searchSnippet(
   // inside a tag when a '>' comes before the next '<' (text spells both as entities).
   let nextOpen = -1;
   let nextClose = -1;
-  while (found === null) {
-    const at = pattern.exec(html)?.index;
-    if (at === undefined) break;
+  pattern.lastIndex = 0;
+  for (;;) {
+    const match = pattern.exec(html);
+    if (match === null) return false;
+    if (plain && match[1] === undefined) return ACCENTED;
+    const at = match.index;
     if (nextOpen < at) nextOpen = indexAfter(html, '<', at);
     if (nextClose < at) nextClose = indexAfter(html, '>', at);
     if (nextClose < nextOpen) {
@@ -212,22 +256,20 @@ export function searchSnippet(
     while (block === undefined || block[1] <= at) {
       const next = blocks.next();
       if (next.done) {
-        // Past the last block (text outside any), or HTML the scan leaves to a parse.
-        if (next.value) return found;
-        eachBlock(html, visit);
-        return found;
+        // Past the last block (text outside any): nothing more; or HTML the scan leaves to a
+        // parse, which reads it all.
+        return next.value ? false : reader.parseAll();
       }
       block = next.value;
       paragraph++;
     }
     if (block[0] <= at) {
-      parse(block, paragraph);
+      if (reader.parse(block, paragraph)) return true;
       pattern.lastIndex = block[1];
     }
     // Text outside any block is no paragraph: on to the next block.
     else pattern.lastIndex = block[0];
   }
-  return found;
 }
 
 /**

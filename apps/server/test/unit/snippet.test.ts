@@ -56,6 +56,23 @@ describe('search snippets', () => {
     expect(searchSnippet('<p>Le Café.</p>', ['cafe'])?.snippet).toBe('Le <mark>Café</mark>.');
   });
 
+  it('finds the first match whether it comes before or after the first accent', () => {
+    // The plain scan stops at the first character folding may change and starts again folding.
+    // "naive" and "naïve" part at the third letter, after the stem's first match would start.
+    const cases: Array<[string, string, number, string]> = [
+      ['<p>So naive.</p><p>Déjà vu.</p>', 'naïve', 0, 'So <mark>naive</mark>.'],
+      ['<p>A NAÏVE man.</p><p>So naive.</p>', 'naive', 0, 'A <mark>NAÏVE</mark> man.'],
+      ['<p>So naive.</p><p>ﬁne ½</p>', 'naive', 0, 'So <mark>naive</mark>.'],
+      ['<p>ﬁne ½ naïve</p><p>So NAIVE.</p>', 'naive', 0, 'ﬁne ½ <mark>naïve</mark>'],
+      ['<p>ﬁne ½</p><p>So NAIVE.</p>', 'naive', 1, 'So <mark>NAIVE</mark>.'],
+      ['<p>In 1984, naïve</p>', '1984', 0, 'In <mark>1984</mark>, naïve'],
+      ['<p><a href="/é">x</a> naive</p><p>naïve</p>', 'naive', 0, 'x <mark>naive</mark>'],
+      ['<p><a href="/é">x</a> naïve</p><p>naive</p>', 'naive', 0, 'x <mark>naïve</mark>'],
+    ];
+    for (const [html, term, paragraph, snippet] of cases)
+      expect(searchSnippet(html, [term]), html).toEqual({ paragraph, snippet });
+  });
+
   it('finds a match however far into a long chapter, at the right block', () => {
     const blocks = Array.from({ length: 500 }, (_, i) => `<p>Block <em>number</em> ${i}.</p>`);
     blocks[431] = '<p>Here the <strong>lantern</strong> glows.</p>';
