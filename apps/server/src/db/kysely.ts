@@ -7,6 +7,7 @@ import {
   PostgresDialect,
   sql,
   type LogEvent,
+  type RawBuilder,
   type SqliteDatabase,
   type Transaction,
 } from 'kysely';
@@ -245,6 +246,25 @@ async function syncFile(file: string): Promise<void> {
 export function isPostgres(db: DbHandle): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
+
+/** A long text column as `longText` reads it: its bytes on SQLite, a string on PostgreSQL. */
+export type LongText = string | Buffer;
+
+/**
+ * A long text column (a chapter's HTML) to select, read with `textOf`. On SQLite it is read as
+ * its bytes and decoded by Node: better-sqlite3 makes TEXT a string with V8's own UTF-8 decoder,
+ * several times slower for a chapter's 16 KB (bench/README.md, "2026-12-01 (04:00 UTC)").
+ * PostgreSQL's driver decodes with Node's already.
+ */
+export function longText(db: DbHandle, column: string): RawBuilder<LongText> {
+  return isPostgres(db)
+    ? sql<LongText>`${sql.ref(column)}`
+    : sql<LongText>`cast(${sql.ref(column)} as blob)`;
+}
+
+/** The string of a column read by `longText`. */
+export const textOf = (value: LongText): string =>
+  typeof value === 'string' ? value : value.toString('utf8');
 
 type WriteWork<T> = (trx: Transaction<Schema>) => Promise<T>;
 

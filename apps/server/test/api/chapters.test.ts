@@ -199,6 +199,31 @@ describe('content', () => {
     expect(updated.json()).toMatchObject({ word_count: 9, title: chapter.title });
   });
 
+  it('reads back text beyond ASCII exactly as it was saved', async () => {
+    // A chapter's HTML is read as bytes on SQLite and decoded by the server (db/kysely.ts).
+    const text = 'Café “naïve” — 漢字 ΟΔΟΣ 😀 ﬁn ½ Ünïcödé';
+    const chapter = await createChapter(
+      t.app,
+      author,
+      published.id,
+      { content: `<p>${text}</p>` },
+      { published: true },
+    );
+    for (const viewer of [null, author]) {
+      const read = (await as(t.app, viewer).get(`/api/chapters/${chapter.id}`)).json();
+      expect(read.content).toBe(`<p>${text}</p>`);
+    }
+    await t.ctx.searchIndexer.flush();
+    const found = (
+      await as(t.app).get(`/api/books/search?q=${encodeURIComponent('naïve')}`)
+    ).json();
+    const hit = found.books.find((b: { id: number }) => b.id === published.id);
+    expect(hit?.match).toMatchObject({
+      chapter_id: chapter.id,
+      snippet: 'Café “<mark>naïve</mark>” — 漢字 ΟΔΟΣ 😀 ﬁn ½ Ünïcödé',
+    });
+  });
+
   it('falls back to the default for empty content on update', async () => {
     const chapter = await createChapter(t.app, author, published.id, {
       content: '<p>words here</p>',

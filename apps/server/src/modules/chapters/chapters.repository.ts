@@ -6,7 +6,7 @@ import {
   readingOrderInList,
   unpublished,
 } from '../../access/visibility.ts';
-import { isPostgres, type DbHandle } from '../../db/kysely.ts';
+import { isPostgres, longText, textOf, type DbHandle } from '../../db/kysely.ts';
 import type { RevisionKind } from '@inkwell/contract';
 import type { Insertable } from 'kysely';
 import type { ChaptersTable, Flag } from '../../db/schema.ts';
@@ -31,8 +31,8 @@ function chapterSelect(db: DbHandle) {
     .selectFrom('chapters')
     .innerJoin('books', 'books.id', 'chapters.book_id')
     .select(SUMMARY_COLUMNS)
+    .select(longText(db, 'chapters.content').as('content'))
     .select([
-      'chapters.content',
       'chapters.note_before',
       'chapters.note_after',
       'chapters.first_published_at',
@@ -42,12 +42,22 @@ function chapterSelect(db: DbHandle) {
     .select(readingOrder().as('reading_order'));
 }
 
-export type ChapterRow = Awaited<
+type ChapterSelectRow = Awaited<
   ReturnType<ReturnType<typeof chapterSelect>['executeTakeFirstOrThrow']>
 >;
+export type ChapterRow = Omit<ChapterSelectRow, 'content'> & { content: string };
 
-export async function findChapter(db: DbHandle, id: number) {
-  return chapterSelect(db).where('chapters.id', '=', id).executeTakeFirst();
+/** A row of chapterSelect with its content as a string. */
+const withText = <T extends ChapterSelectRow>(
+  row: T,
+): Omit<T, 'content'> & { content: string } => ({
+  ...row,
+  content: textOf(row.content),
+});
+
+export async function findChapter(db: DbHandle, id: number): Promise<ChapterRow | undefined> {
+  const row = await chapterSelect(db).where('chapters.id', '=', id).executeTakeFirst();
+  return row && withText(row);
 }
 
 /**
@@ -81,7 +91,7 @@ export async function findChapterToRead(db: DbHandle, id: number, viewerId: numb
     .select(likeColumns(viewerId))
     .where('chapters.id', '=', id)
     .executeTakeFirst();
-  return row && { ...row, ...likesOf(row) };
+  return row && { ...withText(row), ...likesOf(row) };
 }
 
 /** What a write needs to know of a chapter before changing it; not its (long) content. */

@@ -1,6 +1,6 @@
 import { publicChapter, published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
-import { writeTransaction, type Db } from '../../db/kysely.ts';
+import { longText, textOf, writeTransaction, type Db, type LongText } from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import {
   windowSearch,
@@ -81,8 +81,8 @@ async function firstMatchingChapters(
   bookIds: readonly number[],
   chapterIds: number[],
 ): Promise<MatchingChapter[]> {
-  const { rows } = await sql<MatchingChapter>`
-    select c.book_id, c.id, c.title, c.content
+  const { rows } = await sql<MatchingChapter & { content: LongText }>`
+    select c.book_id, c.id, c.title, ${longText(db, 'c.content')} as content
       from (select id, row_number() over (partition by book_id order by chapter_order, id) as n
               from chapters indexed by chapters_book_list_idx
              where book_id in (${sql.join(bookIds)})
@@ -90,7 +90,7 @@ async function firstMatchingChapters(
       cross join chapters c on c.id = first.id
       cross join books b on b.id = c.book_id and ${published('b')}
      where first.n = 1`.execute(db);
-  return rows;
+  return rows.map((row) => ({ ...row, content: textOf(row.content) }));
 }
 
 /**
@@ -131,13 +131,14 @@ async function indexPending(
     const stillPublished = await trx
       .selectFrom('chapters')
       .innerJoin('books', 'books.id', 'chapters.book_id')
-      .select(['chapters.id', 'chapters.content'])
+      .select('chapters.id')
+      .select(longText(trx, 'chapters.content').as('content'))
       .where('chapters.id', 'in', ids)
       .where(publicChapter())
       .execute();
     for (const id of ids) await sql`delete from chapter_fts where rowid = ${id}`.execute(trx);
     for (const chapter of stillPublished) {
-      const text = textOfSanitized(chapter.content);
+      const text = textOfSanitized(textOf(chapter.content));
       await sql`insert into chapter_fts (rowid, content_text, phrase_grams)
         values (${chapter.id}, ${text}, ${phraseGrams(text)})`.execute(trx);
     }
