@@ -251,10 +251,10 @@ export function isPostgres(db: DbHandle): boolean {
 export type LongText = string | Buffer;
 
 /**
- * A long text column (a chapter's HTML) to select, read with `textOf`. On SQLite it is read as
- * its bytes and decoded by Node: better-sqlite3 makes TEXT a string with V8's own UTF-8 decoder,
- * several times slower for a chapter's 16 KB (bench/README.md, "2026-12-01 (04:00 UTC)").
- * PostgreSQL's driver decodes with Node's already.
+ * A long text column (a chapter's HTML) to select, made a string by `decodeLongText`. On SQLite
+ * it is read as its bytes and decoded by Node: better-sqlite3 makes TEXT a string with V8's own
+ * UTF-8 decoder, several times slower for a chapter's 16 KB (bench/README.md, "2026-12-01
+ * (04:00 UTC)"). PostgreSQL's driver decodes with Node's already.
  */
 export function longText(db: DbHandle, column: string): RawBuilder<LongText> {
   return isPostgres(db)
@@ -263,7 +263,7 @@ export function longText(db: DbHandle, column: string): RawBuilder<LongText> {
 }
 
 /** The string of a column read by `longText`. */
-export const textOf = (value: LongText): string =>
+export const decodeLongText = (value: LongText): string =>
   typeof value === 'string' ? value : value.toString('utf8');
 
 type WriteWork<T> = (trx: Transaction<Schema>) => Promise<T>;

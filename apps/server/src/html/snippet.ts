@@ -193,12 +193,11 @@ export function searchSnippet(
   // found is read, its blocks counted from the start only that far: a search page asks this of
   // ten chapters of about 16 KB, and the words are often near their start. First without
   // accents, as far as the first character folding may change (`plainStemsFinder`).
-  const scan = (pattern: RegExp, plain: boolean) =>
-    findInBlocks(html, pattern, plain, { parse, parseAll });
-  if (scan(plainStemsFinder(stems), true) !== ACCENTED) return found;
+  const scan = (pattern: RegExp) => findInBlocks(html, pattern, { parse, parseAll });
+  if (scan(plainStemsFinder(stems)) !== ACCENTED) return found;
   const pattern = stemsFinder(html, stems);
   if (pattern !== null) {
-    scan(pattern, false);
+    scan(pattern);
     return found;
   }
   // Text the pattern cannot be trusted with: each block's text is folded and tested, and only
@@ -215,19 +214,18 @@ export function searchSnippet(
 
 const isAsciiLetter = (code: number) => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
 
-/** `findInBlocks` met a character folding may change before any stem, with a plain pattern. */
+/** `findInBlocks` met a character folding may change before any stem (`plainStemsFinder`). */
 const ACCENTED = Symbol('accented');
 
 /**
  * Runs `pattern` over `html`, handing `parse` the block (and its index) of each place it finds,
- * until `parse` answers true (the block holds a word of the query: found). With `plain`, a match
- * without group 1 is a character folding may change, and the scan stops there: ACCENTED. HTML
- * the block scan leaves to a parse goes to `parseAll`.
+ * until `parse` answers true (the block holds a word of the query: found). With a pattern of
+ * `plainStemsFinder`, a match without its group is a character folding may change, and the scan
+ * stops there: ACCENTED. HTML the block scan leaves to a parse goes to `parseAll`.
  */
 function findInBlocks(
   html: string,
   pattern: RegExp,
-  plain: boolean,
   reader: {
     parse: (block: [number, number], paragraph: number) => boolean;
     parseAll: () => boolean;
@@ -244,7 +242,7 @@ function findInBlocks(
   for (;;) {
     const match = pattern.exec(html);
     if (match === null) return false;
-    if (plain && match[1] === undefined) return ACCENTED;
+    if (match.length > 1 && match[1] === undefined) return ACCENTED;
     const at = match.index;
     if (nextOpen < at) nextOpen = indexAfter(html, '<', at);
     if (nextClose < at) nextClose = indexAfter(html, '>', at);

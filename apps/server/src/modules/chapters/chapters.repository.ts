@@ -6,7 +6,7 @@ import {
   readingOrderInList,
   unpublished,
 } from '../../access/visibility.ts';
-import { isPostgres, longText, textOf, type DbHandle } from '../../db/kysely.ts';
+import { isPostgres, longText, decodeLongText, type DbHandle } from '../../db/kysely.ts';
 import type { RevisionKind } from '@inkwell/contract';
 import type { Insertable } from 'kysely';
 import type { ChaptersTable, Flag } from '../../db/schema.ts';
@@ -52,7 +52,7 @@ const withText = <T extends ChapterSelectRow>(
   row: T,
 ): Omit<T, 'content'> & { content: string } => ({
   ...row,
-  content: textOf(row.content),
+  content: decodeLongText(row.content),
 });
 
 export async function findChapter(db: DbHandle, id: number): Promise<ChapterRow | undefined> {

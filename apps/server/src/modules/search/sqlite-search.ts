@@ -1,6 +1,12 @@
 import { publicChapter, published } from '../../access/visibility.ts';
 import { sql } from 'kysely';
-import { longText, textOf, writeTransaction, type Db, type LongText } from '../../db/kysely.ts';
+import {
+  longText,
+  decodeLongText,
+  writeTransaction,
+  type Db,
+  type LongText,
+} from '../../db/kysely.ts';
 import { textOfSanitized } from '../../html/sanitize.ts';
 import {
   windowSearch,
@@ -90,7 +96,7 @@ async function firstMatchingChapters(
       cross join chapters c on c.id = first.id
       cross join books b on b.id = c.book_id and ${published('b')}
      where first.n = 1`.execute(db);
-  return rows.map((row) => ({ ...row, content: textOf(row.content) }));
+  return rows.map((row) => ({ ...row, content: decodeLongText(row.content) }));
 }
 
 /**
@@ -138,7 +144,7 @@ async function indexPending(
       .execute();
     for (const id of ids) await sql`delete from chapter_fts where rowid = ${id}`.execute(trx);
     for (const chapter of stillPublished) {
-      const text = textOfSanitized(textOf(chapter.content));
+      const text = textOfSanitized(decodeLongText(chapter.content));
       await sql`insert into chapter_fts (rowid, content_text, phrase_grams)
         values (${chapter.id}, ${text}, ${phraseGrams(text)})`.execute(trx);
     }
