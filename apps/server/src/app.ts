@@ -105,6 +105,7 @@ export async function buildApp(
     size: config.DB_POOL_SIZE,
     waitMs: config.DB_POOL_WAIT_MS,
     statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    randomPageCost: config.PG_RANDOM_PAGE_COST,
     sqliteCommitSync: config.SQLITE_COMMIT_SYNC,
     sqliteCheckpoint: config.SQLITE_CHECKPOINT,
   });

@@ -190,6 +190,9 @@ const EnvSchema = z.object({
    * with its own connection, after each group commit; `inline`: inside a COMMIT on the event
    * loop, every 1,000 pages, as SQLite does by default (decision 0038). */
   SQLITE_CHECKPOINT: z.enum(['thread', 'inline']).default('thread'),
+  /** PostgreSQL: the planner's cost of a page read out of order on the server's sessions
+   * (db/kysely.ts, decision 0042); `server` keeps the server's own setting. */
+  PG_RANDOM_PAGE_COST: z.union([z.literal('server'), z.coerce.number().positive()]).optional(),
   /** Search's own PostgreSQL connections, so that searches never hold the other reads' ones,
    * and the longest a search statement may run before PostgreSQL cancels it (503). */
   SEARCH_POOL_SIZE: z.coerce.number().int().positive().default(4),

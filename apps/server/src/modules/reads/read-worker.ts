@@ -19,6 +19,7 @@ const db = createDb(config.DATABASE_URL, {
   size: config.SEARCH_POOL_SIZE,
   waitMs: config.DB_POOL_WAIT_MS,
   statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+  randomPageCost: config.PG_RANDOM_PAGE_COST,
   readOnly: true,
 });
 const search = createSearchEngine(db, config, { readOnly: true });

@@ -70,6 +70,7 @@ export function createSearchEngine(
     size: config.SEARCH_POOL_SIZE,
     waitMs: config.DB_POOL_WAIT_MS,
     statementTimeoutMs: config.SEARCH_TIMEOUT_MS,
+    randomPageCost: config.PG_RANDOM_PAGE_COST,
     readOnly: options.readOnly,
   });
   return postgresSearch({
