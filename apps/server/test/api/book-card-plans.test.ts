@@ -1,9 +1,9 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, isPostgres, type Db, type PoolOptions } from '../../src/db/kysely.ts';
-import { nowIso } from '../../src/lib/convert.ts';
 import { listVisibleBooks } from '../../src/modules/books/books.service.ts';
 import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { publishedBookRow } from '../helpers/rows.ts';
 
 // A page of book cards (every list and search answers one) names each book's tags. On an
 // analyzed PostgreSQL with its default random_page_cost of 4, the planner scanned the whole
@@ -22,21 +22,9 @@ const books: Array<{ id: number; tags: string[] }> = [];
 beforeAll(async () => {
   t = await createTestApp();
   const author = await signup(t.app);
-  const at = nowIso();
   const rows = await t.ctx.db
     .insertInto('books')
-    .values(
-      Array.from({ length: BOOKS }, (_, i) => ({
-        author_id: author.id,
-        title: `Book ${i + 1}`,
-        summary: 'A story',
-        cover: null,
-        is_published: 1 as const,
-        published_at: at,
-        created_at: at,
-        updated_at: at,
-      })),
-    )
+    .values(Array.from({ length: BOOKS }, (_, i) => publishedBookRow(author.id, `Book ${i + 1}`)))
     .returning('id')
     .execute();
   const tags = await t.ctx.db

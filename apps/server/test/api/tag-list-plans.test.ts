@@ -5,6 +5,7 @@ import { nowIso } from '../../src/lib/convert.ts';
 import { listPublishedBooks } from '../../src/modules/books/books.repository.ts';
 import { listFilterFor } from '../../src/modules/discovery/discovery.service.ts';
 import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { publishedBookRow } from '../helpers/rows.ts';
 
 // Issue 21: a list filtered by a tag that a third of the library carries, on an analyzed
 // database. Reached through its key (`join tags ... where key = ?`), every tag looked like the
@@ -28,14 +29,7 @@ beforeAll(async () => {
   const author = await signup(t.app);
   const at = nowIso();
   const books = Array.from({ length: BOOKS }, (_, i) => ({
-    author_id: author.id,
-    title: `Book ${i + 1}`,
-    summary: 'A story',
-    cover: null,
-    is_published: 1 as const,
-    published_at: at,
-    created_at: at,
-    updated_at: at,
+    ...publishedBookRow(author.id, `Book ${i + 1}`, at),
     reader_count: (i * 7919) % 1_000,
   }));
   const ids: number[] = [];

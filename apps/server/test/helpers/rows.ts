@@ -99,3 +99,17 @@ export async function insertRead(
 
 export const daysAgo = (days: number) =>
   new Date(Date.now() - days * 24 * 60 * 60 * 1000).toISOString();
+
+/** A published book's row, written straight to the database (a library of thousands at once). */
+export function publishedBookRow(authorId: number, title: string, at = nowIso()) {
+  return {
+    author_id: authorId,
+    title,
+    summary: 'A story',
+    cover: null,
+    is_published: 1 as const,
+    published_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+}
