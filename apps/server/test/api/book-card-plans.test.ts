@@ -1,8 +1,14 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, isPostgres, type Db, type PoolOptions } from '../../src/db/kysely.ts';
+import {
+  isPostgres,
+  PLANNER_RANDOM_PAGE_COST,
+  type Db,
+  type PoolOptions,
+} from '../../src/db/kysely.ts';
 import { listVisibleBooks } from '../../src/modules/books/books.service.ts';
 import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { postgresPlanNodes, statementLog } from '../helpers/plans.ts';
 import { publishedBookRow } from '../helpers/rows.ts';
 
 // A page of book cards (every list and search answers one) names each book's tags. On an
@@ -55,35 +61,28 @@ const page = () => Array.from({ length: 20 }, (_, i) => books[(i * 37) % BOOKS]!
 
 /** The card statement a page of books runs, as a pool with `options` sends it. */
 async function cardStatement(options: Partial<PoolOptions> = {}) {
-  const statements: CompiledQuery[] = [];
-  const logged = createDb(
-    t.database.url,
-    { size: 1, waitMs: 5_000, statementTimeoutMs: 0, ...options },
-    (event) => {
-      if (event.level === 'query') statements.push(event.query);
-    },
-  );
-  pools.push(logged);
+  const { db, statements } = statementLog(t.database.url, options);
+  pools.push(db);
   const cards = await listVisibleBooks(
-    { db: logged } as never,
+    { db } as never,
     null,
     page().map((b) => b.id),
   );
-  return { cards, statement: statements.at(-1)!, db: logged };
+  return { cards, statement: statements.at(-1)!, db };
 }
 
-/** The tables a plan reads whole. */
-async function scannedWhole(db: Db, statement: CompiledQuery): Promise<string[]> {
-  const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-    CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]),
-  );
-  const tables: string[] = [];
-  const walk = (node: PlanNode) => {
-    if (node['Node Type'] === 'Seq Scan') tables.push(node['Relation Name']!);
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(rows[0]!['QUERY PLAN'][0]!.Plan);
-  return tables;
+/** The tables the cards' plan reads whole, on the session that sent it. */
+async function scannedWhole({ db, statement }: Awaited<ReturnType<typeof cardStatement>>) {
+  return (await postgresPlanNodes(db, statement))
+    .filter((node) => node['Node Type'] === 'Seq Scan')
+    .map((node) => node['Relation Name']);
+}
+
+/** The session's random_page_cost. */
+async function randomPageCost(db: Db): Promise<number> {
+  const { rows } = await sql<{ cost: string }>`
+    select current_setting('random_page_cost') as cost`.execute(db);
+  return Number(rows[0]!.cost);
 }
 
 describe('a page of book cards', () => {
@@ -100,25 +99,15 @@ describe('a page of book cards', () => {
   it.runIf(process.env.TEST_DB === 'postgres')(
     'reads each tag by its id on an analyzed PostgreSQL, never the whole tags table',
     async () => {
-      const { statement, db } = await cardStatement();
-      const { rows } = await sql<{ cost: string }>`
-        select current_setting('random_page_cost') as cost`.execute(db);
-      expect(Number(rows[0]!.cost)).toBe(1.1);
-      expect(await scannedWhole(db, statement)).not.toContain('tags');
+      const cards = await cardStatement();
+      expect(await randomPageCost(cards.db)).toBe(PLANNER_RANDOM_PAGE_COST);
+      expect(await scannedWhole(cards)).not.toContain('tags');
 
       // The server's own setting, where it is PostgreSQL's default, plans the scan this test
       // is about: the check above can fail.
       const server = await cardStatement({ randomPageCost: 'server' });
-      const { rows: own } = await sql<{ cost: string }>`
-        select current_setting('random_page_cost') as cost`.execute(server.db);
-      if (Number(own[0]!.cost) === 4)
-        expect(await scannedWhole(server.db, server.statement)).toContain('tags');
+      if ((await randomPageCost(server.db)) === 4)
+        expect(await scannedWhole(server)).toContain('tags');
     },
   );
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}

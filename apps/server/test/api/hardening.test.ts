@@ -2,10 +2,11 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, isPostgres } from '../../src/db/kysely.ts';
+import { isPostgres } from '../../src/db/kysely.ts';
 import { PASSWORD_CHANGE_DETAIL } from '../../src/modules/accounts/accounts.service.ts';
 import { hasFollowNotificationSince } from '../../src/modules/notifications/notifications.repository.ts';
 import { as, createTestApp, signup, type TestApp, type TestUser } from '../helpers/app.ts';
+import { statementLog } from '../helpers/plans.ts';
 import { closeAllSockets, connect, listen } from '../helpers/ws.ts';
 
 /*
@@ -369,14 +370,7 @@ describe('FOLLOW spam and expired sessions (#12)', () => {
         .execute();
     await sql`analyze notifications`.execute(t.ctx.db);
 
-    const statements: CompiledQuery[] = [];
-    const logged = createDb(
-      t.database.url,
-      { size: 1, waitMs: 5_000, statementTimeoutMs: 0 },
-      (e) => {
-        if (e.level === 'query') statements.push(e.query);
-      },
-    );
+    const { db: logged, statements } = statementLog(t.database.url);
     try {
       const dayAgo = new Date(Date.now() - 86_400_000).toISOString();
       expect(await hasFollowNotificationSince(logged, author.id, 'follower_100', dayAgo)).toBe(

@@ -1,11 +1,12 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, isPostgres, type Db } from '../../src/db/kysely.ts';
+import { isPostgres, type Db } from '../../src/db/kysely.ts';
 import { postgresSearch } from '../../src/modules/search/postgres-search.ts';
 import type { SearchEngine } from '../../src/modules/search/search-engine.ts';
 import { sqliteSearch } from '../../src/modules/search/sqlite-search.ts';
 import { nowIso } from '../../src/lib/convert.ts';
 import { as, createBook, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { postgresPlanNodes, statementLog } from '../helpers/plans.ts';
 import { prose } from '../helpers/prose.ts';
 
 // Search on a library with the word statistics of real prose, before and after the planner has
@@ -21,7 +22,7 @@ const WORDS_PER_CHAPTER = 1_200;
 const BOUND_MS = 1_000;
 
 let t: TestApp;
-let statements: CompiledQuery[] = [];
+let statements: CompiledQuery[];
 let logged: Db;
 /** The server's search engine, on a handle that records the statements it runs. */
 let loggedSearch: SearchEngine;
@@ -80,9 +81,7 @@ beforeAll(async () => {
   await t.ctx.searchIndexer.flush();
   // The server starts its read workers before it listens (main.ts); the bound is the search's.
   await t.ctx.reads.warm();
-  logged = createDb(t.database.url, { size: 2, waitMs: 5_000, statementTimeoutMs: 0 }, (e) => {
-    if (e.level === 'query') statements.push(e.query);
-  });
+  ({ db: logged, statements } = statementLog(t.database.url, { size: 2 }));
   loggedSearch = isPostgres(logged)
     ? postgresSearch({ db: logged, queryDb: logged, bucketKeys: true })
     : sqliteSearch(logged);
@@ -125,7 +124,7 @@ async function checkEveryKind() {
  * reading of each hit's matching chapter.
  */
 async function expectNoFullScan(q: string, kind: string) {
-  statements = [];
+  statements.length = 0;
   await loggedSearch.searchWithMatches(q, { limit: 20, offset: 0 });
   expect(statements.length, kind).toBeGreaterThan(0);
   for (const statement of statements) {
@@ -142,28 +141,15 @@ async function expectNoFullScan(q: string, kind: string) {
  */
 const LARGE = new Set(['chapters', 'chapter_search']);
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-
 async function postgresFullScans(db: Db, statement: CompiledQuery) {
-  const { rows } = await db.executeQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-    CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]),
-  );
   const problems: string[] = [];
-  const walk = (node: PlanNode) => {
+  for (const node of await postgresPlanNodes(db, statement)) {
     const relation = node['Relation Name'];
-    if (relation && LARGE.has(relation)) {
-      if (node['Node Type'] === 'Seq Scan') problems.push(`Seq Scan on ${relation}`);
-      if (/^Index (Only )?Scan$/.test(node['Node Type']) && !node['Index Cond'])
-        problems.push(`${node['Node Type']} of all of ${relation}`);
-    }
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  walk(rows[0]!['QUERY PLAN'][0]!.Plan);
+    if (!relation || !LARGE.has(relation)) continue;
+    if (node['Node Type'] === 'Seq Scan') problems.push(`Seq Scan on ${relation}`);
+    if (/^Index (Only )?Scan$/.test(node['Node Type']) && !node['Index Cond'])
+      problems.push(`${node['Node Type']} of all of ${relation}`);
+  }
   return problems;
 }
 

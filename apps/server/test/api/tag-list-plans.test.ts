@@ -1,10 +1,11 @@
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, isPostgres, type Db } from '../../src/db/kysely.ts';
+import { isPostgres, type Db } from '../../src/db/kysely.ts';
 import { nowIso } from '../../src/lib/convert.ts';
 import { listPublishedBooks } from '../../src/modules/books/books.repository.ts';
 import { listFilterFor } from '../../src/modules/discovery/discovery.service.ts';
 import { as, createTestApp, signup, type TestApp } from '../helpers/app.ts';
+import { postgresPlanNodes, statementLog } from '../helpers/plans.ts';
 import { publishedBookRow } from '../helpers/rows.ts';
 
 // Issue 21: a list filtered by a tag that a third of the library carries, on an analyzed
@@ -20,7 +21,7 @@ const COMMON = 'Found Family';
 
 let t: TestApp;
 let logged: Db;
-let statements: CompiledQuery[] = [];
+let statements: CompiledQuery[];
 /** Published books with the common tag, as the list orders them (most readers first). */
 const tagged: Array<{ id: number; readers: number }> = [];
 /** Every fifth book carries it. */
@@ -82,9 +83,7 @@ beforeAll(async () => {
   // As autovacuum would leave it.
   await sql`analyze`.execute(t.ctx.db);
   if (!isPostgres(t.ctx.db)) await sql`pragma optimize`.execute(t.ctx.db);
-  logged = createDb(t.database.url, { size: 1, waitMs: 5_000, statementTimeoutMs: 0 }, (e) => {
-    if (e.level === 'query') statements.push(e.query);
-  });
+  ({ db: logged, statements } = statementLog(t.database.url));
 }, 120_000);
 
 afterAll(async () => {
@@ -109,19 +108,12 @@ describe('a list filtered by a tag most books carry', () => {
     'walks the sort’s index on an analyzed PostgreSQL, rather than reading every tagged book',
     async () => {
       const list = await listFilterFor(t.ctx, null, { tags: [COMMON] });
-      statements = [];
+      statements.length = 0;
       await listPublishedBooks(logged, { limit: 10, offset: 0 }, list, 'popular');
       const indexes = new Set<string>();
-      for (const statement of statements) {
-        const { rows } = await t.ctx.db.executeQuery<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
-          CompiledQuery.raw(`explain (format json) ${statement.sql}`, [...statement.parameters]),
-        );
-        const walk = (node: PlanNode) => {
+      for (const statement of statements)
+        for (const node of await postgresPlanNodes(t.ctx.db, statement))
           if (node['Index Name']) indexes.add(node['Index Name']);
-          for (const child of node.Plans ?? []) walk(child);
-        };
-        walk(rows[0]!['QUERY PLAN'][0]!.Plan);
-      }
       expect([...indexes]).toContain('books_popular_idx');
     },
   );
@@ -143,8 +135,3 @@ describe('a deep page of a list excluding a warning', () => {
     }
   });
 });
-
-interface PlanNode {
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
