@@ -1,7 +1,14 @@
 import { Parser } from 'htmlparser2';
 import { ALLOWED_TAGS, VOID_ELEMENTS } from '@inkwell/contract/html';
 import { escapeText } from './escape.ts';
-import { fold, FOLDABLE, plainStemsFinder, stemsFinder, wordStem } from './word-folding.ts';
+import {
+  fold,
+  FOLDABLE,
+  plainStemsFinder,
+  stemPrefix,
+  stemsFinder,
+  type Stemmer,
+} from './word-folding.ts';
 
 /**
  * "Search that shows why" (issue 21): the passage of a chapter where a search matched. The
@@ -148,36 +155,41 @@ const ALLOWED = new Set<string>(ALLOWED_TAGS);
 const VOID = new Set<string>(VOID_ELEMENTS);
 
 /**
- * The first block holding one of `terms` (the query's words), as `{paragraph, snippet}`; null when
- * no block does (the engine's stemmer may match a form this one does not).
+ * The first block holding one of `terms` (the query's words) as the search engine's `stem` has
+ * them, as `{paragraph, snippet}`; null when no block does (an irregular word: `stemPrefix`).
  */
 export function searchSnippet(
   html: string,
   terms: readonly string[],
+  stem: Stemmer,
 ): { paragraph: number; snippet: string } | null {
-  const wanted = new Set(terms.map(wordStem).filter((t) => t.length > 0));
+  const wanted = new Set(terms.map((term) => stem(term.toLowerCase())).filter((t) => t.length > 0));
   if (wanted.size === 0) return null;
-  const stems = [...wanted];
+  // What the text is scanned for: the beginning every word with a wanted stem has.
+  const prefixes = [...new Set([...wanted].map(stemPrefix))];
   // Most blocks hold none of the words: a substring test turns them away before any splitting.
-  const sigmaStems = stems.map(oneSigma);
+  const sigmaPrefixes = prefixes.map(oneSigma);
   const mayHold = (text: string) => {
     const plain = FOLDABLE.test(text) ? oneSigma(fold(text)) : text.toLowerCase();
-    return sigmaStems.some((stem) => plain.includes(stem));
+    return sigmaPrefixes.some((prefix) => plain.includes(prefix));
   };
-  // A word's stem begins as the word does, but for case and accents: a word whose first letter
-  // is another ASCII letter than every stem's is not stemmed (most words of a block).
-  const initials = new Set(stems.map((stem) => stem.charCodeAt(0)));
-  const mayBeWanted = (word: string) => {
+  // A word whose first letter is another ASCII letter than every prefix's is not stemmed (most
+  // words of a block), nor one that does not begin with a prefix (a stemmer is slow by comparison).
+  const initials = new Set(prefixes.map((prefix) => prefix.charCodeAt(0)));
+  const isWanted = (word: string) => {
     const code = word.charCodeAt(0);
-    return code >= 0x80 || initials.has(code | 0x20) || !isAsciiLetter(code);
+    if (code < 0x80 && isAsciiLetter(code) && !initials.has(code | 0x20)) return false;
+    const lower = word.toLowerCase();
+    const folded = FOLDABLE.test(lower) ? fold(lower) : lower;
+    return prefixes.some((prefix) => folded.startsWith(prefix)) && wanted.has(stem(lower));
   };
   let found: { paragraph: number; snippet: string } | null = null;
   const visit = (text: string, paragraph: number) => {
     if (!mayHold(text)) return false;
     const words = [...text.matchAll(WORD)];
-    const first = words.findIndex((w) => mayBeWanted(w[0]) && wanted.has(wordStem(w[0])));
+    const first = words.findIndex((w) => isWanted(w[0]));
     if (first === -1) return false;
-    found = { paragraph, snippet: passage(text, words, first, wanted) };
+    found = { paragraph, snippet: passage(text, words, first, isWanted) };
     return true;
   };
   const parse = (block: [number, number], paragraph: number) => {
@@ -194,8 +206,8 @@ export function searchSnippet(
   // ten chapters of about 16 KB, and the words are often near their start. First without
   // accents, as far as the first character folding may change (`plainStemsFinder`).
   const scan = (pattern: RegExp) => findInBlocks(html, pattern, { parse, parseAll });
-  if (scan(plainStemsFinder(stems)) !== ACCENTED) return found;
-  const pattern = stemsFinder(html, stems);
+  if (scan(plainStemsFinder(prefixes)) !== ACCENTED) return found;
+  const pattern = stemsFinder(html, prefixes);
   if (pattern !== null) {
     scan(pattern);
     return found;
@@ -289,7 +301,7 @@ function passage(
   text: string,
   words: RegExpMatchArray[],
   first: number,
-  wanted: ReadonlySet<string>,
+  isWanted: (word: string) => boolean,
 ): string {
   const from = Math.max(0, first - WORDS_BEFORE);
   const to = Math.min(words.length - 1, first + WORDS_AFTER);
@@ -299,7 +311,7 @@ function passage(
     const word = words[i]!;
     snippet += escapeText(text.slice(at, word.index));
     const escaped = escapeText(word[0]);
-    snippet += wanted.has(wordStem(word[0])) ? `<mark>${escaped}</mark>` : escaped;
+    snippet += isWanted(word[0]) ? `<mark>${escaped}</mark>` : escaped;
     at = word.index! + word[0].length;
   }
   // The punctuation that ends the last word's sentence, when it is right there.

@@ -2,7 +2,7 @@ import { escapeRegExp } from '../lib/escape-regexp.ts';
 
 /**
  * How a search snippet compares words (issue 21): case and accents do not count, and neither do
- * common English endings, as the engines' stemmers have it.
+ * endings, as the search engine's stemmer has them.
  */
 
 /** Case and accents do not count. */
@@ -17,16 +17,24 @@ export const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, 
  */
 export const FOLDABLE = /[\u0080-\u009f\u00a1-\u1fff\u2070-\uffff]/;
 
-/** How a word is compared: case, accents and common English endings do not count. */
-export function wordStem(word: string): string {
-  let stem = FOLDABLE.test(word) ? fold(word) : word.toLowerCase();
-  for (const ending of ['ingly', 'edly', 'ings', 'ing', 'ied', 'ies', 'ed', 'es', 'ly', 's'])
-    if (stem.length - ending.length >= 3 && stem.endsWith(ending)) {
-      stem = stem.slice(0, -ending.length);
-      break;
-    }
-  // "house", "houses" and "housing" are one word.
-  return stem.length > 3 && stem.endsWith('e') ? stem.slice(0, -1) : stem;
+/** A word as words are compared: case and accents do not count. */
+export const foldWord = (word: string) => (FOLDABLE.test(word) ? fold(word) : word.toLowerCase());
+
+/**
+ * How the search engine's index reduces a lower-cased word to its stem ("houses", "housing":
+ * "hous"), answered folded (`foldWord`), so that a snippet marks the words the engine matched:
+ * each engine has its own (modules/search/stemmers.ts).
+ */
+export type Stemmer = (lowerCased: string) => string;
+
+/**
+ * What every word with this stem begins with, folded: the stem but the letters a stemmer may have
+ * written in place of the word's own ("happy": "happi", "hoping": "hope", "probability":
+ * "probabl"). A few irregular words escape it ("lying": "lie"), and go unmarked.
+ */
+export function stemPrefix(stem: string): string {
+  const prefix = stem.replace(/bl$/, 'b').replace(/[eiy]$/, '');
+  return prefix.length > 0 ? prefix : stem;
 }
 
 interface FoldTable {
@@ -68,7 +76,7 @@ function foldTable(): FoldTable {
 }
 
 /**
- * A case-insensitive pattern that finds any of `stems` (folded, as `wordStem` answers them) as
+ * A case-insensitive pattern that finds any of `stems` (folded stem prefixes, `stemPrefix`) as
  * written in `html`, accents and inline tags and all: "cafe" finds "Café" and "<em>C</em>afe".
  * Scanning a chapter with it costs a fraction of lower-casing or folding it first. What it finds
  * may be no word of the text (inside an attribute, across blocks): the caller checks the block's

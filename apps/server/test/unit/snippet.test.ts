@@ -2,19 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { countTopLevelBlocks } from '../../src/html/blocks.ts';
 import { sanitizeContent } from '../../src/html/sanitize.ts';
 import { blockRanges, blockTexts, searchSnippet } from '../../src/html/snippet.ts';
-import { fold, stemsFinder, wordStem } from '../../src/html/word-folding.ts';
+import { fold, stemsFinder } from '../../src/html/word-folding.ts';
+import { postgresStem, sqliteStem } from '../../src/modules/search/stemmers.ts';
 import { editorDocuments, generatedMarkup, NAUGHTY, XSS_VECTORS } from './html-samples.ts';
 
 /** Issue 21: a search hit's snippet is text, escaped, whose only markup is <mark>. */
 const markupIn = (snippet: string) => [...snippet.matchAll(/<\/?([a-z]+)/gi)].map((m) => m[1]);
 
-describe('search snippets', () => {
+/** Each engine's stemmer: a snippet behaves alike with either. */
+const STEMMERS = [
+  ['PostgreSQL', postgresStem],
+  ['SQLite', sqliteStem],
+] as const;
+
+describe.each(STEMMERS)('search snippets (%s stemmer)', (_, stem) => {
   it('escape what the chapter text says, so only <mark> is markup', () => {
     // Sanitized HTML keeps these as text: the snippet must not turn them back into tags.
     const html = sanitizeContent(
       '<p>The &lt;script&gt;alert(1)&lt;/script&gt; dragon &lt;img src=x onerror=alert(2)&gt; &amp;amp; "quotes"</p>',
     );
-    const found = searchSnippet(html, ['dragon']);
+    const found = searchSnippet(html, ['dragon'], stem);
     expect(found).not.toBeNull();
     expect(markupIn(found!.snippet)).toEqual(['mark', 'mark']);
     expect(found!.snippet).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -28,15 +35,31 @@ describe('search snippets', () => {
     const html =
       '<p>One.</p><blockquote><p>Two.</p><p>Three</p></blockquote><p>The Dragons flew, dragon-like.</p>';
     expect(blockTexts(html)).toHaveLength(countTopLevelBlocks(html));
-    expect(searchSnippet(html, ['dragon'])).toEqual({
+    expect(searchSnippet(html, ['dragon'], stem)).toEqual({
       paragraph: 2,
       snippet: 'The <mark>Dragons</mark> flew, <mark>dragon</mark>-like.',
     });
-    expect(searchSnippet(html, ['three'])?.paragraph).toBe(1);
-    expect(searchSnippet(html, ['absent'])).toBeNull();
+    expect(searchSnippet(html, ['three'], stem)?.paragraph).toBe(1);
+    expect(searchSnippet(html, ['absent'], stem)).toBeNull();
     // One word whatever its ending, as the engines' stemmers have it.
-    expect(searchSnippet('<p>Their houses.</p>', ['housing'])?.snippet).toBe(
+    expect(searchSnippet('<p>Their houses.</p>', ['housing'], stem)?.snippet).toBe(
       'Their <mark>houses</mark>.',
+    );
+  });
+
+  it("marks the forms the engine's stemmer joins, whose stem the word does not begin with", () => {
+    // "preceded" and "precedent" are "preced"; "happiness" is "happi", which "happy" is too.
+    const html = '<p>It preceded us.</p><p>Her happiness grew.</p><p>Quite probable.</p>';
+    expect(searchSnippet(html, ['precedent'], stem)).toEqual({
+      paragraph: 0,
+      snippet: 'It <mark>preceded</mark> us.',
+    });
+    expect(searchSnippet(html, ['happy'], stem)?.snippet).toBe('Her <mark>happiness</mark> grew.');
+    expect(searchSnippet(html, ['probability'], stem)?.snippet).toBe(
+      'Quite <mark>probable</mark>.',
+    );
+    expect(searchSnippet('<p>We were hoping.</p>', ['hope'], stem)?.snippet).toBe(
+      'We were <mark>hoping</mark>.',
     );
   });
 
@@ -44,16 +67,16 @@ describe('search snippets', () => {
     // Curly quotes and dashes alone need no fold; an accent or an emoji anywhere sends the
     // chapter down the folding path; both find the same words.
     const quotes = '<p>“Plain” — text…</p><p>The CAFE opened.</p>';
-    expect(searchSnippet(quotes, ['café'])).toEqual({
+    expect(searchSnippet(quotes, ['café'], stem)).toEqual({
       paragraph: 1,
       snippet: 'The <mark>CAFE</mark> opened.',
     });
     for (const odd of ['Déjà vu.', 'A 😀 smile.', 'Ÿ'])
-      expect(searchSnippet(`<p>${odd}</p>${quotes}`, ['cafe'])).toEqual({
+      expect(searchSnippet(`<p>${odd}</p>${quotes}`, ['cafe'], stem)).toEqual({
         paragraph: 2,
         snippet: 'The <mark>CAFE</mark> opened.',
       });
-    expect(searchSnippet('<p>Le Café.</p>', ['cafe'])?.snippet).toBe('Le <mark>Café</mark>.');
+    expect(searchSnippet('<p>Le Café.</p>', ['cafe'], stem)?.snippet).toBe('Le <mark>Café</mark>.');
   });
 
   it('finds the first match whether it comes before or after the first accent', () => {
@@ -70,23 +93,23 @@ describe('search snippets', () => {
       ['<p><a href="/é">x</a> naïve</p><p>naive</p>', 'naive', 0, 'x <mark>naïve</mark>'],
     ];
     for (const [html, term, paragraph, snippet] of cases)
-      expect(searchSnippet(html, [term]), html).toEqual({ paragraph, snippet });
+      expect(searchSnippet(html, [term], stem), html).toEqual({ paragraph, snippet });
   });
 
   it('finds a match however far into a long chapter, at the right block', () => {
     const blocks = Array.from({ length: 500 }, (_, i) => `<p>Block <em>number</em> ${i}.</p>`);
     blocks[431] = '<p>Here the <strong>lantern</strong> glows.</p>';
     blocks[470] = '<p>A second lantern.</p>';
-    expect(searchSnippet(blocks.join(''), ['lanterns'])).toEqual({
+    expect(searchSnippet(blocks.join(''), ['lanterns'], stem)).toEqual({
       paragraph: 431,
       snippet: 'Here the <mark>lantern</mark> glows.',
     });
   });
 
   it('reads Greek words whatever form their sigma takes in the block', () => {
-    expect(searchSnippet('<p>ΟΔΟΣ<br />ΚΑΙ</p>', ['οδος'])?.paragraph).toBe(0);
-    expect(searchSnippet('<p>x</p><p>ΟΔΟΣ’ΚΑΙ</p>', ['οδος'])?.paragraph).toBe(1);
-    expect(searchSnippet('<ul><li>ΟΔΟΣ</li><li>ΚΑΙ</li></ul>', ['ΟΔΟΣ'])?.paragraph).toBe(0);
+    expect(searchSnippet('<p>ΟΔΟΣ<br />ΚΑΙ</p>', ['οδος'], stem)?.paragraph).toBe(0);
+    expect(searchSnippet('<p>x</p><p>ΟΔΟΣ’ΚΑΙ</p>', ['οδος'], stem)?.paragraph).toBe(1);
+    expect(searchSnippet('<ul><li>ΟΔΟΣ</li><li>ΚΑΙ</li></ul>', ['ΟΔΟΣ'], stem)?.paragraph).toBe(0);
   });
 
   it('takes time in proportion to the chapter, however its text lies between blocks', () => {
@@ -96,10 +119,10 @@ describe('search snippets', () => {
     // many times over.
     const run = 'the '.repeat(80_000);
     const started = performance.now();
-    expect(searchSnippet(`${run}<p>b</p>`, ['the'])).toBeNull();
-    expect(searchSnippet(`<p>x</p>${run}<p>y</p>`, ['the', 'zzz'])).toBeNull();
+    expect(searchSnippet(`${run}<p>b</p>`, ['the'], stem)).toBeNull();
+    expect(searchSnippet(`<p>x</p>${run}<p>y</p>`, ['the', 'zzz'], stem)).toBeNull();
     expect(
-      searchSnippet(`<p>${'them '.repeat(80_000)}</p><p>the end</p>`, ['the'])?.paragraph,
+      searchSnippet(`<p>${'them '.repeat(80_000)}</p><p>the end</p>`, ['the'], stem)?.paragraph,
     ).toBe(1);
     expect(performance.now() - started).toBeLessThan(1_000);
   });
@@ -107,7 +130,7 @@ describe('search snippets', () => {
   it('keeps a short passage around the first match', () => {
     const words = Array.from({ length: 200 }, (_, i) => `w${i}`);
     words[100] = 'needle';
-    const found = searchSnippet(`<p>${words.join(' ')}</p>`, ['needle'])!;
+    const found = searchSnippet(`<p>${words.join(' ')}</p>`, ['needle'], stem)!;
     expect(found.snippet.startsWith('… ')).toBe(true);
     expect(found.snippet.endsWith(' …')).toBe(true);
     expect(found.snippet.split(' ').length).toBeLessThan(45);
@@ -115,7 +138,7 @@ describe('search snippets', () => {
   });
 });
 
-describe('the fast block scan', () => {
+describe.each(STEMMERS)('the fast block scan (%s stemmer)', (_, stem) => {
   const editor = editorDocuments(150).map(sanitizeContent);
   const samples = [
     ...editor,
@@ -146,11 +169,12 @@ describe('the fast block scan', () => {
       const words = texts.flatMap((t) => [...t.matchAll(WORDS)].map((m) => m[0]));
       if (words.length === 0) continue;
       const word = words[(i * 7919) % words.length]!;
-      if (wordStem(word).length === 0) continue;
+      const key = (w: string) => stem(w.toLowerCase());
+      if (key(word).length === 0) continue;
       const expected = texts.findIndex((t) =>
-        [...t.matchAll(WORDS)].some((m) => wordStem(m[0]) === wordStem(word)),
+        [...t.matchAll(WORDS)].some((m) => key(m[0]) === key(word)),
       );
-      expect(searchSnippet(html, [word])?.paragraph, `${word} in ${html}`).toBe(expected);
+      expect(searchSnippet(html, [word], stem)?.paragraph, `${word} in ${html}`).toBe(expected);
     }
   });
 });

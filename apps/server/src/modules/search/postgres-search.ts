@@ -9,6 +9,7 @@ import {
   type WindowMatch,
 } from './chapter-window.ts';
 import { newestMatchingChapters, phraseTsQuery } from './postgres-bucket-window.ts';
+import { postgresStem } from './stemmers.ts';
 import type { IndexRound, SearchEngine } from './search-engine.ts';
 import { parseSearchQuery, type SearchTerms } from './search-query.ts';
 import {
@@ -46,6 +47,7 @@ export function postgresSearch(options: {
     return { bookIds: await rankedBookIds(queryDb, all, page, order), window };
   };
   return {
+    stem: postgresStem,
     ...windowSearch(ranked, (_books, chapters) => firstMatchingChapters(queryDb, chapters)),
     // Nothing a request waits for is locked by a round.
     indexBatch: 25,

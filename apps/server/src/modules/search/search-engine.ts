@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import { createDb, isPostgres, type Db } from '../../db/kysely.ts';
+import type { Stemmer } from '../../html/word-folding.ts';
 import { postgresSearch } from './postgres-search.ts';
 import { sqliteSearch } from './sqlite-search.ts';
 import type { MatchingChapter } from './chapter-window.ts';
@@ -40,6 +41,8 @@ export interface SearchEngine {
    * title and HTML; books with none there are absent from `matchingChapters`.
    */
   searchWithMatches(q: string, page: SearchPage, order?: SearchOrder): Promise<SearchHits>;
+  /** How the index reduces a folded word to its stem (stemmers.ts): what a snippet marks. */
+  readonly stem: Stemmer;
   /**
    * Rebuilds the documents of pending books and indexes the oldest pending chapters but the
    * `resting` ones, `batch` of each in one transaction: how many queued books and chapters it

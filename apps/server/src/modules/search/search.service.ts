@@ -14,6 +14,7 @@ import {
 } from '../../access/book-filters.ts';
 import type { ReadContext, Viewer } from '../../context.ts';
 import { searchSnippet } from '../../html/snippet.ts';
+import type { Stemmer } from '../../html/word-folding.ts';
 import { listVisibleBooks } from '../books/books.service.ts';
 import { listFilterFor } from '../discovery/discovery.service.ts';
 import type { MatchingChapter } from './chapter-window.ts';
@@ -37,7 +38,7 @@ export async function searchBooks(
   });
   // The cards are the visitors' (published books only), whoever asks.
   const cards = await listVisibleBooks(ctx, null, ids);
-  const matches = matchesOf(query.q, matchingChapters);
+  const matches = matchesOf(query.q, matchingChapters, ctx.search.stem);
   const books: SearchHit[] = cards.map((card) => ({
     ...card,
     match: matches.get(card.id) ?? null,
@@ -62,12 +63,13 @@ async function hiddenCount(ctx: ReadContext, q: string, list: ListFilter): Promi
 function matchesOf(
   q: string,
   chapterOf: ReadonlyMap<number, MatchingChapter>,
+  stem: Stemmer,
 ): Map<number, SearchMatch> {
   const { loose, phrases } = parseSearchQuery(q);
   const terms = [...loose, ...phrases.flatMap((p) => p.terms)];
   const matches = new Map<number, SearchMatch>();
   for (const [bookId, chapter] of chapterOf) {
-    const found = searchSnippet(chapter.content, terms);
+    const found = searchSnippet(chapter.content, terms, stem);
     matches.set(bookId, {
       chapter_id: chapter.id,
       chapter_title: chapter.title,

@@ -15,6 +15,7 @@ import {
   type WindowMatch,
 } from './chapter-window.ts';
 import { phraseGrams } from './phrase-grams.ts';
+import { sqliteStem } from './stemmers.ts';
 import type { IndexRound, SearchEngine } from './search-engine.ts';
 import { chapterMatch, documentMatch, parseSearchQuery } from './search-query.ts';
 import {
@@ -47,6 +48,7 @@ export function sqliteSearch(db: Db): SearchEngine {
     return { bookIds, window };
   };
   return {
+    stem: sqliteStem,
     ...windowSearch(ranked, (books, chapters) => firstMatchingChapters(db, books, chapters)),
     // One writer at a time, and better-sqlite3 writes on the event loop: one chapter per
     // transaction keeps each pause to a chapter's few milliseconds of FTS5 work, so requests
