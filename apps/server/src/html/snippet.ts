@@ -5,7 +5,8 @@ import {
   fold,
   FOLDABLE,
   plainStemsFinder,
-  stemPrefix,
+  foldWord,
+  stemPrefixes,
   stemsFinder,
   type Stemmer,
 } from './word-folding.ts';
@@ -155,10 +156,32 @@ const ALLOWED = new Set<string>(ALLOWED_TAGS);
 const VOID = new Set<string>(VOID_ELEMENTS);
 
 /**
+ * Distinct words a snippet stems at most. A chapter of prose has a few dozen that begin as a query
+ * word does; a text made to have thousands (each a stem of the Snowball port, about 10 µs) gets no
+ * snippet rather than a search that waits on it.
+ */
+const MOST_WORDS_STEMMED = 1_000;
+const TOO_MANY_WORDS = Symbol('too many words');
+
+/**
  * The first block holding one of `terms` (the query's words) as the search engine's `stem` has
- * them, as `{paragraph, snippet}`; null when no block does (an irregular word: `stemPrefix`).
+ * them, as `{paragraph, snippet}`; null when no block does (or in the cases `stemPrefixes` and
+ * MOST_WORDS_STEMMED say).
  */
 export function searchSnippet(
+  html: string,
+  terms: readonly string[],
+  stem: Stemmer,
+): { paragraph: number; snippet: string } | null {
+  try {
+    return firstMatch(html, terms, stem);
+  } catch (error) {
+    if (error === TOO_MANY_WORDS) return null;
+    throw error;
+  }
+}
+
+function firstMatch(
   html: string,
   terms: readonly string[],
   stem: Stemmer,
@@ -166,7 +189,7 @@ export function searchSnippet(
   const wanted = new Set(terms.map((term) => stem(term.toLowerCase())).filter((t) => t.length > 0));
   if (wanted.size === 0) return null;
   // What the text is scanned for: the beginning every word with a wanted stem has.
-  const prefixes = [...new Set([...wanted].map(stemPrefix))];
+  const prefixes = [...new Set([...wanted].flatMap(stemPrefixes))];
   // Most blocks hold none of the words: a substring test turns them away before any splitting.
   const sigmaPrefixes = prefixes.map(oneSigma);
   const mayHold = (text: string) => {
@@ -176,12 +199,18 @@ export function searchSnippet(
   // A word whose first letter is another ASCII letter than every prefix's is not stemmed (most
   // words of a block), nor one that does not begin with a prefix (a stemmer is slow by comparison).
   const initials = new Set(prefixes.map((prefix) => prefix.charCodeAt(0)));
+  const stemmed = new Set<string>();
   const isWanted = (word: string) => {
     const code = word.charCodeAt(0);
     if (code < 0x80 && isAsciiLetter(code) && !initials.has(code | 0x20)) return false;
     const lower = word.toLowerCase();
-    const folded = FOLDABLE.test(lower) ? fold(lower) : lower;
-    return prefixes.some((prefix) => folded.startsWith(prefix)) && wanted.has(stem(lower));
+    const folded = foldWord(lower);
+    if (!prefixes.some((prefix) => folded.startsWith(prefix))) return false;
+    if (!stemmed.has(lower)) {
+      if (stemmed.size === MOST_WORDS_STEMMED) throw TOO_MANY_WORDS;
+      stemmed.add(lower);
+    }
+    return wanted.has(stem(lower));
   };
   let found: { paragraph: number; snippet: string } | null = null;
   const visit = (text: string, paragraph: number) => {

@@ -22,19 +22,22 @@ export const foldWord = (word: string) => (FOLDABLE.test(word) ? fold(word) : wo
 
 /**
  * How the search engine's index reduces a lower-cased word to its stem ("houses", "housing":
- * "hous"), answered folded (`foldWord`), so that a snippet marks the words the engine matched:
- * each engine has its own (modules/search/stemmers.ts).
+ * "hous"), answered folded (`foldWord`), or '' for a word the engine leaves out of its index (a
+ * stop word): what a snippet marks is what the engine matched. Each engine has its own
+ * (modules/search/stemmers.ts).
  */
 export type Stemmer = (lowerCased: string) => string;
 
 /**
  * What every word with this stem begins with, folded: the stem but the letters a stemmer may have
  * written in place of the word's own ("happy": "happi", "hoping": "hope", "probability":
- * "probabl"). A few irregular words escape it ("lying": "lie"), and go unmarked.
+ * "probabl"), and for a stem in "ie" its "y" form too ("dying": "die").
  */
-export function stemPrefix(stem: string): string {
+export function stemPrefixes(stem: string): string[] {
   const prefix = stem.replace(/bl$/, 'b').replace(/[eiy]$/, '');
-  return prefix.length > 0 ? prefix : stem;
+  const prefixes = [prefix.length > 0 ? prefix : stem];
+  if (stem.length > 2 && stem.endsWith('ie')) prefixes.push(`${stem.slice(0, -2)}y`);
+  return prefixes;
 }
 
 interface FoldTable {
@@ -76,7 +79,7 @@ function foldTable(): FoldTable {
 }
 
 /**
- * A case-insensitive pattern that finds any of `stems` (folded stem prefixes, `stemPrefix`) as
+ * A case-insensitive pattern that finds any of `stems` (folded stem prefixes, `stemPrefixes`) as
  * written in `html`, accents and inline tags and all: "cafe" finds "Café" and "<em>C</em>afe".
  * Scanning a chapter with it costs a fraction of lower-casing or folding it first. What it finds
  * may be no word of the text (inside an attribute, across blocks): the caller checks the block's

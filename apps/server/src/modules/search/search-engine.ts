@@ -41,7 +41,7 @@ export interface SearchEngine {
    * title and HTML; books with none there are absent from `matchingChapters`.
    */
   searchWithMatches(q: string, page: SearchPage, order?: SearchOrder): Promise<SearchHits>;
-  /** How the index reduces a folded word to its stem (stemmers.ts): what a snippet marks. */
+  /** How the index reduces a lower-cased word to its stem (stemmers.ts): what a snippet marks. */
   readonly stem: Stemmer;
   /**
    * Rebuilds the documents of pending books and indexes the oldest pending chapters but the
